@@ -1,0 +1,26 @@
+/**
+ * The CDK app: `npx cdk synth -c stage=NAME` (default dev). Optional context:
+ * `supportedCurrencies=USD,EUR` and `callbackRetryDelaysSeconds=60,300`.
+ */
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { HotelIntegrationStack } from '../infra/stack';
+
+const app = new App();
+
+const stage = String(app.node.tryGetContext('stage') ?? 'dev');
+const list = (name: string): string[] | undefined => {
+  const value: unknown = app.node.tryGetContext(name);
+  return value === undefined ? undefined : String(value).split(',').map((item) => item.trim());
+};
+
+new HotelIntegrationStack(app, `HotelIntegration-${stage}`, {
+  stage,
+  supportedCurrencies: list('supportedCurrencies'),
+  callbackRetryDelaysSeconds: list('callbackRetryDelaysSeconds')?.map(Number),
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});
+
+// cdk-nag 3 runs as a CDK policy-validation plugin (not an Aspect): any unacknowledged
+// AwsSolutions error fails the synth.
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

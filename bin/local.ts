@@ -1,0 +1,66 @@
+/**
+ * `npm start`: the whole service on this machine (see CONTRACT.md "Local stack").
+ * Env: PORT (3000), DYNAMODB_PORT (8000), SQS_PORT (9324), LOCAL_DATA_DIR (.local), LOG_LEVEL.
+ */
+// The SDK's Node 20 support notice is noise here; the lockfile pins versions that run on Node 20.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startLocalStack } from '../infra/local/stack';
+
+const port = Number(process.env.PORT ?? 3000);
+const dataDir = resolve(process.env.LOCAL_DATA_DIR ?? '.local');
+
+async function ensureDemoClient(apiUrl: string) {
+  const demoFile = join(dataDir, 'demo.json');
+  // Functions read their configuration at import: load them after the stack set it.
+  const { createClientAccount, issueApiKey } = await import('../shared/domain/clients');
+  if (existsSync(demoFile)) {
+    const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as { client_id: string };
+    console.log(`demo client: ${demo.client_id} (keys were shown on first start; make new ones with`);
+    console.log(`  npm run ops -- keys create --client ${demo.client_id} --kind sync)`);
+    return;
+  }
+  const client = await createClientAccount('Demo Hotel');
+  const sync = await issueApiKey({ clientId: client.client_id, kind: 'sync', name: 'demo sync key' });
+  const payment = await issueApiKey({ clientId: client.client_id, kind: 'payment', name: 'demo payment key' });
+  writeFileSync(demoFile, `${JSON.stringify({ client_id: client.client_id, sync_key_id: sync.key_id, payment_key_id: payment.key_id }, null, 2)}\n`);
+  console.log(`demo client: ${client.client_id}`);
+  console.log(`demo sync key (shown once):    ${sync.key}`);
+  console.log(`demo payment key (shown once): ${payment.key}`);
+  console.log('try:');
+  console.log(`  curl -s "${apiUrl}/api/v1/property-sync/availability?check_in_date=2027-01-10&check_out_date=2027-01-12&guests=2" -H "Authorization: Bearer ${sync.key}"`);
+  console.log(
+    `  curl -s -X PUT ${apiUrl}/api/v1/property-sync/rooms -H "Authorization: Bearer ${sync.key}" -H "Content-Type: application/json" -H "Idempotency-Key: demo-1" -d '{"external_source":"demo-pms","rooms":[{"external_room_id":"R101","room_number":"101","room_type":"double","price":120,"max_occupancy":2,"is_active":true}]}'`,
+  );
+}
+
+async function main() {
+  const stack = await startLocalStack({
+    port,
+    dynamodbPort: Number(process.env.DYNAMODB_PORT ?? 8000),
+    sqsPort: Number(process.env.SQS_PORT ?? 9324),
+    dataDir,
+    onRequest: (line) => console.log(line),
+  });
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await ensureDemoClient(stack.info.apiUrl);
+  console.log(`stack: ${join(dataDir, 'stack.json')}`);
+  console.log(`ready: ${stack.info.apiUrl}`);
+}
+
+main().catch((error) => {
+  console.error('local stack failed to start:', error);
+  process.exit(1);
+});

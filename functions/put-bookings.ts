@@ -1,0 +1,9 @@
+import { findRoute } from '../infra/routes';
+import { syncBookings } from '../shared/domain/property-sync/sync-bookings';
+import { keyedHandler } from '../shared/http/handler';
+import { putBookingsBody } from '../shared/schemas/property-sync';
+
+export const handler = keyedHandler(findRoute('PutBookings'), { body: putBookingsBody }, async ({ principal, body }) => ({
+  status: 200,
+  body: await syncBookings(principal.clientId, body),
+}));

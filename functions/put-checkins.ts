@@ -1,0 +1,9 @@
+import { findRoute } from '../infra/routes';
+import { syncCheckins } from '../shared/domain/property-sync/sync-checkins';
+import { keyedHandler } from '../shared/http/handler';
+import { putCheckinsBody } from '../shared/schemas/property-sync';
+
+export const handler = keyedHandler(findRoute('PutCheckins'), { body: putCheckinsBody }, async ({ principal, body }) => ({
+  status: 200,
+  body: await syncCheckins(principal.clientId, body),
+}));

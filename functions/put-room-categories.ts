@@ -1,0 +1,9 @@
+import { findRoute } from '../infra/routes';
+import { syncCategories } from '../shared/domain/property-sync/sync-categories';
+import { keyedHandler } from '../shared/http/handler';
+import { putCategoriesBody } from '../shared/schemas/property-sync';
+
+export const handler = keyedHandler(findRoute('PutRoomCategories'), { body: putCategoriesBody }, async ({ principal, body }) => ({
+  status: 200,
+  body: await syncCategories(principal.clientId, body),
+}));

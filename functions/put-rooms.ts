@@ -1,0 +1,9 @@
+import { findRoute } from '../infra/routes';
+import { syncRooms } from '../shared/domain/property-sync/sync-rooms';
+import { keyedHandler } from '../shared/http/handler';
+import { putRoomsBody } from '../shared/schemas/property-sync';
+
+export const handler = keyedHandler(findRoute('PutRooms'), { body: putRoomsBody }, async ({ principal, body }) => ({
+  status: 200,
+  body: await syncRooms(principal.clientId, body),
+}));

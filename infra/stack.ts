@@ -1,0 +1,142 @@
+import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { type ApiThrottling, ServiceApi } from './constructs/api';
+import { CallbackQueue } from './constructs/callback-queue';
+import { ServiceFunction } from './constructs/service-function';
+import { ServiceTable } from './constructs/table';
+import { callbackQueue as callbackQueueDefinition } from './queue-definitions';
+import { type Route, routes } from './routes';
+import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from './service-defaults';
+
+export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 50, burstLimit: 100 };
+
+export interface HotelIntegrationStackProps extends StackProps {
+  /** Names the API Gateway stage and is passed to every function as STAGE. */
+  stage: string;
+  /** @default DEFAULT_THROTTLING */
+  throttling?: ApiThrottling;
+  /** Delays between automatic callback attempts. @default DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS */
+  callbackRetryDelaysSeconds?: readonly number[];
+  /** ISO 4217 codes payment orders accept. @default DEFAULT_SUPPORTED_CURRENCIES */
+  supportedCurrencies?: readonly string[];
+  /** Retention of function logs and API access logs. @default one month */
+  logRetention?: RetentionDays;
+}
+
+/** Output keys the operator CLI reads from the deployed stack. */
+export const stackOutputKeys = {
+  apiUrl: 'ApiUrl',
+  tableName: 'TableName',
+  callbackQueueUrl: 'CallbackQueueUrl',
+  callbackDlqUrl: 'CallbackDlqUrl',
+} as const;
+
+export class HotelIntegrationStack extends Stack {
+  /** The function behind each route, by route id. */
+  readonly routeFunctions: ReadonlyMap<string, ServiceFunction>;
+  readonly authorizerFunction: ServiceFunction;
+  readonly callbackSenderFunction: ServiceFunction;
+  readonly table: ServiceTable;
+  readonly callbacks: CallbackQueue;
+  readonly api: ServiceApi;
+
+  constructor(scope: Construct, id: string, props: HotelIntegrationStackProps) {
+    super(scope, id, props);
+    const { stage } = props;
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(stage)) throw new Error(`Invalid stage name "${stage}": use letters, digits, - and _`);
+    const retryDelays = props.callbackRetryDelaysSeconds ?? DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS;
+    if (retryDelays.length === 0 || !retryDelays.every((d) => Number.isInteger(d) && d > 0)) {
+      throw new Error('callbackRetryDelaysSeconds must be positive whole numbers of seconds');
+    }
+    const currencies = props.supportedCurrencies ?? DEFAULT_SUPPORTED_CURRENCIES;
+    if (currencies.length === 0 || !currencies.every((c) => /^[A-Z]{3}$/.test(c))) {
+      throw new Error('supportedCurrencies must be uppercase ISO 4217 codes');
+    }
+    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+
+    Tags.of(this).add('service', 'hotel-integration-api');
+    Tags.of(this).add('stage', stage);
+
+    const table = new ServiceTable(this, 'Table');
+    const callbacks = new CallbackQueue(this, 'Callbacks');
+    const common = { stage, table, logRetention };
+
+    const handlers = new Map<string, ServiceFunction>();
+    for (const route of routes) {
+      const fn = new ServiceFunction(this, `${route.id}Function`, {
+        ...common,
+        handler: route.handler,
+        description: route.description,
+        environment: {
+          ...(isPaymentRoute(route) ? { SUPPORTED_CURRENCIES: currencies.join(',') } : {}),
+          ...(route.access.enqueuesCallbacks ? { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl } : {}),
+        },
+      });
+      fn.grantTableAccess(table, route.access.table);
+      if (route.access.enqueuesCallbacks) callbacks.queue.grantSendMessages(fn);
+      handlers.set(route.id, fn);
+    }
+
+    const authorizer = new ServiceFunction(this, 'AuthorizerFunction', {
+      ...common,
+      handler: 'authorizer',
+      description: 'API key authorizer for sync and payment routes',
+    });
+    // Looks keys up by hash and records last_used_at; nothing else.
+    authorizer.addToRolePolicy(
+      new PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [table.tableArn] }),
+    );
+
+    const sender = new ServiceFunction(this, 'SendCallbackFunction', {
+      ...common,
+      handler: 'send-callback',
+      description: 'Delivers signed callbacks from the callback queue',
+      // Several 10 s attempts per batch; the queue's visibility timeout is longer still.
+      timeout: Duration.seconds(60),
+      environment: {
+        CALLBACK_QUEUE_URL: callbacks.queue.queueUrl,
+        CALLBACK_RETRY_DELAYS_SECONDS: retryDelays.join(','),
+      },
+    });
+    sender.grantTableAccess(table, 'readwrite');
+    // Retries are re-enqueued with a delay.
+    callbacks.queue.grantSendMessages(sender);
+    sender.addEventSource(
+      new SqsEventSource(callbacks.queue, {
+        batchSize: callbackQueueDefinition.batchSize,
+        maxBatchingWindow: Duration.seconds(callbackQueueDefinition.maxBatchingWindowSeconds),
+        reportBatchItemFailures: true,
+      }),
+    );
+
+    const api = new ServiceApi(this, 'Api', {
+      stage,
+      routes,
+      handlers,
+      authorizerFunction: authorizer,
+      throttling: props.throttling ?? DEFAULT_THROTTLING,
+      logRetention,
+    });
+
+    // Fixed logical ids, no exports: the operator CLI reads them by OutputKey.
+    new CfnOutput(this, stackOutputKeys.apiUrl, { value: api.url, description: 'Base URL of the API stage' });
+    new CfnOutput(this, stackOutputKeys.tableName, { value: table.tableName });
+    new CfnOutput(this, stackOutputKeys.callbackQueueUrl, { value: callbacks.queue.queueUrl });
+    new CfnOutput(this, stackOutputKeys.callbackDlqUrl, { value: callbacks.deadLetterQueue.queueUrl });
+
+    this.table = table;
+    this.callbacks = callbacks;
+    this.routeFunctions = handlers;
+    this.authorizerFunction = authorizer;
+    this.callbackSenderFunction = sender;
+    this.api = api;
+  }
+}
+
+/** Payment order functions validate currencies. */
+function isPaymentRoute(route: Route): boolean {
+  return route.path.startsWith('/api/v1/payments/');
+}

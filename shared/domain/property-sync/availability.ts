@@ -1,0 +1,107 @@
+/**
+ * GET availability: active rooms with enough capacity and no overlapping active booking of any
+ * origin. Reads the client's rooms and categories and only the active stays that can overlap
+ * the range, so its cost does not grow with booking history.
+ */
+import type { AvailabilityQuery } from '../../schemas/property-sync';
+import { nightsBetween } from '../../schemas/common';
+import {
+  activeBookingsOverlapping,
+  type CategoryRecord,
+  listCategories,
+  listRooms,
+  type RoomRecord,
+} from '../../store/property-store';
+
+export interface CategorySummary {
+  external_category_id: string;
+  name: string;
+  base_price: number | null;
+}
+
+export interface RoomView {
+  id: string;
+  room_number: string;
+  room_type: string;
+  price: number;
+  max_occupancy: number;
+  external_source: string | null;
+  external_room_id: string | null;
+  external_category_id: string | null;
+  category: CategorySummary | null;
+}
+
+const categoryKey = (source: string | undefined, id: string | undefined) => `${source ?? ''}\u0000${id ?? ''}`;
+
+export function categoryIndex(categories: CategoryRecord[]): Map<string, CategoryRecord> {
+  return new Map(categories.map((c) => [categoryKey(c.external_source, c.external_category_id), c]));
+}
+
+export function toRoomView(room: RoomRecord, categories: Map<string, CategoryRecord>): RoomView {
+  const category = room.external_category_id ? categories.get(categoryKey(room.external_source, room.external_category_id)) : undefined;
+  return {
+    id: room.id,
+    room_number: room.room_number,
+    room_type: room.room_type,
+    price: room.price,
+    max_occupancy: room.max_occupancy,
+    external_source: room.external_source ?? null,
+    external_room_id: room.external_room_id ?? null,
+    external_category_id: room.external_category_id ?? null,
+    category: category
+      ? { external_category_id: category.external_category_id, name: category.name, base_price: category.base_price ?? null }
+      : null,
+  };
+}
+
+const naturalOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+export function byRoomNumber(a: { room_number: string }, b: { room_number: string }): number {
+  return naturalOrder.compare(a.room_number, b.room_number) || (a.room_number < b.room_number ? -1 : 1);
+}
+
+export async function findAvailableRooms(clientId: string, query: AvailabilityQuery) {
+  const window = { checkIn: query.check_in_date, checkOut: query.check_out_date };
+  const [rooms, categories, bookings] = await Promise.all([
+    listRooms(clientId),
+    listCategories(clientId),
+    activeBookingsOverlapping(clientId, window),
+  ]);
+  const taken = new Set(bookings.map((b) => b.room_id));
+  const categoriesByKey = categoryIndex(categories);
+  const available = rooms
+    .filter(
+      (room) =>
+        room.is_active &&
+        room.max_occupancy >= query.guests &&
+        !taken.has(room.id) &&
+        (query.external_source === undefined || room.external_source === query.external_source) &&
+        (query.external_category_id === undefined || room.external_category_id === query.external_category_id) &&
+        (query.room_type === undefined || room.room_type === query.room_type),
+    )
+    .sort(byRoomNumber)
+    .map((room) => toRoomView(room, categoriesByKey));
+
+  const summaries = new Map<string, CategorySummary & { available_count: number }>();
+  for (const room of available) {
+    if (!room.category) continue;
+    const key = categoryKey(room.external_source ?? undefined, room.category.external_category_id);
+    const summary = summaries.get(key) ?? { ...room.category, available_count: 0 };
+    summary.available_count++;
+    summaries.set(key, summary);
+  }
+  return {
+    check_in_date: query.check_in_date,
+    check_out_date: query.check_out_date,
+    nights: nightsBetween(query.check_in_date, query.check_out_date),
+    guests: query.guests,
+    available_rooms: available,
+    categories: [...summaries.values()],
+  };
+}
+
+export async function listRoomViews(clientId: string): Promise<RoomView[]> {
+  const [rooms, categories] = await Promise.all([listRooms(clientId), listCategories(clientId)]);
+  const categoriesByKey = categoryIndex(categories);
+  return rooms.sort(byRoomNumber).map((room) => toRoomView(room, categoriesByKey));
+}

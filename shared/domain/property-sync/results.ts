@@ -1,0 +1,65 @@
+/** The response of every sync write (CONTRACT.md "Sync writes"). */
+import { AppError, type ErrorDetail } from '../../errors';
+
+export type SyncAction = 'created' | 'updated' | 'unchanged' | 'linked';
+
+export interface SyncResult<Item> {
+  external_source: string;
+  received: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  items: Item[];
+}
+
+export function summarize<Item extends { action: SyncAction }>(source: string, items: Item[]): SyncResult<Item> {
+  const count = (action: SyncAction) => items.filter((i) => i.action === action).length;
+  return {
+    external_source: source,
+    received: items.length,
+    created: count('created'),
+    // A linked room is an existing room that was updated with external ids.
+    updated: count('updated') + count('linked'),
+    unchanged: count('unchanged'),
+    items,
+  };
+}
+
+export function unknownReference(details: ErrorDetail[]): AppError {
+  return new AppError(422, 'UNKNOWN_REFERENCE', 'The request refers to records that have not been synced; nothing was written', details);
+}
+
+/** Two items of one request with the same identity. */
+export function duplicateIds<T>(values: readonly T[], idOf: (v: T) => string, path: (i: number) => string, what: string): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  values.forEach((value, i) => {
+    const id = idOf(value);
+    if (seen.has(id)) details.push({ path: path(i), message: `duplicate ${what} ${id} in this request` });
+    seen.add(id);
+  });
+  return details;
+}
+
+const CONCURRENT = new Set(['ConditionalCheckFailedException', 'TransactionCanceledException']);
+
+/**
+ * Runs a read-decide-write sync again when a concurrent writer changed what it read
+ * (a failed condition); the second run sees the other writer's result.
+ */
+export async function withConcurrencyRetry<T>(run: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const name = (error as Error).name;
+      const cancelledByCondition =
+        name !== 'TransactionCanceledException' ||
+        ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).some(
+          (r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict',
+        );
+      if (!CONCURRENT.has(name) || !cancelledByCondition || attempt >= attempts) throw error;
+      await new Promise((r) => setTimeout(r, 20 * attempt + Math.random() * 30));
+    }
+  }
+}

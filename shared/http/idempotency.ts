@@ -1,0 +1,110 @@
+/**
+ * The Idempotency-Key header (CONTRACT.md): Powertools idempotency around the route's use
+ * case, persisted on the single table. The key is scoped by client + method + path + header
+ * value; the body is compared by a hash of its canonical JSON. Outcomes below 500 are stored
+ * and replayed; a 5xx is thrown, so Powertools deletes the record and a retry runs again.
+ */
+import {
+  IdempotencyAlreadyInProgressError,
+  IdempotencyConfig,
+  IdempotencyValidationError,
+  makeIdempotent,
+} from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
+import { tableDefinition } from '../../infra/table-definition';
+import { AppError, errors } from '../errors';
+import { dynamoClient, TABLE } from '../store/dynamo';
+import { keys } from '../store/keys';
+
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** One partition per idempotency key, instead of Powertools' single static partition. */
+class SingleTablePersistence extends DynamoDBPersistenceLayer {
+  protected override getKey(idempotencyKey: string): Record<string, AttributeValue> {
+    return {
+      [tableDefinition.partitionKey]: { S: idempotencyKey },
+      [tableDefinition.sortKey]: { S: keys.idempotency('').sk },
+    };
+  }
+}
+
+const persistenceStore = new SingleTablePersistence({
+  tableName: TABLE,
+  keyAttr: tableDefinition.partitionKey,
+  sortKeyAttr: tableDefinition.sortKey,
+  expiryAttr: tableDefinition.timeToLiveAttribute,
+  awsSdkV3Client: dynamoClient,
+});
+
+/** The response as sent: the body is kept as JSON text so a replay is byte-identical. */
+export interface StoredOutcome {
+  status: number;
+  bodyJson: string;
+  headers?: Record<string, string>;
+  replayed?: boolean;
+}
+
+interface IdempotentCall {
+  scope: string;
+  key: string;
+  body: unknown;
+}
+
+const config = new IdempotencyConfig({
+  eventKeyJmesPath: '[scope, key]',
+  payloadValidationJmesPath: 'body',
+  expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
+  throwOnNoIdempotencyKey: true,
+  responseHook: (response) => ({ ...(response as object), replayed: true }),
+});
+
+export function readIdempotencyKey(headers: Record<string, string>): string | undefined {
+  const key = headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw errors.validation([{ path: 'headers.Idempotency-Key', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
+  }
+  return key;
+}
+
+/**
+ * Runs `execute` at most once per scope + key. `toOutcome` turns a 4xx AppError into a stored
+ * outcome; anything else propagates.
+ */
+export async function runIdempotent(
+  call: IdempotentCall,
+  context: Context,
+  execute: () => Promise<StoredOutcome>,
+  toOutcome: (error: AppError) => StoredOutcome,
+): Promise<StoredOutcome> {
+  const once = makeIdempotent(
+    async (_call: IdempotentCall): Promise<StoredOutcome> => {
+      let outcome: StoredOutcome;
+      try {
+        outcome = await execute();
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        outcome = toOutcome(error);
+      }
+      return { status: outcome.status, bodyJson: outcome.bodyJson, ...(outcome.headers ? { headers: outcome.headers } : {}) };
+    },
+    { persistenceStore, config, keyPrefix: 'IDEMPOTENCY' },
+  );
+  config.registerLambdaContext(context);
+  try {
+    return (await once(call)) as StoredOutcome;
+  } catch (error) {
+    if (error instanceof IdempotencyValidationError) {
+      throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request body');
+    }
+    if (error instanceof IdempotencyAlreadyInProgressError) {
+      throw new AppError(409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed', undefined, {
+        'Retry-After': '1',
+      });
+    }
+    throw error;
+  }
+}

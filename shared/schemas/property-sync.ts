@@ -1,0 +1,117 @@
+/** Request schemas of the Area A endpoints (CONTRACT.md "Sync writes", "Availability"). */
+import { z } from 'zod';
+import { MAX_SYNC_ITEMS } from '../config';
+import {
+  calendarDate,
+  count,
+  email,
+  identifier,
+  images,
+  MAX_STAY_NIGHTS,
+  money,
+  nightsBetween,
+  phone,
+  text,
+  timestamp,
+} from './common';
+
+export const BOOKING_STATUSES = ['pending', 'confirmed', 'checked_in', 'checked_out', 'cancelled', 'no_show'] as const;
+export const ACTIVE_BOOKING_STATUSES: readonly BookingStatus[] = ['pending', 'confirmed', 'checked_in'];
+export const PAYMENT_STATUSES = ['unpaid', 'partially_paid', 'paid', 'refunded'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+const items = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_SYNC_ITEMS);
+
+export const categoryInput = z.object({
+  external_category_id: identifier,
+  name: text.min(1),
+  base_price: money.optional(),
+  max_occupancy: count.optional(),
+  description: text.optional(),
+  amenities: z.array(text).max(100).optional(),
+  images: images.optional(),
+  is_active: z.boolean().optional(),
+});
+
+export const roomInput = z.object({
+  external_room_id: identifier,
+  external_category_id: identifier.optional(),
+  room_number: identifier,
+  room_type: text.min(1),
+  price: money,
+  max_occupancy: count,
+  images: images.optional(),
+  is_active: z.boolean().optional(),
+});
+
+export const bookingInput = z
+  .object({
+    external_booking_id: identifier,
+    external_room_id: identifier,
+    guest_name: text.min(1),
+    guest_email: email.optional(),
+    guest_phone: phone.optional(),
+    guests: count,
+    check_in_date: calendarDate,
+    check_out_date: calendarDate,
+    total_amount: money.optional(),
+    status: z.enum(BOOKING_STATUSES),
+    payment_status: z.enum(PAYMENT_STATUSES).optional(),
+  })
+  .superRefine((booking, ctx) => {
+    const nights = nightsBetween(booking.check_in_date, booking.check_out_date);
+    if (!(nights >= 1)) ctx.addIssue({ code: 'custom', path: ['check_out_date'], message: 'must be after check_in_date' });
+    else if (nights > MAX_STAY_NIGHTS) {
+      ctx.addIssue({ code: 'custom', path: ['check_out_date'], message: `a stay is at most ${MAX_STAY_NIGHTS} nights` });
+    }
+  });
+
+export const checkinInput = z.object({
+  external_checkin_id: identifier,
+  external_booking_id: identifier,
+  event: z.enum(['check_in', 'check_out']),
+  occurred_at: timestamp,
+  external_room_id: identifier.optional(),
+  notes: text.optional(),
+});
+
+const envelope = { external_source: identifier };
+
+export const putCategoriesBody = z.object({ ...envelope, categories: items(categoryInput) });
+export const putRoomsBody = z.object({ ...envelope, rooms: items(roomInput) });
+export const putBookingsBody = z.object({ ...envelope, bookings: items(bookingInput) });
+export const putCheckinsBody = z.object({ ...envelope, checkins: items(checkinInput) });
+
+export type CategoryInput = z.infer<typeof categoryInput>;
+export type RoomInput = z.infer<typeof roomInput>;
+export type BookingInput = z.infer<typeof bookingInput>;
+export type CheckinInput = z.infer<typeof checkinInput>;
+export type PutCategoriesBody = z.infer<typeof putCategoriesBody>;
+export type PutRoomsBody = z.infer<typeof putRoomsBody>;
+export type PutBookingsBody = z.infer<typeof putBookingsBody>;
+export type PutCheckinsBody = z.infer<typeof putCheckinsBody>;
+
+/** Query strings are text: guests must be written as a plain positive integer. */
+const integerParam = z
+  .string()
+  .regex(/^[1-9]\d{0,4}$/, 'must be a whole number from 1')
+  .transform(Number);
+
+export const availabilityQuery = z
+  .object({
+    check_in_date: calendarDate,
+    check_out_date: calendarDate,
+    guests: integerParam,
+    external_source: identifier.optional(),
+    external_category_id: identifier.optional(),
+    room_type: text.min(1).optional(),
+  })
+  .superRefine((query, ctx) => {
+    const nights = nightsBetween(query.check_in_date, query.check_out_date);
+    if (!(nights >= 1)) ctx.addIssue({ code: 'custom', path: ['check_out_date'], message: 'must be after check_in_date' });
+    else if (nights > MAX_STAY_NIGHTS) {
+      ctx.addIssue({ code: 'custom', path: ['check_out_date'], message: `a range is at most ${MAX_STAY_NIGHTS} nights` });
+    }
+  });
+export type AvailabilityQuery = z.infer<typeof availabilityQuery>;

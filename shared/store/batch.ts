@@ -1,0 +1,79 @@
+/** Paging, batching and bounded parallelism over the document client. */
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  type NativeAttributeValue,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from './dynamo';
+
+type Item = Record<string, NativeAttributeValue>;
+type Key = Record<string, string>;
+
+export async function mapConcurrent<T, R>(values: readonly T[], limit: number, fn: (value: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(values.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, values.length) }, async () => {
+    while (next < values.length) {
+      const index = next++;
+      results[index] = await fn(values[index]!, index);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+function chunks<T>(values: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < values.length; i += size) result.push(values.slice(i, i + size));
+  return result;
+}
+
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+
+/** Every page of a query. */
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+  const items: Item[] = [];
+  let cursor: Item | undefined;
+  do {
+    const page = await db.send(new QueryCommand({ ...input, TableName: TABLE, ExclusiveStartKey: cursor }));
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return items;
+}
+
+/** GetItem for many keys: BatchGetItem in chunks of 100, unprocessed keys retried. */
+export async function batchGet(keys: readonly Key[]): Promise<Item[]> {
+  const found: Item[] = [];
+  await mapConcurrent(chunks(keys, 100), 4, async (chunk) => {
+    let pending: Key[] = chunk;
+    for (let attempt = 0; pending.length; attempt++) {
+      if (attempt > 8) throw Object.assign(new Error('BatchGetItem kept returning unprocessed keys'), { name: 'ThrottlingException' });
+      if (attempt) await backoff(attempt);
+      const response = await db.send(
+        new BatchGetCommand({ RequestItems: { [TABLE]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      found.push(...(response.Responses?.[TABLE] ?? []));
+      pending = (response.UnprocessedKeys?.[TABLE]?.Keys as Key[] | undefined) ?? [];
+    }
+  });
+  return found;
+}
+
+/** PutItem for many items: BatchWriteItem in chunks of 25, unprocessed items retried. */
+export async function batchPut(items: readonly Item[]): Promise<number> {
+  let calls = 0;
+  await mapConcurrent(chunks(items, 25), 8, async (chunk) => {
+    let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; pending.length; attempt++) {
+      if (attempt > 8) throw Object.assign(new Error('BatchWriteItem kept returning unprocessed items'), { name: 'ThrottlingException' });
+      if (attempt) await backoff(attempt);
+      calls++;
+      const response = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending } }));
+      pending = (response.UnprocessedItems?.[TABLE] as typeof pending | undefined) ?? [];
+    }
+  });
+  return calls;
+}

@@ -1,0 +1,49 @@
+/**
+ * Every key of the single table is built here, and nowhere else.
+ * The data model (README "Data model") lists the access pattern each key serves.
+ */
+export const keys = {
+  client: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'PROFILE' }),
+
+  /** Authorizer lookup: GetItem by the SHA-256 of the presented key. */
+  apiKeyByHash: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  /** Listing a client's keys: gsi1 on the key item. */
+  apiKeyClientIndex: (clientId: string, keyId: string) => ({
+    gsi1pk: `CLIENT#${clientId}#APIKEYS`,
+    gsi1sk: `APIKEY#${keyId}`,
+  }),
+  apiKeysOfClient: (clientId: string) => ({ gsi1pk: `CLIENT#${clientId}#APIKEYS` }),
+  /** Revoking by key id: a pointer from the id to the hash. */
+  apiKeyById: (keyId: string) => ({ pk: `APIKEYID#${keyId}`, sk: 'APIKEYID' }),
+
+  /** A client's property data lives in the client's partition. */
+  clientPartition: (clientId: string) => ({ pk: `CLIENT#${clientId}` }),
+  category: (clientId: string, source: string, externalCategoryId: string) => ({
+    pk: `CLIENT#${clientId}`,
+    sk: `CATEGORY#${source}#${externalCategoryId}`,
+  }),
+  categoryPrefix: 'CATEGORY#',
+  room: (clientId: string, roomId: string) => ({ pk: `CLIENT#${clientId}`, sk: `ROOM#${roomId}` }),
+  roomPrefix: 'ROOM#',
+  /** Guard item: one room per room number within a client. */
+  roomNumber: (clientId: string, roomNumber: string) => ({ pk: `CLIENT#${clientId}`, sk: `ROOMNUM#${roomNumber}` }),
+  booking: (clientId: string, bookingId: string) => ({ pk: `CLIENT#${clientId}`, sk: `BOOKING#${bookingId}` }),
+  checkin: (clientId: string, source: string, externalCheckinId: string) => ({
+    pk: `CLIENT#${clientId}`,
+    sk: `CHECKIN#${source}#${externalCheckinId}`,
+  }),
+
+  /**
+   * Sparse indexes of ACTIVE bookings only, sorted by check-out date. A booking overlapping
+   * [in, out) has check-out in (in, out + its length]; short stays (<= 31 nights) and long ones
+   * are kept apart so the common query reads about a month past the range, whatever the history.
+   */
+  activeStays: (clientId: string, length: 'short' | 'long') => `CLIENT#${clientId}#STAYS#${length}`,
+  activeStaysOfRoom: (roomId: string) => `ROOM#${roomId}#STAYS`,
+  staySortKey: (checkOutDate: string, bookingId: string) => `${checkOutDate}#${bookingId}`,
+
+  /** Idempotency records, one partition per key (see shared/http/idempotency.ts). */
+  idempotency: (hashedKey: string) => ({ pk: `IDEMPOTENCY#${hashedKey}`, sk: 'IDEMPOTENCY' }),
+};
+
+export const SHORT_STAY_NIGHTS = 31;

@@ -1,0 +1,60 @@
+/** Stack props that operators override per stage, and the validation of their values. */
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { describe, expect, it } from 'vitest';
+import { HotelIntegrationStack, type HotelIntegrationStackProps } from '../../infra/stack';
+
+const newApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+
+describe('stack props', () => {
+  const app = newApp();
+  const stack = new HotelIntegrationStack(app, 'HotelIntegration-prod', {
+    stage: 'prod',
+    throttling: { rateLimit: 5, burstLimit: 10 },
+    callbackRetryDelaysSeconds: [30, 90],
+    supportedCurrencies: ['USD', 'KES'],
+    logRetention: RetentionDays.ONE_YEAR,
+  });
+  const template = Template.fromStack(stack);
+  const variables = (fn: { node: { defaultChild?: unknown } }) =>
+    template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables;
+
+  it('names the API stage after the stage and passes it to every function', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'prod' });
+    expect(variables(stack.authorizerFunction).STAGE).toBe('prod');
+  });
+
+  it('applies the throttling override to every method', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 })],
+    });
+  });
+
+  it('passes the retry delays to the sender and the currencies to payment functions', () => {
+    expect(variables(stack.callbackSenderFunction).CALLBACK_RETRY_DELAYS_SECONDS).toBe('30,90');
+    expect(variables(stack.routeFunctions.get('CreatePaymentOrder')!).SUPPORTED_CURRENCIES).toBe('USD,KES');
+  });
+
+  it('applies the log retention to every log group', () => {
+    const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
+    expect(groups.length).toBeGreaterThan(1);
+    for (const group of groups) expect(group.Properties.RetentionInDays).toBe(365);
+  });
+});
+
+describe('stack prop validation', () => {
+  const build = (props: Partial<HotelIntegrationStackProps>) => () =>
+    new HotelIntegrationStack(newApp(), 'HotelIntegration-bad', { stage: 'bad', ...props });
+
+  it('rejects stage names API Gateway cannot use', () => {
+    expect(build({ stage: 'my stage' })).toThrow(/stage/);
+  });
+  it('rejects currencies that are not ISO 4217 codes', () => {
+    expect(build({ supportedCurrencies: ['usd'] })).toThrow(/ISO 4217/);
+  });
+  it('rejects retry delays that are not positive whole seconds', () => {
+    expect(build({ callbackRetryDelaysSeconds: [60, Number.NaN] })).toThrow(/positive/);
+    expect(build({ callbackRetryDelaysSeconds: [] })).toThrow(/positive/);
+  });
+});

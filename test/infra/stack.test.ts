@@ -1,0 +1,416 @@
+/**
+ * Template assertions for the deployed stack. Bundling is skipped (aws:cdk:bundling-stacks),
+ * so this synthesizes in a couple of seconds; `npm run synth` covers the real bundles.
+ */
+import { App, type CfnElement, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../../infra/gateway-responses';
+import { callbackQueue } from '../../infra/queue-definitions';
+import { routes } from '../../infra/routes';
+import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../../infra/service-defaults';
+import { HotelIntegrationStack } from '../../infra/stack';
+import { tableDefinition } from '../../infra/table-definition';
+
+// Raw CloudFormation JSON.
+type CfnJson = any;
+interface CfnResourceJson {
+  Type: string;
+  Properties: CfnJson;
+}
+
+const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test' });
+const template = Template.fromStack(stack);
+const json = template.toJSON() as { Resources: Record<string, CfnResourceJson>; Outputs: Record<string, CfnJson> };
+const resources = json.Resources;
+
+const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const fnOf = (routeId: string) => {
+  const fn = stack.routeFunctions.get(routeId);
+  if (!fn) throw new Error(`no function for ${routeId}`);
+  return fn;
+};
+const allFunctions = [...stack.routeFunctions.values(), stack.authorizerFunction, stack.callbackSenderFunction];
+
+/** Every policy statement attached to a function's role. */
+function statementsOf(fn: (typeof allFunctions)[number]): CfnJson[] {
+  const roleId = logicalId(fn.role!);
+  return ofType('AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((r: CfnJson) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+}
+const actionsOf = (statements: CfnJson[]): string[] => statements.flatMap((s) => [s.Action].flat());
+const WRITE_ACTION = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems|PartiQLInsert|PartiQLUpdate|PartiQLDelete)$/;
+
+/** `/a/b/{c}` of an AWS::ApiGateway::Resource reference, rebuilt from ParentId and PathPart. */
+const restApiId = logicalId(stack.api.restApi);
+function pathOf(ref: CfnJson): string {
+  if (ref['Fn::GetAtt']?.[0] === restApiId && ref['Fn::GetAtt'][1] === 'RootResourceId') return '';
+  const resource = resources[ref.Ref];
+  if (resource?.Type !== 'AWS::ApiGateway::Resource') throw new Error(`not a resource: ${JSON.stringify(ref)}`);
+  return `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}`;
+}
+const methods = ofType('AWS::ApiGateway::Method').map(([id, m]) => ({
+  id,
+  httpMethod: m.Properties.HttpMethod as string,
+  path: pathOf(m.Properties.ResourceId),
+  props: m.Properties,
+}));
+const routePaths = [...new Set(routes.map((r) => r.path))];
+
+describe('functions', () => {
+  it('has exactly one Lambda per route, plus the authorizer and the callback sender', () => {
+    const functionIds = ofType('AWS::Lambda::Function').map(([id]) => id);
+    // No custom-resource helper functions are expected: every Lambda is one of ours.
+    expect(functionIds.sort()).toEqual(allFunctions.map(logicalId).sort());
+    expect(functionIds).toHaveLength(routes.length + 2);
+    expect(new Set(routes.map((r) => r.id)).size).toBe(routes.length);
+  });
+
+  it('runs every function on nodejs22.x, arm64, with active tracing, 512 MB and its own log group', () => {
+    for (const fn of allFunctions) {
+      const props = resources[logicalId(fn)]!.Properties;
+      expect(props.Runtime).toBe('nodejs22.x');
+      expect(props.Architectures).toEqual(['arm64']);
+      expect(props.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(props.MemorySize).toBe(512);
+      expect(props.LoggingConfig.LogGroup).toEqual({ Ref: logicalId(fn.logGroup) });
+      expect(resources[logicalId(fn.logGroup)]!.Properties.RetentionInDays).toBe(30);
+    }
+  });
+
+  it('gives API functions 10 s and the sender 60 s', () => {
+    for (const fn of [...stack.routeFunctions.values(), stack.authorizerFunction]) {
+      expect(resources[logicalId(fn)]!.Properties.Timeout).toBe(10);
+    }
+    expect(resources[logicalId(stack.callbackSenderFunction)]!.Properties.Timeout).toBe(60);
+  });
+
+  it('sets the common environment on every function', () => {
+    for (const fn of allFunctions) {
+      expect(resources[logicalId(fn)]!.Properties.Environment.Variables).toMatchObject({
+        POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
+        POWERTOOLS_METRICS_NAMESPACE: 'HotelIntegration',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        NODE_OPTIONS: '--enable-source-maps',
+        STAGE: 'test',
+        TABLE_NAME: { Ref: logicalId(stack.table) },
+      });
+    }
+  });
+
+  it('gives CALLBACK_QUEUE_URL only to functions that enqueue callbacks, and the sender its retry delays', () => {
+    const queueUrl = { Ref: logicalId(stack.callbacks.queue) };
+    for (const route of routes) {
+      const env = resources[logicalId(fnOf(route.id))]!.Properties.Environment.Variables;
+      if (route.access.enqueuesCallbacks) expect(env.CALLBACK_QUEUE_URL).toEqual(queueUrl);
+      else expect(env).not.toHaveProperty('CALLBACK_QUEUE_URL');
+    }
+    expect(resources[logicalId(stack.callbackSenderFunction)]!.Properties.Environment.Variables).toMatchObject({
+      CALLBACK_QUEUE_URL: queueUrl,
+      CALLBACK_RETRY_DELAYS_SECONDS: DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS.join(','),
+    });
+  });
+
+  it('gives SUPPORTED_CURRENCIES to the payment order functions', () => {
+    const paymentRoutes = routes.filter((r) => r.path.startsWith('/api/v1/payments/'));
+    expect(paymentRoutes.map((r) => r.id)).toContain('CreatePaymentOrder');
+    for (const route of paymentRoutes) {
+      expect(resources[logicalId(fnOf(route.id))]!.Properties.Environment.Variables.SUPPORTED_CURRENCIES).toBe(
+        DEFAULT_SUPPORTED_CURRENCIES.join(','),
+      );
+    }
+  });
+});
+
+describe('table', () => {
+  it('is one on-demand table with the shared key schema, GSIs, TTL, PITR and SSE, retained on delete', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    const key = (hash: string, range: string) => [
+      { AttributeName: hash, KeyType: 'HASH' },
+      { AttributeName: range, KeyType: 'RANGE' },
+    ];
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: key(tableDefinition.partitionKey, tableDefinition.sortKey),
+        GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((index) => ({
+          IndexName: index.indexName,
+          KeySchema: key(index.partitionKey, index.sortKey),
+          Projection: { ProjectionType: 'ALL' },
+        })),
+        TimeToLiveSpecification: { AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+      },
+    });
+  });
+});
+
+describe('callback queue', () => {
+  const queueId = logicalId(stack.callbacks.queue);
+  const dlqId = logicalId(stack.callbacks.deadLetterQueue);
+
+  it('has a main queue redriving to its DLQ, both encrypted by SQS', () => {
+    template.resourceCountIs('AWS::SQS::Queue', 2);
+    expect(resources[queueId]!.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: callbackQueue.visibilityTimeoutSeconds,
+      MessageRetentionPeriod: callbackQueue.retentionDays * 86_400,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: callbackQueue.maxReceiveCount },
+    });
+    expect(resources[dlqId]!.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: callbackQueue.retentionDays * 86_400,
+    });
+  });
+
+  it('denies non-TLS access to both queues', () => {
+    for (const id of [queueId, dlqId]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 'sqs:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('feeds the sender in batches with partial batch failures', () => {
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: logicalId(stack.callbackSenderFunction) },
+      BatchSize: callbackQueue.batchSize,
+      MaximumBatchingWindowInSeconds: callbackQueue.maxBatchingWindowSeconds,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+});
+
+describe('API', () => {
+  const authorizers = ofType('AWS::ApiGateway::Authorizer');
+  const authorizerId = authorizers[0]?.[0];
+
+  it('has one REQUEST authorizer with caching disabled', () => {
+    expect(authorizers).toHaveLength(1);
+    expect(authorizers[0]![1].Properties).toMatchObject({
+      Type: 'REQUEST',
+      AuthorizerResultTtlInSeconds: 0,
+      IdentitySource: '',
+    });
+    expect(JSON.stringify(authorizers[0]![1].Properties.AuthorizerUri)).toContain(logicalId(stack.authorizerFunction));
+  });
+
+  it('has one method per route, integrated with its own function', () => {
+    for (const route of routes) {
+      const found = methods.filter((m) => m.httpMethod === route.method && m.path === route.path);
+      expect(found, `${route.method} ${route.path}`).toHaveLength(1);
+      const integration = found[0]!.props.Integration;
+      expect(integration.Type).toBe('AWS_PROXY');
+      expect(JSON.stringify(integration.Uri)).toContain(`"${logicalId(fnOf(route.id))}"`);
+    }
+  });
+
+  it('puts the authorizer on every non-public route and on no public one', () => {
+    for (const route of routes) {
+      const method = methods.find((m) => m.httpMethod === route.method && m.path === route.path)!;
+      if (route.auth.kind === 'public') {
+        expect(method.props.AuthorizationType, route.id).toBe('NONE');
+        expect(method.props.AuthorizerId, route.id).toBeUndefined();
+      } else {
+        expect(method.props.AuthorizationType, route.id).toBe('CUSTOM');
+        expect(method.props.AuthorizerId, route.id).toEqual({ Ref: authorizerId });
+      }
+    }
+  });
+
+  it('answers 405 METHOD_NOT_ALLOWED through an ANY mock on every route path, and has no other methods', () => {
+    const anyMethods = methods.filter((m) => m.httpMethod === 'ANY');
+    expect(anyMethods.map((m) => m.path).sort()).toEqual([...routePaths].sort());
+    expect(methods).toHaveLength(routes.length + routePaths.length);
+    for (const method of anyMethods) {
+      expect(method.props.AuthorizationType).toBe('NONE');
+      expect(method.props.Integration).toMatchObject({
+        Type: 'MOCK',
+        PassthroughBehavior: 'WHEN_NO_TEMPLATES',
+        RequestTemplates: { 'application/json': '{"statusCode": 405}' },
+        IntegrationResponses: [
+          {
+            StatusCode: '405',
+            ResponseTemplates: { 'application/json': methodNotAllowedTemplate },
+            ResponseParameters: {
+              'method.response.header.Content-Type': "'application/json'",
+              'method.response.header.X-Request-Id': 'context.requestId',
+            },
+          },
+        ],
+      });
+      expect(method.props.MethodResponses).toEqual([
+        expect.objectContaining({ StatusCode: '405' }),
+      ]);
+    }
+  });
+
+  it('renders every gateway response of the definitions with its status, headers and template', () => {
+    template.resourceCountIs('AWS::ApiGateway::GatewayResponse', gatewayResponses.length);
+    for (const response of gatewayResponses) {
+      const headers = { ...gatewayResponseHeaders, ...response.headers };
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: response.type,
+        StatusCode: response.statusCode,
+        ResponseTemplates: { 'application/json': response.template },
+        ResponseParameters: Object.fromEntries(
+          Object.entries(headers).map(([name, value]) => [`gatewayresponse.header.${name}`, value]),
+        ),
+      });
+    }
+  });
+
+  it('deploys the stage with JSON access logs, tracing, metrics, throttling and no data trace', () => {
+    template.resourceCountIs('AWS::ApiGateway::Stage', 1);
+    const stage = ofType('AWS::ApiGateway::Stage')[0]![1].Properties;
+    expect(stage.StageName).toBe('test');
+    expect(stage.TracingEnabled).toBe(true);
+    expect(stage.MethodSettings).toEqual([
+      expect.objectContaining({
+        HttpMethod: '*',
+        ResourcePath: '/*',
+        DataTraceEnabled: false,
+        MetricsEnabled: true,
+        LoggingLevel: 'ERROR',
+        ThrottlingRateLimit: 50,
+        ThrottlingBurstLimit: 100,
+      }),
+    ]);
+    expect(stage.AccessLogSetting.DestinationArn['Fn::GetAtt'][1]).toBe('Arn');
+    const format = JSON.parse(stage.AccessLogSetting.Format);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      method: '$context.httpMethod',
+      path: '$context.path',
+      status: '$context.status',
+      latency: '$context.responseLatency',
+      responseLength: '$context.responseLength',
+    });
+  });
+
+  it('outputs the stack endpoints under fixed keys without exports', () => {
+    expect(Object.keys(json.Outputs).sort()).toEqual(['ApiUrl', 'CallbackDlqUrl', 'CallbackQueueUrl', 'TableName']);
+    for (const key of Object.keys(json.Outputs)) {
+      expect(json.Outputs[key].Export, key).toBeUndefined();
+    }
+    expect(json.Outputs.TableName.Value).toEqual({ Ref: logicalId(stack.table) });
+    expect(json.Outputs.CallbackQueueUrl.Value).toEqual({ Ref: logicalId(stack.callbacks.queue) });
+    expect(json.Outputs.CallbackDlqUrl.Value).toEqual({ Ref: logicalId(stack.callbacks.deadLetterQueue) });
+    expect(JSON.stringify(json.Outputs.ApiUrl.Value)).toContain(restApiId);
+  });
+});
+
+describe('least privilege', () => {
+  const tableArn = { 'Fn::GetAtt': [logicalId(stack.table), 'Arn'] };
+
+  it('lets read-only routes read the table and never write it', () => {
+    const readOnly = routes.filter((r) => r.access.table === 'read');
+    expect(readOnly.map((r) => r.id)).toEqual(expect.arrayContaining(['GetAvailability', 'GetPaymentOrder']));
+    for (const route of readOnly) {
+      const actions = actionsOf(statementsOf(fnOf(route.id)));
+      expect(actions, route.id).toContain('dynamodb:Query');
+      expect(actions.filter((a) => WRITE_ACTION.test(a)), route.id).toEqual([]);
+    }
+  });
+
+  it('lets read/write routes write the table', () => {
+    for (const route of routes.filter((r) => r.access.table === 'readwrite')) {
+      expect(actionsOf(statementsOf(fnOf(route.id))), route.id).toEqual(
+        expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query']),
+      );
+    }
+  });
+
+  it('lets the authorizer only GetItem and UpdateItem on the table, besides its logs and X-Ray', () => {
+    const statements = statementsOf(stack.authorizerFunction);
+    const dynamo = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('dynamodb:')));
+    expect(dynamo).toEqual([
+      expect.objectContaining({ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], Resource: tableArn }),
+    ]);
+    const others = actionsOf(statements.filter((s) => !dynamo.includes(s)));
+    expect(others.sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+  });
+
+  it('grants sqs:SendMessage only to functions that enqueue callbacks and to the sender', () => {
+    const senders = allFunctions.filter((fn) => actionsOf(statementsOf(fn)).includes('sqs:SendMessage'));
+    const expected = [
+      ...routes.filter((r) => r.access.enqueuesCallbacks).map((r) => fnOf(r.id)),
+      stack.callbackSenderFunction,
+    ];
+    expect(expected.length).toBeGreaterThan(1);
+    expect(senders.map(logicalId).sort()).toEqual(expected.map(logicalId).sort());
+  });
+
+  it('lets each function write only to its own log group, without managed policies', () => {
+    for (const fn of allFunctions) {
+      const logs = statementsOf(fn).filter((s) => actionsOf([s]).some((a) => a.startsWith('logs:')));
+      expect(logs).toEqual([
+        expect.objectContaining({ Resource: { 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] } }),
+      ]);
+      expect(resources[logicalId(fn.role!)]!.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('reports no unacknowledged errors or warnings', () => {
+    const report = new AwsSolutionsChecks().validateScope(app);
+    const findings = report.violations.map(
+      (v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+    );
+    expect(findings).toEqual([]);
+  });
+
+  const acknowledged = app.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.keys(entry.data as object))
+      .map((id) => ({ construct, id: id.replace(/^annotation::/i, '') })),
+  );
+
+  it('acknowledges only these findings, each on specific constructs', () => {
+    expect([...new Set(acknowledged.map((a) => a.id))].sort()).toEqual(
+      [
+        'AwsSolutions-APIG2',
+        'AwsSolutions-APIG3',
+        'AwsSolutions-APIG4',
+        'AwsSolutions-COG4',
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        'AwsSolutions-IAM5[Resource::*]',
+        `AwsSolutions-IAM5[Resource::<${logicalId(stack.table)}.Arn>/index/*]`,
+        'AwsSolutions-L1',
+      ].sort(),
+    );
+    for (const { construct } of acknowledged) {
+      expect(construct).not.toBe(app);
+      expect(construct).not.toBe(stack);
+    }
+  });
+
+  it('acknowledges missing authorization only on the methods that have none', () => {
+    const apig4 = acknowledged.filter((a) => a.id === 'AwsSolutions-APIG4').map((a) => logicalId(a.construct));
+    const unauthenticated = methods.filter((m) => m.props.AuthorizationType === 'NONE').map((m) => m.id);
+    expect(apig4.sort()).toEqual(unauthenticated.sort());
+    expect(unauthenticated).toHaveLength(routes.filter((r) => r.auth.kind === 'public').length + routePaths.length);
+  });
+});

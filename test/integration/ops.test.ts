@@ -1,0 +1,176 @@
+/**
+ * The operator CLI as operators run it: a child process against a stack found through its
+ * stack file (here the test stack's, via OPS_STACK_FILE).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYNC_SCOPES } from '../../infra/routes';
+import { startTestStack, type TestStack } from '../support/stack';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const LISTED_KEY_FIELDS = ['created_at', 'key_id', 'kind', 'last_used_at', 'name', 'origins', 'revoked_at', 'scopes'];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let stack: TestStack;
+let dir: string;
+let stackFile: string;
+
+function ops(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/ops.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, OPS_STACK_FILE: stackFile, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs with --json and expects success: stdout must be exactly one JSON object. */
+async function opsJson<T = any>(args: string[]): Promise<T> {
+  const run = await ops([...args, '--json']);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  expect(run.stdout.endsWith('}\n')).toBe(true);
+  expect(run.stdout.trim().split('\n')).toHaveLength(1);
+  const parsed = JSON.parse(run.stdout) as T;
+  expect(parsed).toBeTypeOf('object');
+  expect(Array.isArray(parsed)).toBe(false);
+  return parsed;
+}
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  dir = mkdtempSync(join(tmpdir(), 'ops-test-'));
+  stackFile = join(dir, 'stack.json');
+  writeFileSync(stackFile, JSON.stringify(stack.info));
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('clients and keys', () => {
+  let clientId: string;
+  let syncKey: { key_id: string; key: string };
+  let paymentKey: { key_id: string; key: string };
+
+  it('creates a client', async () => {
+    const created = await opsJson(['clients', 'create', '--name', 'Ops Test Hotel']);
+    expect(Object.keys(created)).toEqual(['client_id']);
+    expect(created.client_id).toMatch(UUID);
+    clientId = created.client_id;
+  });
+
+  it('issues a sync key with every scope when none are given', async () => {
+    const issued = await opsJson(['keys', 'create', '--client', clientId, '--kind', 'sync', '--name', 'pms']);
+    expect(issued).toEqual({ key_id: expect.stringMatching(UUID), key: expect.stringMatching(/^svc_sync_/), kind: 'sync', scopes: [...SYNC_SCOPES], origins: [] });
+    syncKey = issued;
+  });
+
+  it('issues a payment key with allowed origins', async () => {
+    const issued = await opsJson([
+      'keys', 'create', '--client', clientId, '--kind', 'payment', '--origins', 'https://shop.example.com,https://www.example.com/checkout',
+    ]);
+    expect(issued).toEqual({
+      key_id: expect.stringMatching(UUID),
+      key: expect.stringMatching(/^svc_pay_/),
+      kind: 'payment',
+      scopes: [],
+      origins: ['https://shop.example.com', 'https://www.example.com'],
+    });
+    paymentKey = issued;
+  });
+
+  it('says in the readable form that the key is shown once', async () => {
+    const run = await ops(['keys', 'create', '--client', clientId, '--kind', 'sync', '--scopes', 'rooms:write']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/key: svc_sync_\S+/);
+    expect(run.stdout).toMatch(/shown only this once/);
+  });
+
+  it('lists keys without the keys or their hashes', async () => {
+    const listed = await opsJson<{ keys: Record<string, unknown>[] }>(['keys', 'list', '--client', clientId]);
+    expect(Object.keys(listed)).toEqual(['keys']);
+    expect(listed.keys).toHaveLength(3);
+    for (const key of listed.keys) expect(Object.keys(key).sort()).toEqual(LISTED_KEY_FIELDS);
+    expect(listed.keys).toContainEqual(
+      expect.objectContaining({ key_id: syncKey.key_id, kind: 'sync', scopes: [...SYNC_SCOPES], name: 'pms', revoked_at: null }),
+    );
+    expect(listed.keys).toContainEqual(
+      expect.objectContaining({ key_id: paymentKey.key_id, kind: 'payment', origins: ['https://shop.example.com', 'https://www.example.com'] }),
+    );
+
+    const readable = await ops(['keys', 'list', '--client', clientId]);
+    expect(readable.code).toBe(0);
+    expect(readable.stdout).toContain(syncKey.key_id);
+    for (const output of [JSON.stringify(listed), readable.stdout, readable.stderr]) {
+      expect(output).not.toMatch(/svc_(sync|pay)_/);
+      expect(output).not.toMatch(/[0-9a-f]{64}/); // a SHA-256 hex digest
+      expect(output).not.toMatch(/hash/i);
+    }
+  });
+
+  it('revokes a key so the API rejects it', async () => {
+    // A key this process never presented, so no authorizer cache entry hides the revocation.
+    const issued = await opsJson(['keys', 'create', '--client', clientId, '--kind', 'sync']);
+    const revoked = await opsJson(['keys', 'revoke', issued.key_id]);
+    expect(revoked).toEqual({ key_id: issued.key_id, revoked_at: expect.any(String) });
+    expect(Number.isNaN(Date.parse(revoked.revoked_at))).toBe(false);
+
+    // The authorizer's decision itself, then the answer the API gives for it.
+    const { authorizeRequest } = await import('../../shared/auth/authorize');
+    expect(await authorizeRequest({ authorization: `Bearer ${issued.key}` }, { kind: 'sync', scope: 'availability:read' })).toEqual({
+      effect: 'invalid',
+    });
+    const response = await stack.request('GET', '/api/v1/property-sync/availability?check_in_date=2027-01-10&check_out_date=2027-01-12&guests=2', {
+      key: issued.key,
+    });
+    expect(response.status).toBe(401);
+    expect(response.body.error.code).toBe('INVALID_API_KEY');
+
+    const listed = await opsJson(['keys', 'list', '--client', clientId]);
+    expect(listed.keys).toContainEqual(expect.objectContaining({ key_id: issued.key_id, revoked_at: revoked.revoked_at }));
+  });
+});
+
+describe('errors', () => {
+  it('reports a domain error on stderr with exit 1 and nothing on stdout', async () => {
+    const run = await ops(['keys', 'create', '--client', '00000000-0000-4000-8000-000000000000', '--kind', 'sync', '--json']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: No client 00000000-0000-4000-8000-000000000000/);
+  });
+
+  it('exits 2 with the usage on a usage error', async () => {
+    const run = await ops(['keys', 'create', '--client', 'x', '--kind', 'sync', '--bogus', 'y']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('unknown option --bogus');
+    expect(run.stderr).toContain('Usage: npm run ops -- keys create');
+  });
+
+  it('exits 1 when there is no local stack', async () => {
+    const missing = join(dir, 'missing', 'stack.json');
+    const run = await ops(['keys', 'list', '--client', 'x'], { OPS_STACK_FILE: missing });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`no local stack found at ${missing}; start it with npm start`);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * An integration test's view of the service: the shared emulators, its own callback queues,
+ * and its own local gateway (same route table and authorizer as the stack) on a free port.
+ */
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import type { KeyKind } from '../../infra/routes';
+import { ensureQueues } from '../../infra/local/emulators';
+import { serve, type ServingStack } from '../../infra/local/stack';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Tenant {
+  clientId: string;
+  syncKey: string;
+  syncKeyId: string;
+  paymentKey: string;
+  paymentKeyId: string;
+}
+
+export interface TestStack extends ServingStack {
+  url: string;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** A new client with a full sync key and a payment key: each test's own data. */
+  createTenant(): Promise<Tenant>;
+  issueKey(clientId: string, kind: KeyKind, options?: { scopes?: string[]; origins?: string[] }): Promise<{ key: string; key_id: string }>;
+}
+
+export async function startTestStack(): Promise<TestStack> {
+  const { dynamodbEndpoint, sqsEndpoint, tableName } = inject('emulators');
+  const queues = await ensureQueues(sqsEndpoint, `test-${randomUUID().slice(0, 8)}`);
+  const serving = await serve({ port: 0, tableName, dynamodbEndpoint, sqsEndpoint, queues });
+  const domain = await import('../../shared/domain/clients');
+  const url = serving.info.apiUrl;
+
+  const issueKey: TestStack['issueKey'] = async (clientId, kind, options = {}) =>
+    domain.issueApiKey({ clientId, kind, scopes: options.scopes, origins: options.origins });
+
+  return {
+    ...serving,
+    url,
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.key) headers.Authorization = `Bearer ${options.key}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['Content-Type'] ??= 'application/json';
+      }
+      const response = await fetch(url + path, { method, headers, body, redirect: 'manual' });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, headers: response.headers, body: parsed as never, text };
+    },
+    async createTenant() {
+      const client = await domain.createClientAccount(`Test hotel ${randomUUID().slice(0, 8)}`);
+      const sync = await issueKey(client.client_id, 'sync');
+      const payment = await issueKey(client.client_id, 'payment');
+      return { clientId: client.client_id, syncKey: sync.key, syncKeyId: sync.key_id, paymentKey: payment.key, paymentKeyId: payment.key_id };
+    },
+    issueKey,
+  };
+}
