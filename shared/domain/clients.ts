@@ -38,7 +38,7 @@ export async function createClientAccount(name: string, currency = 'USD'): Promi
 }
 
 export async function issueApiKey(input: IssueKeyInput, now = new Date()): Promise<IssuedKey> {
-  if (!(await getClient(input.clientId))) throw new AppError(404, 'NOT_FOUND', `No client ${input.clientId}`);
+  await requireClient(input.clientId);
   let scopes: string[] = [];
   if (input.kind === 'sync') {
     scopes = input.scopes?.length ? [...new Set(input.scopes)] : [...SYNC_SCOPES];
@@ -70,8 +70,14 @@ export async function issueApiKey(input: IssueKeyInput, now = new Date()): Promi
   return { key_id: record.key_id, key, kind: record.kind, scopes: record.scopes, origins: record.origins, ...(record.name ? { name: record.name } : {}) };
 }
 
+export async function requireClient(clientId: string): Promise<ClientRecord> {
+  const client = await getClient(clientId);
+  if (!client) throw new AppError(404, 'NOT_FOUND', `No client ${clientId}`);
+  return client;
+}
+
 export async function listClientKeys(clientId: string): Promise<ApiKeyRecord[]> {
-  if (!(await getClient(clientId))) throw new AppError(404, 'NOT_FOUND', `No client ${clientId}`);
+  await requireClient(clientId);
   return listApiKeys(clientId);
 }
 

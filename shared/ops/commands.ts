@@ -8,6 +8,7 @@ import type { ApiKeyRecord } from '../store/api-key-store';
 import { type Command, defineCommand } from './cli';
 
 const clients = () => import('../domain/clients');
+const propertySync = () => import('../domain/property-sync/availability');
 
 /** Aligned `label: value` lines. */
 function fields(rows: [string, string][], indent = ''): string {
@@ -124,5 +125,28 @@ export const commands: readonly Command[] = [
       return { key_id: revoked.key_id, revoked_at: revoked.revoked_at ?? null };
     },
     render: (result) => `Revoked key ${result.key_id} at ${result.revoked_at}.`,
+  }),
+
+  defineCommand({
+    name: 'rooms list',
+    summary: "List a client's rooms in room-number order, with their external ids and category",
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+    },
+    async run({ flags }) {
+      await (await clients()).requireClient(flags.client);
+      return { rooms: await (await propertySync()).listRoomViews(flags.client) };
+    },
+    render: ({ rooms }) =>
+      rooms.length
+        ? rooms
+            .map(
+              (room) =>
+                `${room.room_number.padEnd(8)} ${room.room_type.padEnd(14)} ${String(room.price).padStart(8)}  max ${room.max_occupancy}  ` +
+                `${room.external_source ? `${room.external_source}/${room.external_room_id}` : '(not linked)'}` +
+                `${room.category ? `  ${room.category.name}` : ''}  ${room.id}`,
+            )
+            .join('\n')
+        : 'No rooms for this client.',
   }),
 ];

@@ -174,3 +174,28 @@ describe('errors', () => {
     expect(run.stderr).toContain(`no local stack found at ${missing}; start it with npm start`);
   });
 });
+
+describe('rooms', () => {
+  it('lists a client\'s rooms in natural room-number order with their external ids', async () => {
+    const tenant = await stack.createTenant();
+    const other = await stack.createTenant();
+    const rooms = ['10', '2', '1'].map((n) => ({ external_room_id: `R${n}`, room_number: n, room_type: 'double', price: 90, max_occupancy: 2 }));
+    const put = await stack.request('PUT', '/api/v1/property-sync/rooms', { key: tenant.syncKey, body: { external_source: 'pms', rooms } });
+    expect(put.status).toBe(200);
+    await stack.request('PUT', '/api/v1/property-sync/rooms', { key: other.syncKey, body: { external_source: 'pms', rooms: [rooms[0]] } });
+
+    const listed = await opsJson<{ rooms: { room_number: string; external_source: string; external_room_id: string; id: string }[] }>([
+      'rooms',
+      'list',
+      '--client',
+      tenant.clientId,
+    ]);
+    expect(listed.rooms.map((r) => r.room_number)).toEqual(['1', '2', '10']);
+    expect(listed.rooms[0]).toMatchObject({ external_source: 'pms', external_room_id: 'R1', id: expect.stringMatching(UUID) });
+
+    const unknown = await ops(['rooms', 'list', '--client', '00000000-0000-4000-8000-000000000000', '--json']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('NOT_FOUND');
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * `npm start` as a user runs it: a child process that starts both emulators, prints the demo
+ * keys and `ready:`, keeps data across restarts in LOCAL_DATA_DIR, and stops every child on
+ * SIGTERM.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/emulators';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'local-stack-'));
+const running: ChildProcess[] = [];
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  url: string;
+}
+
+async function start(ports: { api: number; dynamodb: number; sqs: number }): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(ports.api),
+      DYNAMODB_PORT: String(ports.dynamodb),
+      SQS_PORT: String(ports.sqs),
+      LOCAL_DATA_DIR: dataDir,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready in 30 s:\n${output}`)), 30_000);
+    child.stdout!.on('data', () => {
+      const match = /ready: (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+  return { child, output: () => output, url };
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+afterAll(() => {
+  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  it('serves the API with demo keys, persists data and shuts every child down', async () => {
+    const ports = { api: await freePort(), dynamodb: await freePort(), sqs: await freePort() };
+    const first = await start(ports);
+    expect(first.url).toBe(`http://127.0.0.1:${ports.api}`);
+    const syncKey = /demo sync key \(shown once\):\s+(svc_sync_\S+)/.exec(first.output())![1]!;
+    const paymentKey = /demo payment key \(shown once\):\s+(svc_pay_\S+)/.exec(first.output())![1]!;
+    expect(first.output()).toContain('curl');
+
+    const stackFile = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8'));
+    expect(stackFile).toMatchObject({ apiUrl: first.url, dynamodbEndpoint: `http://127.0.0.1:${ports.dynamodb}` });
+
+    const availability = `${first.url}/api/v1/property-sync/availability?check_in_date=2027-05-01&check_out_date=2027-05-02&guests=1`;
+    const put = await fetch(`${first.url}/api/v1/property-sync/rooms`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${syncKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ external_source: 'pms', rooms: [{ external_room_id: 'R1', room_number: '1', room_type: 'single', price: 50, max_occupancy: 1 }] }),
+    });
+    expect(put.status).toBe(200);
+    expect((await fetch(availability)).status).toBe(401);
+    expect((await fetch(availability, { headers: { Authorization: `Bearer ${paymentKey}` } })).status).toBe(403);
+    // The gateway prints one line per request.
+    expect(first.output()).toMatch(/PUT \/api\/v1\/property-sync\/rooms 200 \d+ms/);
+
+    expect(await stop(first.child)).toBe(0);
+    expect(await portOpen(ports.api)).toBe(false);
+    expect(await portOpen(ports.dynamodb)).toBe(false);
+    expect(await portOpen(ports.sqs)).toBe(false);
+
+    // Second start: same data, no new demo keys, the old key still works.
+    const second = await start(ports);
+    expect(second.output()).not.toContain('shown once');
+    const response = await fetch(availability, { headers: { Authorization: `Bearer ${syncKey}` } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { available_rooms: { room_number: string }[] };
+    expect(body.available_rooms.map((r) => r.room_number)).toEqual(['1']);
+    expect(await stop(second.child)).toBe(0);
+    expect(existsSync(join(dataDir, 'dynamodb'))).toBe(true);
+  }, 90_000);
+});
