@@ -56,6 +56,11 @@ async function main(argv: string[]): Promise<number> {
     print(global.json ? JSON.stringify(result) : command.render(result));
     return 0;
   } catch (error) {
+    // A combination of flags that only the command itself can judge.
+    if (error instanceof UsageError) {
+      printError(`error: ${error.message}\n\n${error.usage}`);
+      return 2;
+    }
     printError(`error: ${describe(error, target)}`);
     if (process.env.OPS_DEBUG) printError(String((error as Error).stack));
     return 1;

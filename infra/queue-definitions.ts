@@ -5,8 +5,8 @@
 export const callbackQueue = {
   name: 'callbacks',
   deadLetterName: 'callbacks-dlq',
-  /** Longer than the sender's worst case: a batch of attempts of 10 s each. */
-  visibilityTimeoutSeconds: 120,
+  /** Six times the sender's 60 s timeout, as AWS advises for SQS event sources. */
+  visibilityTimeoutSeconds: 360,
   /** A message is moved to the DLQ after this many receives without success. */
   maxReceiveCount: 8,
   batchSize: 10,

@@ -1,4 +1,6 @@
 import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -39,6 +41,7 @@ export class HotelIntegrationStack extends Stack {
   readonly routeFunctions: ReadonlyMap<string, ServiceFunction>;
   readonly authorizerFunction: ServiceFunction;
   readonly callbackSenderFunction: ServiceFunction;
+  readonly deliverySweeperFunction: ServiceFunction;
   readonly table: ServiceTable;
   readonly callbacks: CallbackQueue;
   readonly api: ServiceApi;
@@ -112,6 +115,22 @@ export class HotelIntegrationStack extends Stack {
       }),
     );
 
+    // Enqueues deliveries whose enqueue failed and retries delayed beyond SQS's 15 minutes.
+    const sweeper = new ServiceFunction(this, 'SweepDeliveriesFunction', {
+      ...common,
+      handler: 'sweep-deliveries',
+      description: 'Puts due callback deliveries on the callback queue',
+      timeout: Duration.seconds(60),
+      environment: { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl },
+    });
+    sweeper.grantTableAccess(table, 'readwrite');
+    callbacks.queue.grantSendMessages(sweeper);
+    new Rule(this, 'SweepDeliveriesSchedule', {
+      description: 'Every minute: enqueue due callback deliveries',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(sweeper, { retryAttempts: 0 })],
+    });
+
     const api = new ServiceApi(this, 'Api', {
       stage,
       routes,
@@ -132,6 +151,7 @@ export class HotelIntegrationStack extends Stack {
     this.routeFunctions = handlers;
     this.authorizerFunction = authorizer;
     this.callbackSenderFunction = sender;
+    this.deliverySweeperFunction = sweeper;
     this.api = api;
   }
 }

@@ -20,6 +20,7 @@ import {
   startSqsEmulator,
 } from './emulators';
 import { type ExtraRoute, type LocalGateway, startLocalGateway } from './gateway';
+import { lambdaContext, loadHandler } from './lambda-runtime';
 import { type QueuePoller, startQueuePoller } from './queue-poller';
 
 export const DEFAULT_TABLE_NAME = 'hotel-integration';
@@ -63,6 +64,8 @@ export interface ServeOptions {
   queues: LocalQueues;
   onRequest?: (line: string) => void;
   extraRoutes?: ExtraRoute[];
+  /** How often the delivery sweeper runs (the deployed stack: every minute). */
+  sweepIntervalMs?: number;
 }
 
 export interface ServingStack {
@@ -101,15 +104,33 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
     visibilityTimeoutSeconds: callbackQueue.visibilityTimeoutSeconds,
     onError: (error) => console.error('callback sender failed:', (error as Error).message),
   });
+  const sweeper = startSweeper(options.sweepIntervalMs ?? 10_000);
   return {
     info,
     gateway,
     poller,
     sqs,
     async stop() {
+      await sweeper.stop();
       await poller.stop();
       await gateway.close();
       sqs.destroy();
+    },
+  };
+}
+
+/** The scheduled delivery sweeper, run on an interval as EventBridge runs it in the stack. */
+function startSweeper(intervalMs: number) {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running
+      .then(async () => (await loadHandler('sweep-deliveries'))({}, lambdaContext('sweep-deliveries', 60_000)))
+      .catch((error) => console.error('delivery sweeper failed:', (error as Error).message));
+  }, intervalMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
     },
   };
 }

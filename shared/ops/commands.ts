@@ -5,10 +5,68 @@
  * in process.env only by then.
  */
 import type { ApiKeyRecord } from '../store/api-key-store';
-import { type Command, defineCommand } from './cli';
+import { type Command, defineCommand, UsageError } from './cli';
 
 const clients = () => import('../domain/clients');
 const propertySync = () => import('../domain/property-sync/availability');
+const callbacks = () => import('../domain/callbacks/deliveries');
+const serviceBookings = () => import('../domain/bookings/service-bookings');
+
+/** What an operator sees of a delivery: everything but the payload's bytes. */
+function deliveryView(record: import('../store/delivery-store').DeliveryRecord) {
+  return {
+    delivery_id: record.delivery_id,
+    client_id: record.client_id,
+    event: record.event,
+    status: record.status,
+    attempts: record.attempts,
+    next_attempt_at: record.status === 'pending' || record.status === 'retrying' ? record.due_at : null,
+    booking_id: record.booking_id ?? null,
+    payment_order_id: record.payment_order_id ?? null,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}
+
+function renderDelivery(d: ReturnType<typeof deliveryView>): string {
+  return [
+    `${d.delivery_id}  ${d.event}  ${d.status}  ${d.attempts.length} attempt(s)`,
+    ...d.attempts.map((a) => `  ${a.at}  ${a.status_code ?? '---'}  ${String(a.duration_ms).padStart(5)} ms  ${a.error ?? ''}`),
+    ...(d.next_attempt_at ? [`  next attempt at ${d.next_attempt_at}`] : []),
+  ].join('\n');
+}
+
+function endpointCommand(kind: 'callback' | 'webhook', summary: string) {
+  return defineCommand({
+    name: `${kind}s set`,
+    summary,
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+      url: { value: 'URL', help: 'Where events are POSTed (https; http is accepted on the local stack)', required: true },
+      secret: { value: 'S', help: 'Signing secret (default: a new random one); shown once' },
+    },
+    async run({ flags, target }) {
+      await (await clients()).requireClient(flags.client);
+      const result = await (await callbacks()).configureEndpoint(flags.client, kind, {
+        url: flags.url,
+        secret: flags.secret,
+        allowHttp: target.kind === 'local',
+      });
+      return { client_id: flags.client, url: result.url, secret: result.secret };
+    },
+    render: (result) =>
+      [
+        fields([
+          ['client_id', result.client_id],
+          ['url', result.url],
+        ]),
+        '',
+        `secret: ${result.secret}`,
+        '',
+        'Give this secret to the receiver to verify X-Service-Signature. It is shown only this once.',
+      ].join('\n'),
+  });
+}
 
 /** Aligned `label: value` lines. */
 function fields(rows: [string, string][], indent = ''): string {
@@ -148,5 +206,110 @@ export const commands: readonly Command[] = [
             )
             .join('\n')
         : 'No rooms for this client.',
+  }),
+
+  endpointCommand('callback', 'Set where booking.confirmed callbacks go, and their signing secret'),
+  endpointCommand('webhook', 'Set where payment_order.paid webhooks go, and their signing secret'),
+
+  defineCommand({
+    name: 'bookings create',
+    summary: 'Make a confirmed reception booking on a free room (emits booking.confirmed)',
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+      room: { value: 'ROOM_ID', help: 'The room (see rooms list)', required: true },
+      'guest-name': { value: 'NAME', help: 'Guest name', required: true },
+      'guest-email': { value: 'EMAIL', help: 'Guest e-mail', required: true },
+      'guest-phone': { value: 'E164', help: 'Guest phone, e.g. +14155550123' },
+      'check-in': { value: 'YYYY-MM-DD', help: 'Check-in date', required: true },
+      'check-out': { value: 'YYYY-MM-DD', help: 'Check-out date', required: true },
+      guests: { value: 'N', help: 'Number of guests', required: true },
+      'total-amount': { value: 'X', help: "Total in the client's currency", required: true },
+    },
+    async run({ flags }) {
+      await (await clients()).requireClient(flags.client);
+      const { receptionBookingInput } = await import('../schemas/bookings');
+      const parsed = receptionBookingInput.safeParse({
+        guest_name: flags['guest-name'],
+        guest_email: flags['guest-email'],
+        guest_phone: flags['guest-phone'],
+        check_in_date: flags['check-in'],
+        check_out_date: flags['check-out'],
+        guests: Number(flags.guests),
+        total_amount: Number(flags['total-amount']),
+      });
+      if (!parsed.success) {
+        const [{ errors }, { zodDetails }] = await Promise.all([import('../errors'), import('../http/error-envelope')]);
+        throw errors.validation(zodDetails(parsed.error), zodDetails(parsed.error).map((d) => `${d.path}: ${d.message}`).join('; '));
+      }
+      const input = parsed.data;
+      const confirmed = await (await serviceBookings()).confirmServiceBooking(flags.client, {
+        ...input,
+        origin: 'reception',
+        roomId: flags.room,
+        requireRoom: true,
+        payment_status: 'unpaid',
+        payment_method: 'pay_at_property',
+      });
+      return {
+        booking_id: confirmed.booking.id,
+        booking_reference: confirmed.booking.booking_reference!,
+        confirmation_code: confirmed.booking.confirmation_code!,
+      };
+    },
+    render: (result) =>
+      fields([
+        ['booking_id', result.booking_id],
+        ['booking_reference', result.booking_reference],
+        ['confirmation_code', result.confirmation_code],
+      ]),
+  }),
+
+  defineCommand({
+    name: 'deliveries list',
+    summary: "List a client's callback and webhook deliveries with every attempt",
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+      status: { value: 'S', help: 'Only this status', choices: ['pending', 'retrying', 'delivered', 'failed', 'needs_review'] },
+    },
+    async run({ flags }) {
+      await (await clients()).requireClient(flags.client);
+      const deliveries = await (await callbacks()).listDeliveries(flags.client, flags.status as never);
+      return { deliveries: deliveries.map(deliveryView) };
+    },
+    render: ({ deliveries }) => (deliveries.length ? deliveries.map(renderDelivery).join('\n\n') : 'No deliveries.'),
+  }),
+
+  defineCommand({
+    name: 'deliveries show',
+    summary: 'Show one delivery with every attempt',
+    flags: {},
+    positionals: [{ name: 'DELIVERY_ID', help: 'The delivery id (X-Service-Delivery)' }],
+    async run({ args }) {
+      return deliveryView(await (await callbacks()).showDelivery(args.DELIVERY_ID));
+    },
+    render: renderDelivery,
+  }),
+
+  defineCommand({
+    name: 'deliveries retry',
+    summary: 'Send a failed or needs_review delivery again (same delivery id), or all of a client\'s with --client and --status',
+    flags: {
+      client: { value: 'ID', help: 'With --status: retry all of this client\'s deliveries in that status' },
+      status: { value: 'S', help: 'failed or needs_review', choices: ['failed', 'needs_review'] },
+    },
+    positionals: [{ name: 'DELIVERY_ID', help: 'One delivery to retry', optional: true }],
+    async run({ args, flags }) {
+      const domain = await callbacks();
+      if (args.DELIVERY_ID && !flags.client && !flags.status) {
+        return { retried: [deliveryView(await domain.retryDelivery(args.DELIVERY_ID))] };
+      }
+      if (!args.DELIVERY_ID && flags.client && flags.status) {
+        await (await clients()).requireClient(flags.client);
+        const retried = await domain.retryDeliveries(flags.client, flags.status as 'failed' | 'needs_review');
+        return { retried: retried.map(deliveryView) };
+      }
+      throw new UsageError('give either DELIVERY_ID, or --client and --status', 'deliveries retry DELIVERY_ID | deliveries retry --client ID --status failed|needs_review');
+    },
+    render: ({ retried }) => (retried.length ? `Queued again: ${retried.map((d) => d.delivery_id).join(', ')}` : 'Nothing to retry.'),
   }),
 ];

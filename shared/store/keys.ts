@@ -42,6 +42,30 @@ export const keys = {
   activeStaysOfRoom: (roomId: string) => `ROOM#${roomId}#STAYS`,
   staySortKey: (checkOutDate: string, bookingId: string) => `${checkOutDate}#${bookingId}`,
 
+  /**
+   * Service bookings (reception, paid orders) that hold a room, kept on one strongly consistent
+   * item per room: a conditional write on it serializes concurrent bookings of that room.
+   */
+  roomHold: (clientId: string, roomId: string) => ({ pk: `CLIENT#${clientId}`, sk: `ROOMHOLD#${roomId}` }),
+
+  /** Where a client receives events: `callback` (booking.confirmed) or `webhook` (payment_order.paid). */
+  endpoint: (clientId: string, kind: 'callback' | 'webhook') => ({ pk: `CLIENT#${clientId}`, sk: `ENDPOINT#${kind}` }),
+
+  /** One item per outbound delivery, read by id by the sender. */
+  delivery: (deliveryId: string) => ({ pk: `DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
+  /** Listing a client's deliveries, newest last: gsi2. */
+  deliveryOfClient: (clientId: string, createdAt: string, deliveryId: string) => ({
+    gsi2pk: `CLIENT#${clientId}#DELIVERIES`,
+    gsi2sk: `${createdAt}#${deliveryId}`,
+  }),
+  deliveriesOfClient: (clientId: string) => `CLIENT#${clientId}#DELIVERIES`,
+  /**
+   * Sparse "due" index (gsi1): present while a delivery waits to be put on the queue, by due
+   * time. The sweeper enqueues what is due, so a failed or lost enqueue is picked up again.
+   */
+  deliveryDue: (dueAt: string, deliveryId: string) => ({ gsi1pk: 'DELIVERIES#DUE', gsi1sk: `${dueAt}#${deliveryId}` }),
+  deliveriesDue: 'DELIVERIES#DUE',
+
   /** Idempotency records, one partition per key (see shared/http/idempotency.ts). */
   idempotency: (hashedKey: string) => ({ pk: `IDEMPOTENCY#${hashedKey}`, sk: 'IDEMPOTENCY' }),
 };

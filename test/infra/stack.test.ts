@@ -34,7 +34,12 @@ const fnOf = (routeId: string) => {
   if (!fn) throw new Error(`no function for ${routeId}`);
   return fn;
 };
-const allFunctions = [...stack.routeFunctions.values(), stack.authorizerFunction, stack.callbackSenderFunction];
+const allFunctions = [
+  ...stack.routeFunctions.values(),
+  stack.authorizerFunction,
+  stack.callbackSenderFunction,
+  stack.deliverySweeperFunction,
+];
 
 /** Every policy statement attached to a function's role. */
 function statementsOf(fn: (typeof allFunctions)[number]): CfnJson[] {
@@ -63,11 +68,11 @@ const methods = ofType('AWS::ApiGateway::Method').map(([id, m]) => ({
 const routePaths = [...new Set(routes.map((r) => r.path))];
 
 describe('functions', () => {
-  it('has exactly one Lambda per route, plus the authorizer and the callback sender', () => {
+  it('has exactly one Lambda per route, plus the authorizer, the callback sender and the delivery sweeper', () => {
     const functionIds = ofType('AWS::Lambda::Function').map(([id]) => id);
     // No custom-resource helper functions are expected: every Lambda is one of ours.
     expect(functionIds.sort()).toEqual(allFunctions.map(logicalId).sort());
-    expect(functionIds).toHaveLength(routes.length + 2);
+    expect(functionIds).toHaveLength(routes.length + 3);
     expect(new Set(routes.map((r) => r.id)).size).toBe(routes.length);
   });
 
@@ -83,11 +88,19 @@ describe('functions', () => {
     }
   });
 
-  it('gives API functions 10 s and the sender 60 s', () => {
+  it('gives API functions 10 s and the sender and sweeper 60 s', () => {
     for (const fn of [...stack.routeFunctions.values(), stack.authorizerFunction]) {
       expect(resources[logicalId(fn)]!.Properties.Timeout).toBe(10);
     }
     expect(resources[logicalId(stack.callbackSenderFunction)]!.Properties.Timeout).toBe(60);
+    expect(resources[logicalId(stack.deliverySweeperFunction)]!.Properties.Timeout).toBe(60);
+  });
+
+  it('runs the delivery sweeper every minute', () => {
+    const rules = ofType('AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    expect(rules[0]![1].Properties.ScheduleExpression).toBe('rate(1 minute)');
+    expect(rules[0]![1].Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [logicalId(stack.deliverySweeperFunction), 'Arn'] });
   });
 
   it('sets the common environment on every function', () => {
@@ -351,11 +364,12 @@ describe('least privilege', () => {
     expect(others.sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
   });
 
-  it('grants sqs:SendMessage only to functions that enqueue callbacks and to the sender', () => {
+  it('grants sqs:SendMessage only to functions that enqueue callbacks, the sender and the sweeper', () => {
     const senders = allFunctions.filter((fn) => actionsOf(statementsOf(fn)).includes('sqs:SendMessage'));
     const expected = [
       ...routes.filter((r) => r.access.enqueuesCallbacks).map((r) => fnOf(r.id)),
       stack.callbackSenderFunction,
+      stack.deliverySweeperFunction,
     ];
     expect(expected.length).toBeGreaterThan(1);
     expect(senders.map(logicalId).sort()).toEqual(expected.map(logicalId).sort());

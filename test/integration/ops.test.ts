@@ -199,3 +199,59 @@ describe('rooms', () => {
     expect(unknown.stderr).toContain('NOT_FOUND');
   });
 });
+
+describe('callbacks, reception bookings and deliveries', () => {
+  it('sets a callback URL, books a room, lists, shows and retries deliveries', async () => {
+    const { startReceiver, waitFor } = await import('../support/receiver');
+    const receiver = await startReceiver();
+    try {
+      const tenant = await stack.createTenant();
+      await stack.request('PUT', '/api/v1/property-sync/rooms', {
+        key: tenant.syncKey,
+        body: { external_source: 'pms', rooms: [{ external_room_id: 'R1', room_number: '1', room_type: 'double', price: 90, max_occupancy: 2 }] },
+      });
+      const set = await opsJson<{ secret: string; url: string }>(['callbacks', 'set', '--client', tenant.clientId, '--url', receiver.url]);
+      expect(set.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+      const chosen = await opsJson<{ secret: string }>(['webhooks', 'set', '--client', tenant.clientId, '--url', receiver.url, '--secret', 'a-secret-of-enough-length']);
+      expect(chosen.secret).toBe('a-secret-of-enough-length');
+
+      const { rooms } = await opsJson<{ rooms: { id: string }[] }>(['rooms', 'list', '--client', tenant.clientId]);
+      const bookingArgs = ['bookings', 'create', '--client', tenant.clientId, '--room', rooms[0]!.id, '--guest-name', 'Grace Hopper', '--guest-email', 'grace@example.com', '--check-in', '2027-10-01', '--check-out', '2027-10-03', '--guests', '2', '--total-amount', '180'];
+      const booked = await opsJson<{ booking_id: string; booking_reference: string; confirmation_code: string }>(bookingArgs);
+      expect(booked.booking_id).toMatch(UUID);
+      expect(booked.booking_reference).toMatch(/^BK-[A-Z0-9]{8}$/);
+      expect(booked.confirmation_code).toMatch(/^[A-Z0-9]{6}$/);
+
+      const taken = await ops([...bookingArgs, '--json']);
+      expect(taken.code).toBe(1);
+      expect(taken.stderr).toContain('ROOM_NOT_AVAILABLE');
+      const invalid = await ops(bookingArgs.map((arg, i) => (bookingArgs[i - 1] === '--guests' ? '0' : arg)));
+      expect(invalid.code).toBe(1);
+      expect(invalid.stderr).toContain('VALIDATION_ERROR');
+
+      // This file's stack runs the real sender: the callback arrives.
+      await waitFor('the callback', async () => (receiver.received.length ? true : undefined));
+      const listed = await waitFor('a delivered delivery', async () => {
+        const result = await opsJson<{ deliveries: { delivery_id: string; status: string; attempts: unknown[] }[] }>([
+          'deliveries', 'list', '--client', tenant.clientId, '--status', 'delivered',
+        ]);
+        return result.deliveries.length ? result.deliveries : undefined;
+      });
+      expect(listed).toHaveLength(1);
+      expect(listed[0]!.attempts).toEqual([{ at: expect.any(String), status_code: 200, duration_ms: expect.any(Number), error: null }]);
+      const shown = await opsJson<{ delivery_id: string; event: string; booking_id: string }>(['deliveries', 'show', listed[0]!.delivery_id]);
+      expect(shown).toMatchObject({ delivery_id: listed[0]!.delivery_id, event: 'booking.confirmed', booking_id: booked.booking_id });
+
+      const notRetryable = await ops(['deliveries', 'retry', listed[0]!.delivery_id, '--json']);
+      expect(notRetryable.code).toBe(1);
+      expect(notRetryable.stderr).toContain('DELIVERY_NOT_RETRYABLE');
+      const bulk = await opsJson<{ retried: unknown[] }>(['deliveries', 'retry', '--client', tenant.clientId, '--status', 'failed']);
+      expect(bulk.retried).toEqual([]);
+      expect((await ops(['deliveries', 'retry', '--client', tenant.clientId])).code).toBe(2);
+      // The secret is never shown again.
+      expect(JSON.stringify(listed)).not.toContain(set.secret);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

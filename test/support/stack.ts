@@ -38,10 +38,10 @@ export interface TestStack extends ServingStack {
   issueKey(clientId: string, kind: KeyKind, options?: { scopes?: string[]; origins?: string[] }): Promise<{ key: string; key_id: string }>;
 }
 
-export async function startTestStack(): Promise<TestStack> {
+export async function startTestStack(options: { sweepIntervalMs?: number } = {}): Promise<TestStack> {
   const { dynamodbEndpoint, sqsEndpoint, tableName } = inject('emulators');
   const queues = await ensureQueues(sqsEndpoint, `test-${randomUUID().slice(0, 8)}`);
-  const serving = await serve({ port: 0, tableName, dynamodbEndpoint, sqsEndpoint, queues });
+  const serving = await serve({ port: 0, tableName, dynamodbEndpoint, sqsEndpoint, queues, sweepIntervalMs: options.sweepIntervalMs });
   const domain = await import('../../shared/domain/clients');
   const url = serving.info.apiUrl;
 

@@ -1,0 +1,123 @@
+/**
+ * Bookings the service makes itself: reception bookings by an operator and (with the payments
+ * issue) paid room-booking orders. Both are confirmed here, so both emit booking.confirmed.
+ */
+import { randomInt } from 'node:crypto';
+import { AppError } from '../../errors';
+import { newId } from '../../ids';
+import type { PaymentStatus } from '../../schemas/property-sync';
+import type { DeliveryRecord } from '../../store/delivery-store';
+import { getEndpoint } from '../../store/endpoint-store';
+import { activeBookingsOfRoom, type BookingOrigin, type BookingRecord, type RoomRecord } from '../../store/property-store';
+import { getRoom, getRoomHolds, type Hold, writeServiceBooking } from '../../store/service-booking-store';
+import { bookingConfirmedPayload } from '../callbacks/payloads';
+import { dispatch } from '../callbacks/deliveries';
+import { withConcurrencyRetry } from '../property-sync/results';
+
+export interface ServiceBookingInput {
+  origin: Exclude<BookingOrigin, 'sync'>;
+  /** The room to lock; without it (or when it is taken and `requireRoom` is false) the booking awaits manual assignment. */
+  roomId?: string;
+  /** Reception: a taken or unsuitable room is refused. Paid orders: recorded for manual assignment. */
+  requireRoom: boolean;
+  guest_name: string;
+  guest_email?: string;
+  guest_phone?: string;
+  guests: number;
+  check_in_date: string;
+  check_out_date: string;
+  total_amount?: number;
+  payment_status: PaymentStatus;
+  payment_method: string;
+  gateway_reference?: string;
+  /** A caller-chosen id makes the confirmation idempotent (paid orders use the order's). */
+  bookingId?: string;
+}
+
+export interface ConfirmedBooking {
+  booking: BookingRecord;
+  room?: RoomRecord;
+  room_assignment: 'locked' | 'manual';
+  delivery_id?: string;
+}
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const randomCode = (length: number) => Array.from({ length }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+
+const overlaps = (a: { check_in_date: string; check_out_date: string }, b: { check_in_date: string; check_out_date: string }) =>
+  a.check_in_date < b.check_out_date && a.check_out_date > b.check_in_date;
+
+/** Why the room cannot be locked for the stay, or undefined when it can. */
+async function roomProblem(clientId: string, room: RoomRecord | undefined, input: ServiceBookingInput, holds: Hold[]) {
+  if (!room) return 'no such room';
+  if (!room.is_active) return 'the room is not active';
+  if (room.max_occupancy < input.guests) return `the room takes at most ${room.max_occupancy} guests`;
+  if (holds.some((h) => overlaps(h, input))) return 'the room is already booked for some of these nights';
+  const window = { checkIn: input.check_in_date, checkOut: input.check_out_date };
+  if ((await activeBookingsOfRoom(room.id, window)).length) return 'the room is already booked for some of these nights';
+  return undefined;
+}
+
+export async function confirmServiceBooking(clientId: string, input: ServiceBookingInput, now = new Date()): Promise<ConfirmedBooking> {
+  const endpoint = await getEndpoint(clientId, 'callback');
+  const result = await withConcurrencyRetry(async (): Promise<ConfirmedBooking> => {
+    const timestamp = new Date().toISOString();
+    const room = input.roomId ? await getRoom(clientId, input.roomId) : undefined;
+    const holds = input.roomId ? await getRoomHolds(clientId, input.roomId) : undefined;
+    const problem = input.roomId ? await roomProblem(clientId, room, input, holds!.holds) : 'no room was chosen';
+    if (problem && input.requireRoom) {
+      const status = room || !input.roomId ? 409 : 404;
+      throw new AppError(status, status === 404 ? 'NOT_FOUND' : 'ROOM_NOT_AVAILABLE', `Cannot book room ${input.roomId}: ${problem}`);
+    }
+    const locked = !problem && room ? room : undefined;
+    const booking: BookingRecord = {
+      id: input.bookingId ?? newId(),
+      origin: input.origin,
+      ...(locked ? { room_id: locked.id } : {}),
+      guest_name: input.guest_name,
+      guest_email: input.guest_email,
+      guest_phone: input.guest_phone,
+      guests: input.guests,
+      check_in_date: input.check_in_date,
+      check_out_date: input.check_out_date,
+      total_amount: input.total_amount,
+      status: 'confirmed',
+      payment_status: input.payment_status,
+      payment_method: input.payment_method,
+      gateway_reference: input.gateway_reference,
+      booking_reference: `BK-${randomCode(8)}`,
+      confirmation_code: randomCode(6),
+      created_at: timestamp,
+      updated_at: timestamp,
+    };
+    const delivery: DeliveryRecord | undefined = endpoint
+      ? {
+          delivery_id: newId(),
+          client_id: clientId,
+          event: 'booking.confirmed',
+          endpoint: 'callback',
+          payload: bookingConfirmedPayload(clientId, booking, locked, now),
+          status: 'pending',
+          attempts: [],
+          round_attempts: 0,
+          due_at: timestamp,
+          created_at: timestamp,
+          updated_at: timestamp,
+          booking_id: booking.id,
+        }
+      : undefined;
+    // Past stays are dropped from the hold list so it stays small.
+    const today = timestamp.slice(0, 10);
+    const hold = locked
+      ? {
+          roomId: locked.id,
+          holds: [...holds!.holds.filter((h) => h.check_out_date >= today), { booking_id: booking.id, check_in_date: booking.check_in_date, check_out_date: booking.check_out_date }],
+          readVersion: holds!.version,
+        }
+      : undefined;
+    await writeServiceBooking({ clientId, booking, delivery, hold });
+    return { booking, room: locked, room_assignment: locked ? 'locked' : 'manual', delivery_id: delivery?.delivery_id };
+  });
+  if (result.delivery_id) await dispatch(result.delivery_id, result.booking.created_at);
+  return result;
+}

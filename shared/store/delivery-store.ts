@@ -1,0 +1,217 @@
+/**
+ * Outbound deliveries (booking.confirmed callbacks, payment_order.paid webhooks). A delivery
+ * keeps the exact payload it sends, every attempt, and while it waits for the queue, an entry
+ * in the sparse "due" index.
+ */
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from './batch';
+import { db, TABLE } from './dynamo';
+import type { EndpointKind } from './endpoint-store';
+import { keys } from './keys';
+
+export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'needs_review';
+
+export interface DeliveryAttempt {
+  at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+export interface DeliveryRecord {
+  delivery_id: string;
+  client_id: string;
+  event: string;
+  endpoint: EndpointKind;
+  /** The JSON body, as sent on every attempt. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  /** Attempts in the current round; an operator retry starts a new round. */
+  round_attempts: number;
+  due_at: string;
+  created_at: string;
+  updated_at: string;
+  /** Set while an attempt is running, so a duplicate message does not send twice. */
+  lease_until?: string;
+  booking_id?: string;
+  payment_order_id?: string;
+}
+
+const INTERNAL = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity'];
+
+function fromItem(item: Record<string, unknown>): DeliveryRecord {
+  const record: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(item)) if (!INTERNAL.includes(name)) record[name] = value;
+  return record as unknown as DeliveryRecord;
+}
+
+/** The item for a new delivery, due now: for a transaction with the event that causes it. */
+export function newDeliveryItem(record: DeliveryRecord) {
+  return {
+    ...keys.delivery(record.delivery_id),
+    ...keys.deliveryOfClient(record.client_id, record.created_at, record.delivery_id),
+    ...keys.deliveryDue(record.due_at, record.delivery_id),
+    entity: 'delivery',
+    ...record,
+  };
+}
+
+export async function getDelivery(deliveryId: string): Promise<DeliveryRecord | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.delivery(deliveryId), ConsistentRead: true }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+function conditionFailed(error: unknown): boolean {
+  return (error as Error).name === 'ConditionalCheckFailedException';
+}
+
+/** Takes the delivery off the due index once its message is on the queue (if still due at that time). */
+export async function markEnqueued(deliveryId: string, dueAt: string): Promise<void> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.delivery(deliveryId),
+        UpdateExpression: 'REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: 'due_at = :due',
+        ExpressionAttributeValues: { ':due': dueAt },
+      }),
+    );
+  } catch (error) {
+    if (!conditionFailed(error)) throw error;
+  }
+}
+
+/** Deliveries waiting for the queue whose due time has come. */
+export async function findDueDeliveries(now: string, limit = 100): Promise<{ delivery_id: string; due_at: string }[]> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: TABLE,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
+      ExpressionAttributeValues: { ':pk': keys.deliveriesDue, ':now': `${now}~` },
+      Limit: limit,
+    }),
+  );
+  return Items.map((item) => ({ delivery_id: item.delivery_id as string, due_at: item.due_at as string }));
+}
+
+/**
+ * Claims a delivery for one attempt: only when it is waiting (pending or retrying), due, and
+ * not leased by another attempt. Returns the claimed record, or undefined.
+ */
+export async function leaseDelivery(deliveryId: string, now: Date, leaseMs: number): Promise<DeliveryRecord | undefined> {
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.delivery(deliveryId),
+        UpdateExpression: 'SET lease_until = :until',
+        ConditionExpression:
+          'attribute_exists(pk) AND #status IN (:pending, :retrying) AND due_at <= :now AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':until': new Date(now.getTime() + leaseMs).toISOString(),
+          ':now': now.toISOString(),
+          ':pending': 'pending',
+          ':retrying': 'retrying',
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ? fromItem(Attributes) : undefined;
+  } catch (error) {
+    if (conditionFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Records an attempt and the delivery's next state; releases the lease. With `dueAt` the
+ * delivery waits again (back on the due index unless `enqueueNow` puts it on the queue itself).
+ */
+export async function recordAttempt(
+  deliveryId: string,
+  attempt: DeliveryAttempt,
+  next: { status: DeliveryStatus; dueAt?: string; onDueIndex: boolean },
+): Promise<void> {
+  const onIndex = next.onDueIndex && next.dueAt;
+  await db.send(
+    new UpdateCommand({
+      TableName: TABLE,
+      Key: keys.delivery(deliveryId),
+      UpdateExpression: [
+        'SET #status = :status, attempts = list_append(attempts, :attempt), round_attempts = round_attempts + :one, updated_at = :at',
+        next.dueAt ? ', due_at = :due' : '',
+        onIndex ? ', gsi1pk = :duePk, gsi1sk = :dueSk' : '',
+        ' REMOVE lease_until',
+        onIndex ? '' : ', gsi1pk, gsi1sk',
+      ].join(''),
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':status': next.status,
+        ':attempt': [attempt],
+        ':one': 1,
+        ':at': attempt.at,
+        ...(next.dueAt ? { ':due': next.dueAt } : {}),
+        ...(onIndex ? { ':duePk': keys.deliveriesDue, ':dueSk': keys.deliveryDue(next.dueAt!, deliveryId).gsi1sk } : {}),
+      },
+    }),
+  );
+}
+
+/** Marks a delivery failed without an attempt (its message is about to go to the DLQ). */
+export async function markFailed(deliveryId: string, now: string): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: TABLE,
+      Key: keys.delivery(deliveryId),
+      UpdateExpression: 'SET #status = :failed, updated_at = :now REMOVE lease_until, gsi1pk, gsi1sk',
+      ConditionExpression: 'attribute_exists(pk) AND #status IN (:pending, :retrying)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':failed': 'failed', ':now': now, ':pending': 'pending', ':retrying': 'retrying' },
+    }),
+  ).catch((error) => {
+    if (!conditionFailed(error)) throw error;
+  });
+}
+
+/** An operator retry: the same delivery (same id and payload) waits again, due now, in a new round. */
+export async function requeueDelivery(deliveryId: string, now: string): Promise<DeliveryRecord | undefined> {
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.delivery(deliveryId),
+        UpdateExpression: 'SET #status = :pending, due_at = :now, round_attempts = :zero, updated_at = :now, gsi1pk = :duePk, gsi1sk = :dueSk REMOVE lease_until',
+        ConditionExpression: 'attribute_exists(pk) AND #status IN (:failed, :review)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':now': now,
+          ':zero': 0,
+          ':duePk': keys.deliveriesDue,
+          ':dueSk': keys.deliveryDue(now, deliveryId).gsi1sk,
+          ':failed': 'failed',
+          ':review': 'needs_review',
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ? fromItem(Attributes) : undefined;
+  } catch (error) {
+    if (conditionFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+export async function listDeliveries(clientId: string, status?: DeliveryStatus): Promise<DeliveryRecord[]> {
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+    ExpressionAttributeValues: { ':pk': keys.deliveriesOfClient(clientId), ...(status ? { ':status': status } : {}) },
+  });
+  return items.map(fromItem);
+}
