@@ -43,6 +43,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
         key_id: principal.keyId,
         key_kind: principal.kind,
         scopes: principal.scopes.join(','),
+        origins: principal.origins.join(' '),
       };
       return policy(principal.keyId, 'Allow', event.methodArn, context);
     }

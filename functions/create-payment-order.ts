@@ -1,8 +1,14 @@
 import { findRoute } from '../infra/routes';
-import { errors } from '../shared/errors';
+import { isLocalStage } from '../shared/config';
+import { createPaymentOrder } from '../shared/domain/payments/payment-orders';
 import { keyedHandler } from '../shared/http/handler';
+import { paymentOrderIssue, paymentOrderRequest } from '../shared/schemas/payments';
 
-// Area B lands with the payment orders issue; until then the route answers 501 in the envelope.
-export const handler = keyedHandler(findRoute('CreatePaymentOrder'), {}, async () => {
-  throw errors.notImplemented('Payment order creation');
-});
+export const handler = keyedHandler(
+  findRoute('CreatePaymentOrder'),
+  { body: paymentOrderRequest, mapIssues: paymentOrderIssue },
+  async ({ principal, body, baseUrl }) => {
+    const created = await createPaymentOrder(principal, body, { baseUrl, allowHttp: isLocalStage() });
+    return { status: created.status, body: created.body };
+  },
+);

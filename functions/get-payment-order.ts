@@ -1,8 +1,8 @@
 import { findRoute } from '../infra/routes';
-import { errors } from '../shared/errors';
+import { getPaymentOrderStatus } from '../shared/domain/payments/payment-orders';
 import { keyedHandler } from '../shared/http/handler';
 
-// Area B lands with the payment orders issue; until then the route answers 501 in the envelope.
-export const handler = keyedHandler(findRoute('GetPaymentOrder'), {}, async () => {
-  throw errors.notImplemented('Payment order lookup');
-});
+export const handler = keyedHandler(findRoute('GetPaymentOrder'), {}, async ({ principal, params }) => ({
+  status: 200,
+  body: await getPaymentOrderStatus(principal, params.order_reference ?? ''),
+}));

@@ -1,8 +1,16 @@
 import { findRoute } from '../infra/routes';
-import { errors } from '../shared/errors';
+import { AppError, errors } from '../shared/errors';
 import { publicHandler } from '../shared/http/handler';
+import { completeSandboxSession, SANDBOX_OUTCOMES, type SandboxOutcome } from '../shared/payments/sandbox';
 
-// Area B lands with the payment orders issue; until then the route answers 501 in the envelope.
-export const handler = publicHandler(findRoute('SandboxCheckoutSubmit'), {}, async () => {
-  throw errors.notImplemented('The sandbox checkout');
+// The hosted page's form: records the tester's choice, then sends the guest to the return URL.
+export const handler = publicHandler(findRoute('SandboxCheckoutSubmit'), {}, async ({ params, headers, body }) => {
+  if (!(headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) throw errors.unsupportedMediaType('application/x-www-form-urlencoded');
+  const outcome = new URLSearchParams(typeof body === 'string' ? body : '').get('outcome');
+  if (!SANDBOX_OUTCOMES.includes(outcome as SandboxOutcome)) {
+    throw errors.validation([{ path: 'outcome', message: `must be one of ${SANDBOX_OUTCOMES.join(', ')}` }]);
+  }
+  const session = await completeSandboxSession(params.provider_reference ?? '', outcome as SandboxOutcome);
+  if (!session) throw new AppError(404, 'NOT_FOUND', 'No such checkout session');
+  return { status: 303, headers: { Location: session.return_url, 'Cache-Control': 'no-store' }, rawBody: '' };
 });

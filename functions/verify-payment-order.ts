@@ -1,8 +1,12 @@
 import { findRoute } from '../infra/routes';
-import { errors } from '../shared/errors';
+import { verifyPaymentOrder } from '../shared/domain/payments/payment-orders';
+import { AppError } from '../shared/errors';
 import { publicHandler } from '../shared/http/handler';
+import { verifyQuery } from '../shared/schemas/payments';
 
-// Area B lands with the payment orders issue; until then the route answers 501 in the envelope.
-export const handler = publicHandler(findRoute('VerifyPaymentOrder'), {}, async () => {
-  throw errors.notImplemented('Payment verification');
+// Public: the provider sends the guest here. Unknown orders get a 404, never a redirect.
+export const handler = publicHandler(findRoute('VerifyPaymentOrder'), { query: verifyQuery }, async ({ query, baseUrl }) => {
+  const location = await verifyPaymentOrder(query.reference, baseUrl);
+  if (!location) throw new AppError(404, 'PAYMENT_ORDER_NOT_FOUND', `No payment order ${query.reference}`);
+  return { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' }, rawBody: '' };
 });

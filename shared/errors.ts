@@ -27,8 +27,8 @@ export const errors = {
   validation: (details: ErrorDetail[], message = 'The request is not valid') =>
     new AppError(400, 'VALIDATION_ERROR', message, details),
   invalidJson: () => new AppError(400, 'INVALID_JSON', 'The request body is not valid JSON'),
-  unsupportedMediaType: () =>
-    new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json'),
+  unsupportedMediaType: (expected = 'application/json') =>
+    new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `The request body must be ${expected}`),
   payloadTooLarge: () => new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB'),
   tooManyItems: (path: string, max: number) =>
     new AppError(400, 'TOO_MANY_ITEMS', `At most ${max} items are accepted in one request`, [

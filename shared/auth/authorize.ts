@@ -11,6 +11,8 @@ export interface Principal {
   keyId: string;
   kind: ApiKeyRecord['kind'];
   scopes: string[];
+  /** Allowed browser origins of a payment key (return URLs must use one of them). */
+  origins: string[];
 }
 
 export type AuthDecision =
@@ -90,7 +92,7 @@ export async function authorizeRequest(
   }
   return {
     effect: 'allow',
-    principal: { clientId: record.client_id, keyId: record.key_id, kind: record.kind, scopes: record.scopes },
+    principal: { clientId: record.client_id, keyId: record.key_id, kind: record.kind, scopes: record.scopes, origins: record.origins },
   };
 }
 
@@ -100,6 +102,8 @@ export interface AuthorizerContext {
   key_id?: string;
   key_kind?: string;
   scopes?: string;
+  /** Space-separated origins (an origin has no spaces). */
+  origins?: string;
   /** Set when the key was presented but is not valid; the function answers 401. */
   auth_error?: string;
 }
@@ -111,5 +115,6 @@ export function principalFromContext(context: AuthorizerContext | null | undefin
     keyId: context.key_id,
     kind: context.key_kind as Principal['kind'],
     scopes: context.scopes ? context.scopes.split(',') : [],
+    origins: context.origins ? context.origins.split(' ') : [],
   };
 }

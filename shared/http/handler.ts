@@ -10,7 +10,9 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { ZodType } from 'zod';
+import type { ZodType, z } from 'zod';
+
+type ZodIssue = z.core.$ZodIssue;
 import type { Route } from '../../infra/routes';
 import { type AuthorizerContext, type Principal, principalFromContext } from '../auth/authorize';
 import { MAX_BODY_BYTES } from '../config';
@@ -29,6 +31,8 @@ export interface HttpRequest<TBody, TQuery> {
   requestId: string;
   method: string;
   path: string;
+  /** The service's public base URL (for links it hands out: checkout and return URLs). */
+  baseUrl: string;
 }
 
 export interface KeyedRequest<TBody, TQuery> extends HttpRequest<TBody, TQuery> {
@@ -46,9 +50,17 @@ export interface HttpResult {
 interface Schemas<TBody, TQuery> {
   body?: ZodType<TBody>;
   query?: ZodType<TQuery>;
+  /** A route's own error code for some invalid fields (else VALIDATION_ERROR). */
+  mapIssues?: (issues: readonly ZodIssue[]) => AppError | undefined;
 }
 
 type Event = APIGatewayProxyEvent;
+
+/** PUBLIC_BASE_URL when set (local stack, custom domains); else the API Gateway stage URL. */
+function baseUrlOf(event: Event): string {
+  if (process.env.PUBLIC_BASE_URL) return process.env.PUBLIC_BASE_URL.replace(/\/$/, '');
+  return `https://${event.requestContext.domainName}/${event.requestContext.stage}`;
+}
 
 function requestIdOf(event: Event): string {
   return event.requestContext?.requestId ?? 'unknown';
@@ -108,10 +120,17 @@ const normalizeRequest = (): MiddlewareObj<Event, APIGatewayProxyResult> => ({
   },
 });
 
-function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, location: 'body' | 'query'): T {
+function parseWith<T>(
+  schema: ZodType<T> | undefined,
+  value: unknown,
+  location: 'body' | 'query',
+  mapIssues?: Schemas<unknown, unknown>['mapIssues'],
+): T {
   if (!schema) return value as T;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
+  const specific = mapIssues?.(parsed.error.issues);
+  if (specific) throw specific;
   // A sync array over the limit has its own code.
   const tooMany = parsed.error.issues.find((i) => i.code === 'too_big' && i.origin === 'array' && i.path.length === 1);
   if (tooMany) throw errors.tooManyItems(String(tooMany.path[0]), Number((tooMany as { maximum?: unknown }).maximum));
@@ -126,13 +145,14 @@ function buildHandler<TBody, TQuery>(
   const core = async (event: Event, context: Context): Promise<APIGatewayProxyResult> => {
     const requestId = requestIdOf(event);
     const request: HttpRequest<TBody, TQuery> = {
-      body: parseWith(schemas.body, event.body, 'body'),
+      body: parseWith(schemas.body, event.body, 'body', schemas.mapIssues),
       query: parseWith(schemas.query, event.queryStringParameters ?? {}, 'query'),
       params: (event.pathParameters ?? {}) as Record<string, string>,
       headers: event.headers as Record<string, string>,
       requestId,
       method: event.httpMethod,
       path: event.path,
+      baseUrl: baseUrlOf(event),
     };
     const result = await run(event, request, context);
     metrics.addMetric(result.status >= 400 ? 'Http4xx' : 'Http2xx', MetricUnit.Count, 1);

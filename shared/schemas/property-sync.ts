@@ -7,6 +7,7 @@ import {
   email,
   identifier,
   images,
+  isCalendarDate,
   MAX_STAY_NIGHTS,
   money,
   nightsBetween,
@@ -22,6 +23,20 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 const items = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_SYNC_ITEMS);
+
+/**
+ * Check-out after check-in, at most 365 nights. Compared only when both are real dates: an
+ * invalid date is reported on its own field, not again as a wrong order on the other one.
+ */
+function checkStay(dates: { check_in_date?: unknown; check_out_date?: unknown }, ctx: z.RefinementCtx, what: string): void {
+  const { check_in_date: checkIn, check_out_date: checkOut } = dates;
+  if (typeof checkIn !== 'string' || typeof checkOut !== 'string' || !isCalendarDate(checkIn) || !isCalendarDate(checkOut)) return;
+  const nights = nightsBetween(checkIn, checkOut);
+  if (nights < 1) ctx.addIssue({ code: 'custom', path: ['check_out_date'], message: 'must be after check_in_date' });
+  else if (nights > MAX_STAY_NIGHTS) {
+    ctx.addIssue({ code: 'custom', path: ['check_out_date'], message: `${what} is at most ${MAX_STAY_NIGHTS} nights` });
+  }
+}
 
 export const categoryInput = z.object({
   external_category_id: identifier,
@@ -59,13 +74,7 @@ export const bookingInput = z
     status: z.enum(BOOKING_STATUSES),
     payment_status: z.enum(PAYMENT_STATUSES).optional(),
   })
-  .superRefine((booking, ctx) => {
-    const nights = nightsBetween(booking.check_in_date, booking.check_out_date);
-    if (!(nights >= 1)) ctx.addIssue({ code: 'custom', path: ['check_out_date'], message: 'must be after check_in_date' });
-    else if (nights > MAX_STAY_NIGHTS) {
-      ctx.addIssue({ code: 'custom', path: ['check_out_date'], message: `a stay is at most ${MAX_STAY_NIGHTS} nights` });
-    }
-  });
+  .superRefine((booking, ctx) => checkStay(booking, ctx, 'a stay'));
 
 export const checkinInput = z.object({
   external_checkin_id: identifier,
@@ -107,11 +116,5 @@ export const availabilityQuery = z
     external_category_id: identifier.optional(),
     room_type: text.min(1).optional(),
   })
-  .superRefine((query, ctx) => {
-    const nights = nightsBetween(query.check_in_date, query.check_out_date);
-    if (!(nights >= 1)) ctx.addIssue({ code: 'custom', path: ['check_out_date'], message: 'must be after check_in_date' });
-    else if (nights > MAX_STAY_NIGHTS) {
-      ctx.addIssue({ code: 'custom', path: ['check_out_date'], message: `a range is at most ${MAX_STAY_NIGHTS} nights` });
-    }
-  });
+  .superRefine((query, ctx) => checkStay(query, ctx, 'a range'));
 export type AvailabilityQuery = z.infer<typeof availabilityQuery>;

@@ -66,6 +66,19 @@ export const keys = {
   deliveryDue: (dueAt: string, deliveryId: string) => ({ gsi1pk: 'DELIVERIES#DUE', gsi1sk: `${dueAt}#${deliveryId}` }),
   deliveriesDue: 'DELIVERIES#DUE',
 
+  /** A payment order and, in its partition, its attempts, provider events and transactions. */
+  paymentOrder: (orderReference: string) => ({ pk: `ORDER#${orderReference}`, sk: 'ORDER' }),
+  paymentAttempt: (orderReference: string, attempt: number) => ({ pk: `ORDER#${orderReference}`, sk: `ATTEMPT#${String(attempt).padStart(4, '0')}` }),
+  providerEvent: (orderReference: string, at: string, eventId: string) => ({ pk: `ORDER#${orderReference}`, sk: `EVENT#${at}#${eventId}` }),
+  paymentTransaction: (orderReference: string, transactionId: string) => ({ pk: `ORDER#${orderReference}`, sk: `TXN#${transactionId}` }),
+  orderPartition: (orderReference: string) => `ORDER#${orderReference}`,
+  /** Guard: a partner's `reference` is unique per client. */
+  orderByExternalReference: (clientId: string, reference: string) => ({ pk: `CLIENT#${clientId}`, sk: `ORDEREXT#${reference}` }),
+  /** A client's payment provider settings. */
+  providerSettings: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'PROVIDER' }),
+  /** The sandbox provider's own checkout sessions. */
+  sandboxSession: (providerReference: string) => ({ pk: `SANDBOX#${providerReference}`, sk: 'SANDBOX' }),
+
   /** Idempotency records, one partition per key (see shared/http/idempotency.ts). */
   idempotency: (hashedKey: string) => ({ pk: `IDEMPOTENCY#${hashedKey}`, sk: 'IDEMPOTENCY' }),
 };

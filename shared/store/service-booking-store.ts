@@ -3,11 +3,13 @@
  * transaction with the room's hold item (version-checked) and, when the client receives
  * callbacks, its delivery record: the booking and its delivery exist together or not at all.
  */
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { newDeliveryItem, type DeliveryRecord } from './delivery-store';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import { bookingItem, type BookingRecord, type RoomRecord } from './property-store';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export interface Hold {
   booking_id: string;
@@ -36,14 +38,15 @@ export async function getRoomHolds(clientId: string, roomId: string): Promise<Ro
 export interface ServiceBookingWrite {
   clientId: string;
   booking: BookingRecord;
-  delivery?: DeliveryRecord;
+  deliveries: DeliveryRecord[];
   /** With a locked room: the holds to store and the version they were read at. */
   hold?: { roomId: string; holds: Hold[]; readVersion: number };
 }
 
-export async function writeServiceBooking(write: ServiceBookingWrite): Promise<void> {
-  const { clientId, booking, delivery, hold } = write;
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+/** The transaction items of a service booking: booking, room hold (version-checked) and deliveries. */
+export function serviceBookingItems(write: ServiceBookingWrite): TransactItem[] {
+  const { clientId, booking, deliveries, hold } = write;
+  const items: TransactItem[] = [
     { Put: { TableName: TABLE, Item: bookingItem(clientId, booking), ConditionExpression: 'attribute_not_exists(pk)' } },
   ];
   if (hold) {
@@ -56,8 +59,12 @@ export async function writeServiceBooking(write: ServiceBookingWrite): Promise<v
       },
     });
   }
-  if (delivery) {
+  for (const delivery of deliveries) {
     items.push({ Put: { TableName: TABLE, Item: newDeliveryItem(delivery), ConditionExpression: 'attribute_not_exists(pk)' } });
   }
+  return items;
+}
+
+export async function transactWrite(items: TransactItem[]): Promise<void> {
   await db.send(new TransactWriteCommand({ TransactItems: items }));
 }

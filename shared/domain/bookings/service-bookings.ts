@@ -7,9 +7,9 @@ import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import type { PaymentStatus } from '../../schemas/property-sync';
 import type { DeliveryRecord } from '../../store/delivery-store';
-import { getEndpoint } from '../../store/endpoint-store';
+import { type EndpointConfig, getEndpoint } from '../../store/endpoint-store';
 import { activeBookingsOfRoom, type BookingOrigin, type BookingRecord, type RoomRecord } from '../../store/property-store';
-import { getRoom, getRoomHolds, type Hold, writeServiceBooking } from '../../store/service-booking-store';
+import { getRoom, getRoomHolds, type Hold, serviceBookingItems, type TransactItem, transactWrite } from '../../store/service-booking-store';
 import { bookingConfirmedPayload } from '../callbacks/payloads';
 import { dispatch } from '../callbacks/deliveries';
 import { withConcurrencyRetry } from '../property-sync/results';
@@ -58,40 +58,51 @@ async function roomProblem(clientId: string, room: RoomRecord | undefined, input
   return undefined;
 }
 
-export async function confirmServiceBooking(clientId: string, input: ServiceBookingInput, now = new Date()): Promise<ConfirmedBooking> {
-  const endpoint = await getEndpoint(clientId, 'callback');
-  const result = await withConcurrencyRetry(async (): Promise<ConfirmedBooking> => {
-    const timestamp = new Date().toISOString();
-    const room = input.roomId ? await getRoom(clientId, input.roomId) : undefined;
-    const holds = input.roomId ? await getRoomHolds(clientId, input.roomId) : undefined;
-    const problem = input.roomId ? await roomProblem(clientId, room, input, holds!.holds) : 'no room was chosen';
-    if (problem && input.requireRoom) {
-      const status = room || !input.roomId ? 409 : 404;
-      throw new AppError(status, status === 404 ? 'NOT_FOUND' : 'ROOM_NOT_AVAILABLE', `Cannot book room ${input.roomId}: ${problem}`);
-    }
-    const locked = !problem && room ? room : undefined;
-    const booking: BookingRecord = {
-      id: input.bookingId ?? newId(),
-      origin: input.origin,
-      ...(locked ? { room_id: locked.id } : {}),
-      guest_name: input.guest_name,
-      guest_email: input.guest_email,
-      guest_phone: input.guest_phone,
-      guests: input.guests,
-      check_in_date: input.check_in_date,
-      check_out_date: input.check_out_date,
-      total_amount: input.total_amount,
-      status: 'confirmed',
-      payment_status: input.payment_status,
-      payment_method: input.payment_method,
-      gateway_reference: input.gateway_reference,
-      booking_reference: `BK-${randomCode(8)}`,
-      confirmation_code: randomCode(6),
-      created_at: timestamp,
-      updated_at: timestamp,
-    };
-    const delivery: DeliveryRecord | undefined = endpoint
-      ? {
+export interface BookingPlan {
+  result: ConfirmedBooking;
+  /** Deliveries written with the booking, to dispatch once it committed. */
+  deliveries: DeliveryRecord[];
+  items: TransactItem[];
+}
+
+/**
+ * Reads the room's state and prepares the booking's transaction items (booking, room hold,
+ * booking.confirmed delivery when the client has a callback URL). Callers may add their own
+ * items (a paid order's transition) so everything commits together.
+ */
+export async function planServiceBooking(clientId: string, input: ServiceBookingInput, endpoint: EndpointConfig | undefined, now = new Date()): Promise<BookingPlan> {
+  const timestamp = now.toISOString();
+  const room = input.roomId ? await getRoom(clientId, input.roomId) : undefined;
+  const holds = input.roomId ? await getRoomHolds(clientId, input.roomId) : undefined;
+  const problem = input.roomId ? await roomProblem(clientId, room, input, holds!.holds) : 'no room was chosen';
+  if (problem && input.requireRoom) {
+    const status = room || !input.roomId ? 409 : 404;
+    throw new AppError(status, status === 404 ? 'NOT_FOUND' : 'ROOM_NOT_AVAILABLE', `Cannot book room ${input.roomId}: ${problem}`);
+  }
+  const locked = !problem && room ? room : undefined;
+  const booking: BookingRecord = {
+    id: input.bookingId ?? newId(),
+    origin: input.origin,
+    ...(locked ? { room_id: locked.id } : {}),
+    guest_name: input.guest_name,
+    guest_email: input.guest_email,
+    guest_phone: input.guest_phone,
+    guests: input.guests,
+    check_in_date: input.check_in_date,
+    check_out_date: input.check_out_date,
+    total_amount: input.total_amount,
+    status: 'confirmed',
+    payment_status: input.payment_status,
+    payment_method: input.payment_method,
+    gateway_reference: input.gateway_reference,
+    booking_reference: `BK-${randomCode(8)}`,
+    confirmation_code: randomCode(6),
+    created_at: timestamp,
+    updated_at: timestamp,
+  };
+  const deliveries: DeliveryRecord[] = endpoint
+    ? [
+        {
           delivery_id: newId(),
           client_id: clientId,
           event: 'booking.confirmed',
@@ -104,20 +115,37 @@ export async function confirmServiceBooking(clientId: string, input: ServiceBook
           created_at: timestamp,
           updated_at: timestamp,
           booking_id: booking.id,
-        }
-      : undefined;
-    // Past stays are dropped from the hold list so it stays small.
-    const today = timestamp.slice(0, 10);
-    const hold = locked
-      ? {
-          roomId: locked.id,
-          holds: [...holds!.holds.filter((h) => h.check_out_date >= today), { booking_id: booking.id, check_in_date: booking.check_in_date, check_out_date: booking.check_out_date }],
-          readVersion: holds!.version,
-        }
-      : undefined;
-    await writeServiceBooking({ clientId, booking, delivery, hold });
-    return { booking, room: locked, room_assignment: locked ? 'locked' : 'manual', delivery_id: delivery?.delivery_id };
+        },
+      ]
+    : [];
+  // Past stays are dropped from the hold list so it stays small.
+  const today = timestamp.slice(0, 10);
+  const hold = locked
+    ? {
+        roomId: locked.id,
+        holds: [...holds!.holds.filter((h) => h.check_out_date >= today), { booking_id: booking.id, check_in_date: booking.check_in_date, check_out_date: booking.check_out_date }],
+        readVersion: holds!.version,
+      }
+    : undefined;
+  return {
+    result: { booking, room: locked, room_assignment: locked ? 'locked' : 'manual', delivery_id: deliveries[0]?.delivery_id },
+    deliveries,
+    items: serviceBookingItems({ clientId, booking, deliveries, hold }),
+  };
+}
+
+/** Puts deliveries written in a committed transaction on the queue. */
+export async function dispatchAll(deliveries: readonly DeliveryRecord[]): Promise<void> {
+  for (const delivery of deliveries) await dispatch(delivery.delivery_id, delivery.due_at);
+}
+
+export async function confirmServiceBooking(clientId: string, input: ServiceBookingInput, now = new Date()): Promise<ConfirmedBooking> {
+  const endpoint = await getEndpoint(clientId, 'callback');
+  const plan = await withConcurrencyRetry(async () => {
+    const planned = await planServiceBooking(clientId, input, endpoint, now);
+    await transactWrite(planned.items);
+    return planned;
   });
-  if (result.delivery_id) await dispatch(result.delivery_id, result.booking.created_at);
-  return result;
+  await dispatchAll(plan.deliveries);
+  return plan.result;
 }

@@ -100,7 +100,10 @@ export async function syncBookings(clientId: string, body: PutBookingsBody, now 
         external_booking_id: input.external_booking_id,
         ...content,
         content_hash: hash,
+        // Check-in activity is not part of the synced content: an update keeps it.
         ...(previous?.last_activity_at ? { last_activity_at: previous.last_activity_at } : {}),
+        ...(previous?.checked_in_at ? { checked_in_at: previous.checked_in_at } : {}),
+        ...(previous?.checked_out_at ? { checked_out_at: previous.checked_out_at } : {}),
         created_at: previous?.created_at ?? timestamp,
         updated_at: timestamp,
       };

@@ -30,8 +30,11 @@ function roomContent(input: RoomInput, source: string) {
   };
 }
 
-function roomNumberConflict(details: ErrorDetail[]): AppError {
-  return new AppError(422, 'ROOM_NUMBER_CONFLICT', 'A room number belongs to another room; nothing was written', details);
+function roomNumberConflict(details: ErrorDetail[], nothingWritten = true): AppError {
+  const message = nothingWritten
+    ? 'A room number belongs to another room; nothing was written'
+    : 'A room number was taken by a concurrent request; the other rooms of this request were written';
+  return new AppError(422, 'ROOM_NUMBER_CONFLICT', message, details);
 }
 
 /**
@@ -77,7 +80,7 @@ async function checkCategories(clientId: string, body: PutRoomsBody): Promise<vo
 }
 
 /** What to do with the items at `indexes`, given the rooms as they are now. */
-function plan(clientId: string, body: PutRoomsBody, indexes: readonly number[], state: Snapshot, now: string): Plan[] {
+function plan(clientId: string, body: PutRoomsBody, indexes: readonly number[], state: Snapshot, now: string, firstRound = true): Plan[] {
   const source = body.external_source;
   const conflicts: ErrorDetail[] = [];
   const plans = indexes.map((index): Plan => {
@@ -114,7 +117,7 @@ function plan(clientId: string, body: PutRoomsBody, indexes: readonly number[], 
     };
     return { index, action, room, previous };
   });
-  if (conflicts.length) throw roomNumberConflict(conflicts);
+  if (conflicts.length) throw roomNumberConflict(conflicts, firstRound);
   return plans;
 }
 
@@ -163,7 +166,7 @@ export async function syncRooms(clientId: string, body: PutRoomsBody, now = new 
     if (!lost.length) break;
     if (round >= MAX_ROUNDS) throw errors.serviceUnavailable();
     await new Promise((r) => setTimeout(r, 10 * round + Math.random() * 20));
-    pending = plan(clientId, body, lost.sort((a, b) => a - b), await readRooms(clientId, source), timestamp);
+    pending = plan(clientId, body, lost.sort((a, b) => a - b), await readRooms(clientId, source), timestamp, false);
   }
 
   return summarize(

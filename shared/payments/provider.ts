@@ -1,0 +1,39 @@
+/**
+ * The payment provider port. The service never trusts a redirect: it asks the provider what
+ * happened to a checkout and acts on that answer only.
+ */
+import type { ProviderSettings } from '../store/payment-store';
+
+export interface CheckoutRequest {
+  orderReference: string;
+  amountMinor: number;
+  currency: string;
+  customer: { name?: string; email: string; phone?: string };
+  description: string;
+  /** Where the provider sends the guest back: the service's verify URL for this order. */
+  returnUrl: string;
+  settings: ProviderSettings;
+}
+
+export interface Checkout {
+  providerReference: string;
+  checkoutUrl: string;
+}
+
+export type CheckoutState = 'open' | 'paid' | 'failed' | 'cancelled' | 'expired';
+
+export interface ProviderPayment {
+  state: CheckoutState;
+  amountMinor: number;
+  currency: string;
+  /** The provider's id of the charge or payment, when paid. */
+  paymentId?: string;
+  /** The provider's own answer, kept as the provider event. */
+  raw: unknown;
+}
+
+export interface PaymentProvider {
+  readonly name: string;
+  createCheckout(request: CheckoutRequest): Promise<Checkout>;
+  getPayment(providerReference: string, settings: ProviderSettings): Promise<ProviderPayment>;
+}

@@ -1,0 +1,57 @@
+/** Payment order request (spec "Payment order request", CONTRACT.md "Payment orders"). */
+import { z } from 'zod';
+import { AppError } from '../errors';
+import { calendarDate, count, email, identifier, phone, text } from './common';
+
+export const MAX_AMOUNT_MINOR = 1_000_000_000_000;
+
+/** ISO 4217 minor units that are not 2. */
+const MINOR_UNITS: Record<string, number> = { JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, UGX: 0, XAF: 0, XOF: 0, KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3 };
+
+export function minorUnits(currency: string): number {
+  return MINOR_UNITS[currency] ?? 2;
+}
+
+export function majorAmount(amountMinor: number, currency: string): number {
+  return amountMinor / 10 ** minorUnits(currency);
+}
+
+export const paymentOrderRequest = z.object({
+  reference: z.string().min(1).max(100).regex(/^[A-Za-z0-9._:-]+$/, 'use 1 to 100 of A-Z a-z 0-9 . _ : -'),
+  amount_minor: z.number().int().min(1).max(MAX_AMOUNT_MINOR),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an uppercase ISO 4217 code'),
+  customer: z.object({
+    name: text.min(1).optional(),
+    email,
+    phone: phone.optional(),
+  }),
+  context: z
+    .object({
+      type: identifier.optional(),
+      booking_id: identifier.optional(),
+      department: text.optional(),
+      check_in_date: calendarDate.optional(),
+      check_out_date: calendarDate.optional(),
+      guests: count.optional(),
+      service_room_id: z.uuid().optional(),
+    })
+    .optional(),
+  success_url: z.url({ protocol: /^https?$/ }).max(2000),
+  cancel_url: z.url({ protocol: /^https?$/ }).max(2000),
+});
+export type PaymentOrderRequest = z.infer<typeof paymentOrderRequest>;
+
+/** The spec's own codes for the fields it names; other problems are VALIDATION_ERROR. */
+export function paymentOrderIssue(issues: readonly z.core.$ZodIssue[]): AppError | undefined {
+  const at = (...path: PropertyKey[]) => issues.find((i) => path.every((p, n) => i.path[n] === p));
+  if (at('amount_minor')) return new AppError(400, 'INVALID_AMOUNT', `amount_minor must be a whole number from 1 to ${MAX_AMOUNT_MINOR} in the smallest currency unit`);
+  if (at('currency')) return new AppError(400, 'UNSUPPORTED_CURRENCY', 'currency must be a supported uppercase ISO 4217 code');
+  if (at('customer', 'email') || (at('customer') && !issues.some((i) => i.path.length > 1 && i.path[0] === 'customer'))) {
+    return new AppError(400, 'CUSTOMER_EMAIL_REQUIRED', 'customer.email must be a valid e-mail address');
+  }
+  return undefined;
+}
+
+export const orderReferenceParam = z.object({ order_reference: z.string().regex(/^PO-[A-Z0-9]{12}$/, 'not an order reference') });
+
+export const verifyQuery = z.object({ reference: z.string().min(1).max(128) });

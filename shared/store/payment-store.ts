@@ -1,0 +1,156 @@
+/**
+ * Payment orders on the single table. An order lives under its own reference, with its
+ * attempts, provider events and transactions in the same partition (one Query reads them all);
+ * a guard item keeps the partner's reference unique per client.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from './batch';
+import { db, TABLE } from './dynamo';
+import { keys } from './keys';
+import type { TransactItem } from './service-booking-store';
+
+
+export type OrderStatus = 'processing' | 'paid' | 'failed' | 'cancelled' | 'expired';
+
+export interface BookingSync {
+  status: 'synced' | 'not_applicable' | 'failed';
+  booking_id: string | null;
+  booking_reference: string | null;
+  confirmation_code: string | null;
+  room_id: string | null;
+  room_assignment: 'locked' | 'manual' | null;
+}
+
+export interface PaymentOrderRecord {
+  payment_order_id: string;
+  order_reference: string;
+  external_reference: string;
+  client_id: string;
+  status: OrderStatus;
+  amount_minor: number;
+  currency: string;
+  customer: { name?: string; email: string; phone?: string };
+  context?: {
+    type?: string;
+    booking_id?: string;
+    department?: string;
+    check_in_date?: string;
+    check_out_date?: string;
+    guests?: number;
+    service_room_id?: string;
+  };
+  success_url: string;
+  cancel_url: string;
+  provider: string;
+  provider_reference: string;
+  checkout_url: string;
+  /** Number of the current payment attempt (1 on creation). */
+  attempt: number;
+  paid_at?: string;
+  booking_sync?: BookingSync;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  provider: string;
+  provider_reference: string;
+  checkout_url: string;
+  outcome: 'open' | 'paid' | 'failed' | 'cancelled' | 'expired';
+  created_at: string;
+  updated_at: string;
+}
+
+const INTERNAL = ['pk', 'sk', 'entity'];
+const strip = <T>(item: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.includes(k))) as T;
+
+export async function getOrder(orderReference: string): Promise<PaymentOrderRecord | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.paymentOrder(orderReference), ConsistentRead: true }));
+  return Item ? strip<PaymentOrderRecord>(Item) : undefined;
+}
+
+export async function findOrderByExternalReference(clientId: string, reference: string): Promise<PaymentOrderRecord | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.orderByExternalReference(clientId, reference), ConsistentRead: true }),
+  );
+  return Item ? getOrder(Item.order_reference as string) : undefined;
+}
+
+export function attemptItem(orderReference: string, attempt: AttemptRecord) {
+  return { ...keys.paymentAttempt(orderReference, attempt.attempt), entity: 'payment_attempt', ...attempt };
+}
+
+/** The items creating an order: reference guard, order and first attempt (all conditional). */
+export function newOrderItems(order: PaymentOrderRecord, attempt: AttemptRecord): TransactItem[] {
+  return [
+    {
+      Put: {
+        TableName: TABLE,
+        Item: { ...keys.orderByExternalReference(order.client_id, order.external_reference), entity: 'order_reference', order_reference: order.order_reference },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    { Put: { TableName: TABLE, Item: { ...keys.paymentOrder(order.order_reference), entity: 'payment_order', ...order }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: TABLE, Item: attemptItem(order.order_reference, attempt), ConditionExpression: 'attribute_not_exists(pk)' } },
+  ];
+}
+
+/** Replaces the order if it is still in the state it was read in (status and attempt). */
+export function orderUpdateItem(next: PaymentOrderRecord, read: Pick<PaymentOrderRecord, 'status' | 'attempt'>): TransactItem {
+  return {
+    Put: {
+      TableName: TABLE,
+      Item: { ...keys.paymentOrder(next.order_reference), entity: 'payment_order', ...next },
+      ConditionExpression: '#status = :status AND attempt = :attempt',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':status': read.status, ':attempt': read.attempt },
+    },
+  };
+}
+
+export function providerEventItem(orderReference: string, event: { id: string; at: string; provider: string; type: string; data: unknown }): TransactItem {
+  return { Put: { TableName: TABLE, Item: { ...keys.providerEvent(orderReference, event.at, event.id), entity: 'provider_event', ...event } } };
+}
+
+export function transactionItem(
+  orderReference: string,
+  transaction: { id: string; at: string; provider: string; provider_reference: string; kind: 'payment'; amount_minor: number; currency: string },
+): TransactItem {
+  return {
+    Put: {
+      TableName: TABLE,
+      Item: { ...keys.paymentTransaction(orderReference, transaction.id), entity: 'payment_transaction', ...transaction },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** An order's attempts, provider events and transactions. */
+export async function orderHistory(orderReference: string) {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': keys.orderPartition(orderReference), ':from': 'A', ':to': 'U' },
+    ConsistentRead: true,
+  });
+  const of = (prefix: string) => items.filter((i) => (i.sk as string).startsWith(prefix)).map((i) => strip<Record<string, unknown>>(i));
+  return { attempts: of('ATTEMPT#'), events: of('EVENT#'), transactions: of('TXN#') };
+}
+
+// ---- provider settings
+
+export interface ProviderSettings {
+  provider: 'sandbox' | 'stripe';
+  /** Stripe connected account (acct_…) the payments go to. */
+  account?: string;
+}
+
+export async function getProviderSettings(clientId: string): Promise<ProviderSettings> {
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.providerSettings(clientId) }));
+  return Item ? { provider: Item.provider, ...(Item.account ? { account: Item.account } : {}) } : { provider: 'sandbox' };
+}
+
+export async function putProviderSettings(clientId: string, settings: ProviderSettings): Promise<void> {
+  await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.providerSettings(clientId), entity: 'provider_settings', ...settings } }));
+}
