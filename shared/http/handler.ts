@@ -195,7 +195,7 @@ export function keyedHandler<TBody = undefined, TQuery = Record<string, never>>(
     );
     return {
       status: outcome.status,
-      rawBody: outcome.bodyJson,
+      rawBody: outcome.replayed && outcome.status >= 400 ? withRequestId(outcome.bodyJson, request.requestId) : outcome.bodyJson,
       headers: {
         'Content-Type': 'application/json',
         ...outcome.headers,
@@ -203,6 +203,13 @@ export function keyedHandler<TBody = undefined, TQuery = Record<string, never>>(
       },
     };
   });
+}
+
+/** A replayed error names the request that replayed it, as its X-Request-Id header does. */
+function withRequestId(bodyJson: string, requestId: string): string {
+  const body = JSON.parse(bodyJson) as { error?: { request_id?: string } };
+  if (body.error) body.error.request_id = requestId;
+  return JSON.stringify(body);
 }
 
 /** A public route (no key): the payment return URL and the sandbox checkout. */

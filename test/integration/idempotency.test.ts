@@ -83,7 +83,10 @@ describe('replay', () => {
     const second = await putRaw('rooms', tenant.syncKey, reordered, key);
     expect(second.status, second.text).toBe(200);
     expect(replayed(second)).toBe('true');
-    expect(second.text).toBe(first.text);
+    // The stored error again, naming the request that replayed it (as its X-Request-Id does).
+    expect({ ...second.body.error, request_id: undefined }).toEqual({ ...first.body.error, request_id: undefined });
+    expect(second.body.error.request_id).toBe(second.headers.get('x-request-id'));
+    expect(second.body.error.request_id).not.toBe(first.body.error.request_id);
   });
 
   it('is kept per client, not per API key', async () => {
@@ -94,7 +97,10 @@ describe('replay', () => {
     const otherKey = await stack.issueKey(tenant.clientId, 'sync');
     const second = await put('rooms', otherKey.key, body, key);
     expect(replayed(second)).toBe('true');
-    expect(second.text).toBe(first.text);
+    // The stored error again, naming the request that replayed it (as its X-Request-Id does).
+    expect({ ...second.body.error, request_id: undefined }).toEqual({ ...first.body.error, request_id: undefined });
+    expect(second.body.error.request_id).toBe(second.headers.get('x-request-id'));
+    expect(second.body.error.request_id).not.toBe(first.body.error.request_id);
   });
 
   it('is kept per route: the same key on another route runs that request', async () => {
@@ -180,7 +186,10 @@ describe('reuse and stored outcomes', () => {
     const second = await put('rooms', tenant.syncKey, body, key);
     expect(second.status).toBe(422);
     expect(replayed(second)).toBe('true');
-    expect(second.text).toBe(first.text);
+    // The stored error again, naming the request that replayed it (as its X-Request-Id does).
+    expect({ ...second.body.error, request_id: undefined }).toEqual({ ...first.body.error, request_id: undefined });
+    expect(second.body.error.request_id).toBe(second.headers.get('x-request-id'));
+    expect(second.body.error.request_id).not.toBe(first.body.error.request_id);
     expect(await roomNumbers(tenant.syncKey)).not.toContain('11');
     // A new key runs it, now that the category exists.
     const retried = await put('rooms', tenant.syncKey, body, randomUUID());
