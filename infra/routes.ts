@@ -12,6 +12,10 @@ export const SYNC_SCOPES = [
 export type SyncScope = (typeof SYNC_SCOPES)[number];
 export type KeyKind = 'sync' | 'payment';
 
+/** Platform secrets of the payment providers (SSM SecureString parameters in the stack). */
+export const PROVIDER_SECRETS = ['stripeSecretKey', 'stripeWebhookSecret'] as const;
+export type ProviderSecret = (typeof PROVIDER_SECRETS)[number];
+
 export type RouteAuth =
   | { kind: 'sync'; scope: SyncScope }
   | { kind: 'payment' }
@@ -27,8 +31,15 @@ export interface Route {
   auth: RouteAuth;
   /** Honours the Idempotency-Key header. */
   idempotent?: boolean;
+  /** Function timeout (default 10 s). Sync writes of 500 items get API Gateway's 29 s. */
+  timeoutSeconds?: number;
   /** What the function may do; the stack grants exactly this (least privilege). */
-  access: { table: 'read' | 'readwrite'; enqueuesCallbacks?: boolean };
+  access: {
+    table: 'read' | 'readwrite';
+    enqueuesCallbacks?: boolean;
+    /** Payment provider secrets the function may read (it talks to Stripe / verifies its webhooks). */
+    providerSecrets?: readonly ProviderSecret[];
+  };
   description: string;
 }
 
@@ -40,6 +51,7 @@ export const routes: readonly Route[] = [
     handler: 'put-room-categories',
     auth: { kind: 'sync', scope: 'room_categories:write' },
     idempotent: true,
+    timeoutSeconds: 29,
     access: { table: 'readwrite' },
     description: 'Create or update room categories by external_category_id',
   },
@@ -50,6 +62,7 @@ export const routes: readonly Route[] = [
     handler: 'put-rooms',
     auth: { kind: 'sync', scope: 'rooms:write' },
     idempotent: true,
+    timeoutSeconds: 29,
     access: { table: 'readwrite' },
     description: 'Create or update rooms and link them to categories',
   },
@@ -60,6 +73,7 @@ export const routes: readonly Route[] = [
     handler: 'put-bookings',
     auth: { kind: 'sync', scope: 'bookings:write' },
     idempotent: true,
+    timeoutSeconds: 29,
     access: { table: 'readwrite' },
     description: 'Mirror external bookings',
   },
@@ -70,6 +84,7 @@ export const routes: readonly Route[] = [
     handler: 'put-checkins',
     auth: { kind: 'sync', scope: 'checkins:write' },
     idempotent: true,
+    timeoutSeconds: 29,
     access: { table: 'readwrite' },
     description: 'Push check-in and check-out activity',
   },
@@ -89,7 +104,7 @@ export const routes: readonly Route[] = [
     handler: 'create-payment-order',
     auth: { kind: 'payment' },
     idempotent: true,
-    access: { table: 'readwrite' },
+    access: { table: 'readwrite', providerSecrets: ['stripeSecretKey'] },
     description: 'Create a payment order and its hosted checkout',
   },
   {
@@ -98,7 +113,7 @@ export const routes: readonly Route[] = [
     path: '/api/v1/payments/payment-orders/verify',
     handler: 'verify-payment-order',
     auth: { kind: 'public' },
-    access: { table: 'readwrite', enqueuesCallbacks: true },
+    access: { table: 'readwrite', enqueuesCallbacks: true, providerSecrets: ['stripeSecretKey'] },
     description: 'Provider return URL: verify with the provider, then redirect the guest',
   },
   {
@@ -128,7 +143,18 @@ export const routes: readonly Route[] = [
     access: { table: 'readwrite' },
     description: 'Sandbox provider checkout outcome',
   },
+  {
+    id: 'StripeWebhook',
+    method: 'POST',
+    path: '/api/v1/payments/provider-webhooks/stripe',
+    handler: 'stripe-webhook',
+    auth: { kind: 'public' },
+    access: { table: 'readwrite', enqueuesCallbacks: true, providerSecrets: ['stripeSecretKey', 'stripeWebhookSecret'] },
+    description: 'Stripe webhook (signature-checked): re-verifies the order with Stripe when a checkout completes, fails or expires',
+  },
 ];
+
+export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
 
 export function findRoute(id: string): Route {
   const route = routes.find((r) => r.id === id);

@@ -7,10 +7,11 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type ApiThrottling, ServiceApi } from './constructs/api';
 import { CallbackQueue } from './constructs/callback-queue';
+import { defaultProviderSecretNames, ProviderSecrets } from './constructs/provider-secrets';
 import { ServiceFunction } from './constructs/service-function';
 import { ServiceTable } from './constructs/table';
 import { callbackQueue as callbackQueueDefinition } from './queue-definitions';
-import { type Route, routes } from './routes';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routes } from './routes';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from './service-defaults';
 
 export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 50, burstLimit: 100 };
@@ -26,6 +27,18 @@ export interface HotelIntegrationStackProps extends StackProps {
   supportedCurrencies?: readonly string[];
   /** Retention of function logs and API access logs. @default one month */
   logRetention?: RetentionDays;
+  /**
+   * SSM SecureString parameter holding the Stripe platform secret key (sk_…), created by the
+   * operator. Read only when a client uses Stripe. @default /hotel-integration/STAGE/stripe/secret-key
+   */
+  stripeSecretKeyParameterName?: string;
+  /**
+   * SSM SecureString parameter holding the Stripe webhook signing secret(s) (whsec_…,
+   * comma-separated for several endpoints). @default /hotel-integration/STAGE/stripe/webhook-secret
+   */
+  stripeWebhookSecretParameterName?: string;
+  /** Customer managed KMS key of those parameters, if not the AWS managed aws/ssm key. */
+  stripeSecretsKmsKeyArn?: string;
 }
 
 /** Output keys the operator CLI reads from the deployed stack. */
@@ -44,6 +57,7 @@ export class HotelIntegrationStack extends Stack {
   readonly deliverySweeperFunction: ServiceFunction;
   readonly table: ServiceTable;
   readonly callbacks: CallbackQueue;
+  readonly providerSecrets: ProviderSecrets;
   readonly api: ServiceApi;
 
   constructor(scope: Construct, id: string, props: HotelIntegrationStackProps) {
@@ -66,6 +80,14 @@ export class HotelIntegrationStack extends Stack {
     const table = new ServiceTable(this, 'Table');
     const callbacks = new CallbackQueue(this, 'Callbacks');
     const common = { stage, table, logRetention };
+    const defaultSecretNames = defaultProviderSecretNames(stage);
+    const providerSecrets = new ProviderSecrets(this, 'ProviderSecrets', {
+      parameterNames: {
+        stripeSecretKey: props.stripeSecretKeyParameterName ?? defaultSecretNames.stripeSecretKey,
+        stripeWebhookSecret: props.stripeWebhookSecretParameterName ?? defaultSecretNames.stripeWebhookSecret,
+      },
+      kmsKeyArn: props.stripeSecretsKmsKeyArn,
+    });
 
     const handlers = new Map<string, ServiceFunction>();
     for (const route of routes) {
@@ -73,13 +95,16 @@ export class HotelIntegrationStack extends Stack {
         ...common,
         handler: route.handler,
         description: route.description,
+        timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS),
         environment: {
           ...(isPaymentRoute(route) ? { SUPPORTED_CURRENCIES: currencies.join(',') } : {}),
           ...(route.access.enqueuesCallbacks ? { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl } : {}),
+          ...providerSecrets.environment(route.access.providerSecrets ?? []),
         },
       });
       fn.grantTableAccess(table, route.access.table);
       if (route.access.enqueuesCallbacks) callbacks.queue.grantSendMessages(fn);
+      providerSecrets.grantRead(fn, route.access.providerSecrets ?? []);
       handlers.set(route.id, fn);
     }
 
@@ -148,6 +173,7 @@ export class HotelIntegrationStack extends Stack {
 
     this.table = table;
     this.callbacks = callbacks;
+    this.providerSecrets = providerSecrets;
     this.routeFunctions = handlers;
     this.authorizerFunction = authorizer;
     this.callbackSenderFunction = sender;

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type GatewayResponseType, gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../gateway-responses';
-import { matchPath, type Route, routes } from '../routes';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, matchPath, type Route, routes } from '../routes';
 import { lambdaContext, loadHandler } from './lambda-runtime';
 
 /** API Gateway's own payload limit; the functions enforce the service's 1 MiB. */
@@ -251,7 +251,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
   let result: unknown;
   try {
     const handler = await loadHandler(route.handler);
-    result = await handler(event, lambdaContext(route.id, 10_000));
+    result = await handler(event, lambdaContext(route.id, (route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS) * 1000));
   } catch (error) {
     console.error(`function ${route.id} failed:`, error);
     return sendGatewayResponse(res, 'DEFAULT_5XX', context, 502);

@@ -88,10 +88,12 @@ describe('functions', () => {
     }
   });
 
-  it('gives API functions 10 s and the sender and sweeper 60 s', () => {
-    for (const fn of [...stack.routeFunctions.values(), stack.authorizerFunction]) {
-      expect(resources[logicalId(fn)]!.Properties.Timeout).toBe(10);
+  it('gives API functions their route timeout (29 s for sync writes, else 10 s) and the sender and sweeper 60 s', () => {
+    for (const route of routes) {
+      expect(resources[logicalId(fnOf(route.id))]!.Properties.Timeout).toBe(route.timeoutSeconds ?? 10);
     }
+    expect(routes.filter((r) => r.method === 'PUT').every((r) => r.timeoutSeconds === 29)).toBe(true);
+    expect(resources[logicalId(stack.authorizerFunction)]!.Properties.Timeout).toBe(10);
     expect(resources[logicalId(stack.callbackSenderFunction)]!.Properties.Timeout).toBe(60);
     expect(resources[logicalId(stack.deliverySweeperFunction)]!.Properties.Timeout).toBe(60);
   });
@@ -126,6 +128,29 @@ describe('functions', () => {
     expect(resources[logicalId(stack.callbackSenderFunction)]!.Properties.Environment.Variables).toMatchObject({
       CALLBACK_QUEUE_URL: queueUrl,
       CALLBACK_RETRY_DELAYS_SECONDS: DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS.join(','),
+    });
+  });
+
+  it('names the Stripe secret parameters only to the functions that talk to Stripe', () => {
+    const stripeRoutes = routes.filter((r) => r.access.providerSecrets?.length).map((r) => r.id);
+    expect(stripeRoutes.sort()).toEqual(['CreatePaymentOrder', 'StripeWebhook', 'VerifyPaymentOrder']);
+    const keyParameter = '/hotel-integration/test/stripe/secret-key';
+    const webhookParameter = '/hotel-integration/test/stripe/webhook-secret';
+    for (const fn of allFunctions) {
+      const env = resources[logicalId(fn)]!.Properties.Environment.Variables;
+      const route = routes.find((r) => stack.routeFunctions.get(r.id) === fn);
+      const secrets = route?.access.providerSecrets ?? [];
+      if (secrets.includes('stripeSecretKey')) expect(env.STRIPE_SECRET_KEY_PARAMETER).toBe(keyParameter);
+      else expect(env).not.toHaveProperty('STRIPE_SECRET_KEY_PARAMETER');
+      if (secrets.includes('stripeWebhookSecret')) expect(env.STRIPE_WEBHOOK_SECRET_PARAMETER).toBe(webhookParameter);
+      else expect(env).not.toHaveProperty('STRIPE_WEBHOOK_SECRET_PARAMETER');
+      // Only names: never a secret value in the template.
+      expect(env).not.toHaveProperty('STRIPE_SECRET_KEY');
+      expect(env).not.toHaveProperty('STRIPE_WEBHOOK_SECRET');
+    }
+    expect(resources[logicalId(fnOf('StripeWebhook'))]!.Properties.Environment.Variables).toMatchObject({
+      STRIPE_SECRET_KEY_PARAMETER: keyParameter,
+      STRIPE_WEBHOOK_SECRET_PARAMETER: webhookParameter,
     });
   });
 
@@ -373,6 +398,31 @@ describe('least privilege', () => {
     ];
     expect(expected.length).toBeGreaterThan(1);
     expect(senders.map(logicalId).sort()).toEqual(expected.map(logicalId).sort());
+  });
+
+  it('lets only the functions that talk to Stripe read its secret parameters, each exactly the ones it needs', () => {
+    const parameterArn = (name: string) => ({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:parameter/${name}`]],
+    });
+    const arns = {
+      stripeSecretKey: parameterArn('hotel-integration/test/stripe/secret-key'),
+      stripeWebhookSecret: parameterArn('hotel-integration/test/stripe/webhook-secret'),
+    };
+    for (const fn of allFunctions) {
+      const statements = statementsOf(fn);
+      const ssm = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('ssm:')));
+      const route = routes.find((r) => stack.routeFunctions.get(r.id) === fn);
+      const secrets = route?.access.providerSecrets ?? [];
+      if (secrets.length === 0) {
+        expect(ssm, route?.id ?? logicalId(fn)).toEqual([]);
+      } else {
+        expect(ssm, route!.id).toHaveLength(1);
+        expect(ssm[0]).toMatchObject({ Effect: 'Allow', Action: 'ssm:GetParameter' });
+        expect([ssm[0].Resource].flat()).toEqual(secrets.map((secret) => arns[secret]));
+      }
+      // The default aws/ssm key needs no kms:Decrypt grant.
+      expect(actionsOf(statements).filter((a) => a.startsWith('kms:')), route?.id).toEqual([]);
+    }
   });
 
   it('lets each function write only to its own log group, without managed policies', () => {
