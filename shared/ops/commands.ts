@@ -312,4 +312,32 @@ export const commands: readonly Command[] = [
     },
     render: ({ retried }) => (retried.length ? `Queued again: ${retried.map((d) => d.delivery_id).join(', ')}` : 'Nothing to retry.'),
   }),
+
+  defineCommand({
+    name: 'providers set',
+    summary: "Set a client's payment provider: the sandbox, or Stripe on the client's connected account",
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+      provider: { value: 'NAME', help: 'sandbox or stripe', required: true, choices: ['sandbox', 'stripe'] },
+      account: { value: 'acct_...', help: 'The Stripe connected account checkouts are created on (required for stripe)' },
+    },
+    async run({ flags }) {
+      const usage = 'providers set --client ID --provider sandbox | providers set --client ID --provider stripe --account acct_...';
+      if (flags.provider === 'stripe' && !flags.account) throw new UsageError('--provider stripe needs --account acct_...', usage);
+      if (flags.provider === 'sandbox' && flags.account) throw new UsageError('--account is only for --provider stripe', usage);
+      if (flags.account && !/^acct_[A-Za-z0-9]+$/.test(flags.account)) throw new UsageError(`--account must be a Stripe account id (acct_...), not ${flags.account}`, usage);
+      await (await clients()).requireClient(flags.client);
+      const settings = await (await import('../domain/payments/providers')).configureProvider(flags.client, {
+        provider: flags.provider,
+        account: flags.account,
+      });
+      return { client_id: flags.client, provider: settings.provider, account: settings.account ?? null };
+    },
+    render: (result) =>
+      fields([
+        ['client_id', result.client_id],
+        ['provider', result.provider],
+        ...(result.account ? [['account', result.account] as [string, string]] : []),
+      ]),
+  }),
 ];

@@ -36,6 +36,45 @@ describe('stack props', () => {
     expect(variables(stack.routeFunctions.get('CreatePaymentOrder')!).SUPPORTED_CURRENCIES).toBe('USD,KES');
   });
 
+  it('passes operator-chosen Stripe parameter names and grants only those, with kms:Decrypt via SSM on the given key', () => {
+    const app = newApp();
+    const kmsKeyArn = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+    const custom = new HotelIntegrationStack(app, 'HotelIntegration-custom', {
+      stage: 'custom',
+      env: { account: '123456789012', region: 'eu-west-1' },
+      stripeSecretKeyParameterName: '/payments/stripe/sk',
+      stripeWebhookSecretParameterName: 'stripe-whsec',
+      stripeSecretsKmsKeyArn: kmsKeyArn,
+    });
+    const json = Template.fromStack(custom).toJSON();
+    const webhookFn = custom.routeFunctions.get('StripeWebhook')!;
+    const fnId = custom.getLogicalId(webhookFn.node.defaultChild as CfnElement);
+    expect(json.Resources[fnId].Properties.Environment.Variables).toMatchObject({
+      STRIPE_SECRET_KEY_PARAMETER: '/payments/stripe/sk',
+      STRIPE_WEBHOOK_SECRET_PARAMETER: 'stripe-whsec',
+    });
+    const roleId = custom.getLogicalId(webhookFn.role!.node.defaultChild as CfnElement);
+    const statements = Object.values(json.Resources as Record<string, any>)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === roleId))
+      .flatMap((r) => r.Properties.PolicyDocument.Statement);
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Action: 'ssm:GetParameter',
+        Resource: [
+          { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:eu-west-1:123456789012:parameter/payments/stripe/sk']] },
+          { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:eu-west-1:123456789012:parameter/stripe-whsec']] },
+        ],
+      }),
+    );
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Action: 'kms:Decrypt',
+        Resource: kmsKeyArn,
+        Condition: { StringEquals: { 'kms:ViaService': 'ssm.eu-west-1.amazonaws.com' } },
+      }),
+    );
+  });
+
   it('applies the log retention to every log group', () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
     expect(groups.length).toBeGreaterThan(1);
@@ -49,6 +88,11 @@ describe('stack prop validation', () => {
 
   it('rejects stage names API Gateway cannot use', () => {
     expect(build({ stage: 'my stage' })).toThrow(/stage/);
+  });
+  it('rejects Stripe parameter names SSM cannot have and KMS keys given other than by ARN', () => {
+    expect(build({ stripeSecretKeyParameterName: 'my secret' })).toThrow(/parameter name/);
+    expect(build({ stripeWebhookSecretParameterName: '/aws/reserved' })).toThrow(/parameter name/);
+    expect(build({ stripeSecretsKmsKeyArn: 'alias/my-key' })).toThrow(/KMS key ARN/);
   });
   it('rejects currencies that are not ISO 4217 codes', () => {
     expect(build({ supportedCurrencies: ['usd'] })).toThrow(/ISO 4217/);

@@ -1,0 +1,51 @@
+/**
+ * The Stripe platform secrets. Locally and in tests they come straight from the environment
+ * (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET); in the stack the environment names SSM
+ * SecureString parameters instead (STRIPE_SECRET_KEY_PARAMETER, STRIPE_WEBHOOK_SECRET_PARAMETER),
+ * read with Powertools on first use and cached per container. Nothing here runs until a Stripe
+ * client actually needs a secret, so sandbox-only deployments never touch SSM. Values are never
+ * logged.
+ */
+import { errors } from '../errors';
+import { isTransient } from '../http/error-envelope';
+import { logger } from '../observability';
+
+/** How long a container keeps a parameter value before reading it again (a rotated key applies within this). */
+export const SECRET_MAX_AGE_SECONDS = 300;
+
+export type StripeSecret = 'secretKey' | 'webhookSecret';
+
+const SOURCES: Record<StripeSecret, { value: string; parameter: string; what: string }> = {
+  secretKey: { value: 'STRIPE_SECRET_KEY', parameter: 'STRIPE_SECRET_KEY_PARAMETER', what: 'Stripe secret key' },
+  webhookSecret: { value: 'STRIPE_WEBHOOK_SECRET', parameter: 'STRIPE_WEBHOOK_SECRET_PARAMETER', what: 'Stripe webhook signing secret' },
+};
+
+/** The platform is not set up for Stripe: an operator's fault, answered as a 500 and logged. */
+export class StripeNotConfiguredError extends Error {
+  override name = 'StripeNotConfiguredError';
+}
+
+export async function stripeSecret(secret: StripeSecret): Promise<string> {
+  const source = SOURCES[secret];
+  const direct = process.env[source.value];
+  if (direct) return direct;
+  const parameterName = process.env[source.parameter];
+  if (!parameterName) {
+    throw new StripeNotConfiguredError(`The ${source.what} is not configured: set ${source.value} or ${source.parameter}`);
+  }
+  const { getParameter } = await import('@aws-lambda-powertools/parameters/ssm');
+  let value: string | undefined;
+  try {
+    value = await getParameter(parameterName, { decrypt: true, maxAge: SECRET_MAX_AGE_SECONDS });
+  } catch (error) {
+    // Powertools wraps the SDK's error; the cause says whether SSM was only busy.
+    const cause = (error as Error).cause ?? error;
+    if (isTransient(cause)) {
+      logger.warn('SSM unavailable while reading a Stripe secret', { parameter: parameterName, error: (cause as Error).name });
+      throw errors.serviceUnavailable();
+    }
+    throw new StripeNotConfiguredError(`Cannot read the ${source.what} from SSM parameter ${parameterName}: ${(cause as Error).name}`);
+  }
+  if (!value?.trim()) throw new StripeNotConfiguredError(`SSM parameter ${parameterName} (${source.what}) is empty`);
+  return value.trim();
+}

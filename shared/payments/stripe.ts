@@ -1,0 +1,261 @@
+/**
+ * The Stripe provider: a hosted Checkout Session per payment attempt, created on the client's
+ * connected account (a direct charge: the hotel is the merchant of record), and the session
+ * retrieved again whenever the service needs to know what happened. Webhook events are only a
+ * reason to ask again (functions/stripe-webhook.ts); they never mark an order paid by themselves.
+ *
+ * Configuration: the platform secret key (stripe-secrets.ts) and, for tests against a local
+ * stand-in, STRIPE_API_BASE (e.g. http://127.0.0.1:12111) instead of https://api.stripe.com.
+ */
+import type Stripe from 'stripe';
+import { AppError, errors } from '../errors';
+import { logger } from '../observability';
+import { getOrder, type ProviderSettings } from '../store/payment-store';
+import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment } from './provider';
+import { stripeSecret } from './stripe-secrets';
+
+/** A connected account id as Stripe issues them. */
+export const STRIPE_ACCOUNT_PATTERN = /^acct_[A-Za-z0-9]+$/;
+
+/** Below the functions' 10 s Lambda timeout, so a hung call still ends in our error envelope. */
+export const STRIPE_TIMEOUT_MS = 8_000;
+/** Connection errors, 409 lock conflicts and retryable 5xx; POSTs carry our idempotency key. */
+export const STRIPE_MAX_NETWORK_RETRIES = 2;
+
+/**
+ * The port's request, plus the attempt number when the caller passes it (recommended: then a
+ * retried attempt always maps to the same idempotency key, see idempotencyKeyFor).
+ */
+export type StripeCheckoutRequest = CheckoutRequest & { attempt?: number };
+
+interface ApiBase {
+  host: string;
+  port: number;
+  protocol: 'http' | 'https';
+}
+
+function apiBase(): ApiBase | undefined {
+  const raw = process.env.STRIPE_API_BASE;
+  if (!raw) return undefined;
+  const url = new URL(raw);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
+}
+
+// Loaded on first use: functions that never talk to Stripe (sandbox-only clients, status
+// lookups) do not pay for the SDK at cold start.
+let sdk: Promise<typeof import('stripe')> | undefined;
+const loadSdk = async () => (await (sdk ??= import('stripe'))).default;
+
+let cached: { key: string; base: string; client: Stripe } | undefined;
+
+/** One SDK client per container (re-made only if the key or API base changes, e.g. after rotation). */
+export async function stripeClient(): Promise<Stripe> {
+  const key = await stripeSecret('secretKey');
+  const base = process.env.STRIPE_API_BASE ?? '';
+  if (cached && cached.key === key && cached.base === base) return cached.client;
+  const StripeSdk = await loadSdk();
+  const client = new StripeSdk(key, {
+    maxNetworkRetries: STRIPE_MAX_NETWORK_RETRIES,
+    timeout: STRIPE_TIMEOUT_MS,
+    telemetry: false,
+    appInfo: { name: 'hotel-integration-api' },
+    ...apiBase(),
+  });
+  cached = { key, base, client };
+  return client;
+}
+
+function requireAccount(settings: ProviderSettings): string {
+  if (!settings.account) {
+    throw new AppError(422, 'PROVIDER_NOT_CONFIGURED', 'Stripe payments are not set up for this client: it has no connected Stripe account');
+  }
+  return settings.account;
+}
+
+/**
+ * One key per order and attempt: a create retried by the SDK, by a concurrent request or by a
+ * retried transaction returns the same session instead of a second one. A new attempt (after
+ * the previous checkout failed or expired) gets a new key and so a new session.
+ */
+async function idempotencyKeyFor(request: StripeCheckoutRequest): Promise<string> {
+  let attempt = request.attempt;
+  if (attempt === undefined) {
+    // Without the caller's number: the order's next attempt (1 for an order not stored yet).
+    const stored = await getOrder(request.orderReference);
+    attempt = stored ? stored.attempt + 1 : 1;
+  }
+  return `checkout-session:${request.orderReference}:${attempt}`;
+}
+
+interface StripeErrorLike {
+  type: string;
+  message: string;
+  code?: string;
+  statusCode?: number;
+  requestId?: string;
+}
+
+/** The SDK's errors all carry a `type` naming their class (StripeInvalidRequestError...). */
+function isStripeError(error: unknown): error is StripeErrorLike {
+  const type = error instanceof Error ? (error as { type?: unknown }).type : undefined;
+  return typeof type === 'string' && type.startsWith('Stripe');
+}
+
+const SECRET_LIKE = /\b(sk|rk|pk)_(test|live)_\w+|\bwhsec_\w+/g;
+
+/**
+ * Stripe's answer as one of ours: its outages are a dependency fault (503, retry), a refusal of
+ * this client's checkout is the client's setup (422), and a bad platform key is ours (500).
+ */
+function translate(error: unknown, account: string, action: string): never {
+  if (!isStripeError(error)) throw error;
+  const context = { action, stripe_account: account, stripe_error: error.type, stripe_code: error.code, stripe_request_id: error.requestId, status: error.statusCode };
+  switch (error.type) {
+    case 'StripeConnectionError':
+    case 'StripeAPIError':
+    case 'StripeRateLimitError':
+      logger.warn('Stripe unavailable', context);
+      throw errors.serviceUnavailable();
+    case 'StripePermissionError':
+      logger.warn('Stripe refused access to the connected account', context);
+      throw new AppError(422, 'PROVIDER_NOT_CONFIGURED', `The Stripe account ${account} is not connected to this platform or does not allow this`);
+    case 'StripeInvalidRequestError':
+    case 'StripeCardError': {
+      logger.warn('Stripe rejected the request', context);
+      const message = (error.message ?? '').replace(SECRET_LIKE, '[redacted]').slice(0, 300);
+      throw new AppError(422, 'PROVIDER_REJECTED', `Stripe rejected the checkout${error.code ? ` (${error.code})` : ''}: ${message}`);
+    }
+    default:
+      // Authentication (the platform key), idempotency misuse and anything unexpected.
+      logger.error('Stripe call failed', context);
+      throw errors.internal();
+  }
+}
+
+type PaymentIntentRef = string | Stripe.PaymentIntent | null;
+
+const intentId = (intent: PaymentIntentRef) => (intent === null ? undefined : typeof intent === 'string' ? intent : intent.id);
+
+/** A completed session whose (asynchronous) payment did not go through. */
+const FAILED_INTENT_STATUSES = new Set(['requires_payment_method', 'canceled']);
+
+export function sessionState(session: Pick<Stripe.Checkout.Session, 'status' | 'payment_status' | 'payment_intent'>): CheckoutState {
+  if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required') return 'paid';
+  if (session.status === 'expired') return 'expired';
+  // Complete but unpaid: a delayed method (bank debit...) still processing, or it failed.
+  if (session.status === 'complete' && typeof session.payment_intent === 'object' && session.payment_intent) {
+    if (FAILED_INTENT_STATUSES.has(session.payment_intent.status)) return 'failed';
+  }
+  return 'open';
+}
+
+export function stripeProvider(): PaymentProvider {
+  return {
+    name: 'stripe',
+
+    async createCheckout(request: StripeCheckoutRequest): Promise<Checkout> {
+      const account = requireAccount(request.settings);
+      const stripe = await stripeClient();
+      const idempotencyKey = await idempotencyKeyFor(request);
+      let session: Stripe.Checkout.Session;
+      try {
+        session = await stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [
+              {
+                quantity: 1,
+                price_data: {
+                  currency: request.currency.toLowerCase(),
+                  unit_amount: request.amountMinor,
+                  product_data: { name: request.description },
+                },
+              },
+            ],
+            customer_email: request.customer.email,
+            client_reference_id: request.orderReference,
+            metadata: { order_reference: request.orderReference },
+            payment_intent_data: { metadata: { order_reference: request.orderReference } },
+            // Both lead to our verify URL: the service asks Stripe what happened either way.
+            success_url: request.returnUrl,
+            cancel_url: request.returnUrl,
+          },
+          { stripeAccount: account, idempotencyKey },
+        );
+      } catch (error) {
+        translate(error, account, 'create checkout session');
+      }
+      if (!session.url) {
+        logger.error('Stripe returned a checkout session without a URL', { stripe_account: account, session_id: session.id });
+        throw errors.internal();
+      }
+      return { providerReference: session.id, checkoutUrl: session.url };
+    },
+
+    async getPayment(providerReference: string, settings: ProviderSettings): Promise<ProviderPayment> {
+      const account = requireAccount(settings);
+      const stripe = await stripeClient();
+      let session: Stripe.Checkout.Session;
+      try {
+        session = await stripe.checkout.sessions.retrieve(providerReference, { expand: ['payment_intent'] }, { stripeAccount: account });
+      } catch (error) {
+        if (isStripeError(error) && error.type === 'StripeInvalidRequestError' && error.statusCode === 404) {
+          // Not on this account (the client's account changed?) or never existed: this attempt cannot be paid.
+          logger.error('Stripe does not know the checkout session on the client\'s account', {
+            stripe_account: account,
+            session_id: providerReference,
+            stripe_request_id: error.requestId,
+          });
+          return { state: 'failed', amountMinor: 0, currency: '', raw: { id: providerReference, error: 'resource_missing' } };
+        }
+        translate(error, account, 'retrieve checkout session');
+      }
+      const paymentId = intentId(session.payment_intent);
+      const state = sessionState(session);
+      return {
+        state,
+        amountMinor: session.amount_total ?? 0,
+        currency: (session.currency ?? '').toUpperCase(),
+        ...(state === 'paid' && paymentId ? { paymentId } : {}),
+        raw: {
+          id: session.id,
+          status: session.status,
+          payment_status: session.payment_status,
+          amount_total: session.amount_total,
+          currency: session.currency,
+        },
+      };
+    },
+  };
+}
+
+// ---- webhooks
+
+export class InvalidSignatureError extends AppError {
+  constructor(message: string) {
+    super(400, 'INVALID_SIGNATURE', message);
+  }
+}
+
+/**
+ * Verifies the Stripe-Signature header over the exact bytes received (the SDK compares in
+ * constant time and enforces its 5-minute timestamp tolerance) and parses the event. Several
+ * secrets may be configured, comma-separated (e.g. the platform endpoint's and the Connect
+ * endpoint's, or an old and a new one while rolling).
+ */
+export async function constructStripeEvent(payload: string, signature: string | undefined, secrets: string): Promise<Stripe.Event> {
+  if (!signature) throw new InvalidSignatureError('The Stripe-Signature header is missing');
+  const StripeSdk = await loadSdk();
+  const candidates = secrets.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const secret of candidates) {
+    try {
+      return StripeSdk.webhooks.constructEvent(payload, signature, secret);
+    } catch (error) {
+      // Signed but not JSON cannot come from Stripe; answer it like any unparsable body.
+      if (error instanceof SyntaxError) throw errors.invalidJson();
+      if ((error as { type?: string }).type !== 'StripeSignatureVerificationError') throw error;
+    }
+  }
+  throw new InvalidSignatureError('The Stripe-Signature header does not match the payload');
+}
