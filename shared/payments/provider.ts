@@ -6,6 +6,8 @@ import type { ProviderSettings } from '../store/payment-store';
 
 export interface CheckoutRequest {
   orderReference: string;
+  /** The order's payment attempt (1 on creation): one checkout per order and attempt. */
+  attempt: number;
   amountMinor: number;
   currency: string;
   customer: { name?: string; email: string; phone?: string };

@@ -10,7 +10,7 @@
 import type Stripe from 'stripe';
 import { AppError, errors } from '../errors';
 import { logger } from '../observability';
-import { getOrder, type ProviderSettings } from '../store/payment-store';
+import type { ProviderSettings } from '../store/payment-store';
 import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment } from './provider';
 import { stripeSecret } from './stripe-secrets';
 
@@ -22,11 +22,6 @@ export const STRIPE_TIMEOUT_MS = 8_000;
 /** Connection errors, 409 lock conflicts and retryable 5xx; POSTs carry our idempotency key. */
 export const STRIPE_MAX_NETWORK_RETRIES = 2;
 
-/**
- * The port's request, plus the attempt number when the caller passes it (recommended: then a
- * retried attempt always maps to the same idempotency key, see idempotencyKeyFor).
- */
-export type StripeCheckoutRequest = CheckoutRequest & { attempt?: number };
 
 interface ApiBase {
   host: string;
@@ -78,14 +73,8 @@ function requireAccount(settings: ProviderSettings): string {
  * retried transaction returns the same session instead of a second one. A new attempt (after
  * the previous checkout failed or expired) gets a new key and so a new session.
  */
-async function idempotencyKeyFor(request: StripeCheckoutRequest): Promise<string> {
-  let attempt = request.attempt;
-  if (attempt === undefined) {
-    // Without the caller's number: the order's next attempt (1 for an order not stored yet).
-    const stored = await getOrder(request.orderReference);
-    attempt = stored ? stored.attempt + 1 : 1;
-  }
-  return `checkout-session:${request.orderReference}:${attempt}`;
+function idempotencyKeyFor(request: CheckoutRequest): string {
+  return `checkout-session:${request.orderReference}:${request.attempt}`;
 }
 
 interface StripeErrorLike {
@@ -154,10 +143,10 @@ export function stripeProvider(): PaymentProvider {
   return {
     name: 'stripe',
 
-    async createCheckout(request: StripeCheckoutRequest): Promise<Checkout> {
+    async createCheckout(request: CheckoutRequest): Promise<Checkout> {
       const account = requireAccount(request.settings);
       const stripe = await stripeClient();
-      const idempotencyKey = await idempotencyKeyFor(request);
+      const idempotencyKey = idempotencyKeyFor(request);
       let session: Stripe.Checkout.Session;
       try {
         session = await stripe.checkout.sessions.create(

@@ -348,6 +348,7 @@ describe('Stripe setup and faults', () => {
     const provider = domain.stripeAdapter.stripeProvider();
     const request = {
       orderReference: 'PO-RETRIEDCREATE',
+      attempt: 1,
       amountMinor: 5_000,
       currency: 'JPY',
       customer: { email: 'kenji@example.com' },

@@ -102,6 +102,7 @@ async function newAttempt(order: PaymentOrderRecord, baseUrl: string, now: Date)
   const provider = providerFor(settings, baseUrl);
   const checkout = await provider.createCheckout({
     orderReference: order.order_reference,
+    attempt: order.attempt + 1,
     amountMinor: order.amount_minor,
     currency: order.currency,
     customer: order.customer,
@@ -158,6 +159,7 @@ export async function createPaymentOrder(
     const orderReference = newOrderReference();
     const checkout = await provider.createCheckout({
       orderReference,
+      attempt: 1,
       amountMinor: body.amount_minor,
       currency: body.currency,
       customer: body.customer,
