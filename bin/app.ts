@@ -1,6 +1,7 @@
 /**
  * The CDK app: `npx cdk synth -c stage=NAME` (default dev). Optional context:
- * `supportedCurrencies=USD,EUR` and `callbackRetryDelaysSeconds=60,300`.
+ * `supportedCurrencies=USD,EUR`, `callbackRetryDelaysSeconds=60,300`, `alarmEmail=ops@example.com`,
+ * `stripeSecretKeyParameter=/path` and `stripeWebhookSecretParameter=/path`.
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -14,10 +15,18 @@ const list = (name: string): string[] | undefined => {
   return value === undefined ? undefined : String(value).split(',').map((item) => item.trim());
 };
 
+const text = (name: string): string | undefined => {
+  const value: unknown = app.node.tryGetContext(name);
+  return value === undefined ? undefined : String(value);
+};
+
 new HotelIntegrationStack(app, `HotelIntegration-${stage}`, {
   stage,
   supportedCurrencies: list('supportedCurrencies'),
   callbackRetryDelaysSeconds: list('callbackRetryDelaysSeconds')?.map(Number),
+  alarmEmail: text('alarmEmail'),
+  stripeSecretKeyParameterName: text('stripeSecretKeyParameter'),
+  stripeWebhookSecretParameterName: text('stripeWebhookSecretParameter'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 

@@ -4,9 +4,18 @@
  * keeps failing marks its delivery failed before it moves to the dead-letter queue.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { attemptDelivery, giveUp } from '../shared/domain/callbacks/deliveries';
-import { logger } from '../shared/observability';
+import { DELIVERY_METRICS } from '../infra/constructs/monitoring-metrics';
+import { logger, metrics } from '../shared/observability';
+
+const METRIC_OF = {
+  delivered: DELIVERY_METRICS.delivered,
+  retrying: DELIVERY_METRICS.retrying,
+  failed: DELIVERY_METRICS.failed,
+  needs_review: DELIVERY_METRICS.needsReview,
+} as const;
 
 const processor = new BatchProcessor(EventType.SQS);
 
@@ -19,14 +28,22 @@ async function processRecord(record: SQSRecord): Promise<void> {
   try {
     const status = await attemptDelivery(deliveryId);
     logger.info('delivery attempt', { delivery_id: deliveryId, status });
+    if (status in METRIC_OF) metrics.addMetric(METRIC_OF[status as keyof typeof METRIC_OF], MetricUnit.Count, 1);
   } catch (error) {
     const receiveCount = Number(record.attributes.ApproximateReceiveCount);
     if (await giveUp(deliveryId, receiveCount).catch(() => false)) {
+      metrics.addMetric(DELIVERY_METRICS.failed, MetricUnit.Count, 1);
       logger.error('delivery failed for good; message goes to the dead-letter queue', { delivery_id: deliveryId, error: error as Error });
     }
     throw error;
   }
 }
 
-export const handler = async (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, processRecord, processor, { context });
+export const handler = async (event: SQSEvent, context: Context) => {
+  try {
+    return await processPartialResponse(event, processRecord, processor, { context });
+  } finally {
+    // Delivery outcomes feed the CallbackFailures and CallbacksNeedReview alarms.
+    metrics.publishStoredMetrics();
+  }
+};

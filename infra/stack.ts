@@ -7,6 +7,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type ApiThrottling, ServiceApi } from './constructs/api';
 import { CallbackQueue } from './constructs/callback-queue';
+import { Monitoring } from './constructs/monitoring';
 import { defaultProviderSecretNames, ProviderSecrets } from './constructs/provider-secrets';
 import { ServiceFunction } from './constructs/service-function';
 import { ServiceTable } from './constructs/table';
@@ -25,6 +26,8 @@ export interface HotelIntegrationStackProps extends StackProps {
   callbackRetryDelaysSeconds?: readonly number[];
   /** ISO 4217 codes payment orders accept. @default DEFAULT_SUPPORTED_CURRENCIES */
   supportedCurrencies?: readonly string[];
+  /** E-mail address subscribed to the alarm topic. @default none (subscribe later) */
+  alarmEmail?: string;
   /** Retention of function logs and API access logs. @default one month */
   logRetention?: RetentionDays;
   /**
@@ -59,6 +62,7 @@ export class HotelIntegrationStack extends Stack {
   readonly callbacks: CallbackQueue;
   readonly providerSecrets: ProviderSecrets;
   readonly api: ServiceApi;
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: HotelIntegrationStackProps) {
     super(scope, id, props);
@@ -165,11 +169,24 @@ export class HotelIntegrationStack extends Stack {
       logRetention,
     });
 
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      stage,
+      restApi: api.restApi,
+      authorizer,
+      sender,
+      sweeper,
+      routeFunctions: [...handlers.values()],
+      queue: callbacks.queue,
+      deadLetterQueue: callbacks.deadLetterQueue,
+      alarmEmail: props.alarmEmail,
+    });
+
     // Fixed logical ids, no exports: the operator CLI reads them by OutputKey.
     new CfnOutput(this, stackOutputKeys.apiUrl, { value: api.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, stackOutputKeys.tableName, { value: table.tableName });
     new CfnOutput(this, stackOutputKeys.callbackQueueUrl, { value: callbacks.queue.queueUrl });
     new CfnOutput(this, stackOutputKeys.callbackDlqUrl, { value: callbacks.deadLetterQueue.queueUrl });
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe to receive alarms' });
 
     this.table = table;
     this.callbacks = callbacks;
@@ -179,6 +196,7 @@ export class HotelIntegrationStack extends Stack {
     this.callbackSenderFunction = sender;
     this.deliverySweeperFunction = sweeper;
     this.api = api;
+    this.monitoring = monitoring;
   }
 }
 

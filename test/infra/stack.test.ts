@@ -11,6 +11,7 @@ import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } fr
 import { callbackQueue } from '../../infra/queue-definitions';
 import { routes } from '../../infra/routes';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../../infra/service-defaults';
+import { DELIVERY_METRICS } from '../../infra/constructs/monitoring-metrics';
 import { HotelIntegrationStack } from '../../infra/stack';
 import { tableDefinition } from '../../infra/table-definition';
 
@@ -347,7 +348,7 @@ describe('API', () => {
   });
 
   it('outputs the stack endpoints under fixed keys without exports', () => {
-    expect(Object.keys(json.Outputs).sort()).toEqual(['ApiUrl', 'CallbackDlqUrl', 'CallbackQueueUrl', 'TableName']);
+    expect(Object.keys(json.Outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'CallbackDlqUrl', 'CallbackQueueUrl', 'TableName']);
     for (const key of Object.keys(json.Outputs)) {
       expect(json.Outputs[key].Export, key).toBeUndefined();
     }
@@ -355,6 +356,38 @@ describe('API', () => {
     expect(json.Outputs.CallbackQueueUrl.Value).toEqual({ Ref: logicalId(stack.callbacks.queue) });
     expect(json.Outputs.CallbackDlqUrl.Value).toEqual({ Ref: logicalId(stack.callbacks.deadLetterQueue) });
     expect(JSON.stringify(json.Outputs.ApiUrl.Value)).toContain(restApiId);
+  });
+});
+
+describe('monitoring', () => {
+  const alarms = () => ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+  const topicId = () => logicalId(stack.monitoring.topic);
+
+  it('alarms on the dead-letter queue, the 5xx rate, authorizer errors and callback failures, to the alarm topic', () => {
+    const all = alarms();
+    const byMetric = (name: string) => all.filter((a) => a.MetricName === name);
+    const dlq = byMetric('ApproximateNumberOfMessagesVisible');
+    expect(dlq).toHaveLength(1);
+    expect(dlq[0].Dimensions[0].Value).toEqual({ 'Fn::GetAtt': [logicalId(stack.callbacks.deadLetterQueue), 'QueueName'] });
+    expect(byMetric('5XXError')[0]).toMatchObject({ Statistic: 'Average', Threshold: 0.01 });
+    const errors = byMetric('Errors').map((a) => a.Dimensions[0].Value);
+    for (const fn of [stack.authorizerFunction, stack.callbackSenderFunction, stack.deliverySweeperFunction]) {
+      expect(errors).toContainEqual({ Ref: logicalId(fn) });
+    }
+    // The names the callback sender publishes (functions/send-callback.ts).
+    expect(byMetric(DELIVERY_METRICS.failed)[0]).toMatchObject({ Namespace: 'HotelIntegration', Statistic: 'Sum', Threshold: 1 });
+    expect(byMetric(DELIVERY_METRICS.needsReview)).toHaveLength(1);
+    for (const alarm of all) {
+      expect(alarm.AlarmActions).toEqual([{ Ref: topicId() }]);
+      expect(alarm.TreatMissingData).toBe('notBreaching');
+    }
+  });
+
+  it('has an encrypted, TLS-only alarm topic and one dashboard', () => {
+    expect(resources[topicId()]!.Properties.KmsMasterKeyId).toBeDefined();
+    const policy = ofType('AWS::SNS::TopicPolicy')[0]![1].Properties.PolicyDocument.Statement[0];
+    expect(policy).toMatchObject({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } });
+    expect(ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
   });
 });
 
