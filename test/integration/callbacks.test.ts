@@ -4,7 +4,7 @@
  * against a receiver on loopback, retries, classification and operator retries.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { verifyCallbackSignature } from '../../shared/domain/callbacks/signing';
+import { verifySignature } from '../../shared/receiver-kit';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -109,8 +109,8 @@ describe('booking.confirmed', () => {
     expect(callback!.headers['x-service-delivery']).toBe(delivery.delivery_id);
     const signature = callback!.headers['x-service-signature'] as string;
     expect(signature).toMatch(/^[0-9a-f]{64}$/);
-    expect(verifyCallbackSignature(h.secret!, callback!.rawBody, signature)).toBe(true);
-    expect(verifyCallbackSignature('another-secret-value', callback!.rawBody, signature)).toBe(false);
+    expect(verifySignature(callback!.rawBody, signature, h.secret!)).toBe(true);
+    expect(verifySignature(callback!.rawBody, signature, 'another-secret-value')).toBe(false);
 
     const payload = JSON.parse(callback!.rawBody.toString('utf8'));
     expect(payload).toEqual({

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { verifyCallbackSignature } from '../../shared/domain/callbacks/signing';
+import { verifySignature } from '../../shared/receiver-kit';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -226,7 +226,7 @@ describe('a paid room booking, end to end', () => {
     const callback = callbacks.received[0]!;
     expect(callback.headers['x-service-event']).toBe('booking.confirmed');
     expect(callback.headers['x-service-client']).toBe(h.tenant.clientId);
-    expect(verifyCallbackSignature(h.callbackSecret!, callback.rawBody, callback.headers['x-service-signature'] as string)).toBe(true);
+    expect(verifySignature(callback.rawBody, callback.headers['x-service-signature'] as string, h.callbackSecret!)).toBe(true);
     const confirmed = JSON.parse(callback.rawBody.toString('utf8'));
     expect(confirmed.booking).toEqual({
       id: sync.booking_id,
@@ -254,8 +254,8 @@ describe('a paid room booking, end to end', () => {
     expect(webhook.headers['x-service-client']).toBe(h.tenant.clientId);
     const signature = webhook.headers['x-service-signature'] as string;
     expect(signature).toMatch(/^[0-9a-f]{64}$/);
-    expect(verifyCallbackSignature(h.webhookSecret!, webhook.rawBody, signature)).toBe(true);
-    expect(verifyCallbackSignature(h.callbackSecret!, webhook.rawBody, signature)).toBe(false);
+    expect(verifySignature(webhook.rawBody, signature, h.webhookSecret!)).toBe(true);
+    expect(verifySignature(webhook.rawBody, signature, h.callbackSecret!)).toBe(false);
     expect(JSON.parse(webhook.rawBody.toString('utf8'))).toEqual({
       event: 'payment_order.paid',
       payment_order: { order_reference: order.order_reference, external_reference: body.reference, status: 'paid', amount_minor: 12500, currency: 'USD' },

@@ -1,15 +1,14 @@
 /** X-Service-Signature: lowercase hex HMAC-SHA256 of the exact body bytes, no prefix. */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { verifySignature } from '../../receiver-kit';
 
 export function signCallbackBody(secret: string, body: string | Buffer): string {
   return createHmac('sha256', secret).update(body).digest('hex');
 }
 
-/** Constant-time comparison of a received signature with the expected one. */
+/** The receiver side, as integrators run it: the receiver kit's constant-time check. */
 export function verifyCallbackSignature(secret: string, body: string | Buffer, signature: string): boolean {
-  const expected = Buffer.from(signCallbackBody(secret, body), 'utf8');
-  const received = Buffer.from(signature.trim().toLowerCase(), 'utf8');
-  return received.length === expected.length && timingSafeEqual(received, expected);
+  return verifySignature(body, signature, secret);
 }
 
 /** A new signing secret: 32 random bytes, prefixed so it is recognisable in a config file. */
