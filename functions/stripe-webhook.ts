@@ -1,10 +1,11 @@
 import type Stripe from 'stripe';
 import { findRoute } from '../infra/routes';
 import { reconcileOrder } from '../shared/domain/payments/payment-orders';
+import { AppError } from '../shared/errors';
 import { publicHandler } from '../shared/http/handler';
 import { logger } from '../shared/observability';
 import { constructStripeEvent } from '../shared/payments/stripe';
-import { stripeSecret } from '../shared/payments/stripe-secrets';
+import { StripeNotConfiguredError, stripeSecret } from '../shared/payments/stripe-secrets';
 import { getOrder } from '../shared/store/payment-store';
 
 /** Checkout events after which the order may have changed: completed (paid, or paying later), failed, expired. */
@@ -26,7 +27,13 @@ const received = { status: 200, body: { received: true } };
  */
 export const handler = publicHandler(findRoute('StripeWebhook'), {}, async ({ body, headers, baseUrl }) => {
   const payload = typeof body === 'string' ? body : '';
-  const event = await constructStripeEvent(payload, headers['stripe-signature'], await stripeSecret('webhookSecret'));
+  const secret = await stripeSecret('webhookSecret').catch((error: unknown) => {
+    if (!(error instanceof StripeNotConfiguredError)) throw error;
+    // A platform without Stripe has no such endpoint; nothing here is worth a 500 or a retry.
+    logger.warn('Stripe webhook called, but Stripe is not configured', { reason: error.message });
+    throw new AppError(404, 'NOT_FOUND', 'Stripe webhooks are not configured');
+  });
+  const event = await constructStripeEvent(payload, headers['stripe-signature'], secret);
   const log = { stripe_event_id: event.id, stripe_event_type: event.type, stripe_account: event.account ?? null };
   if (!CHECKOUT_EVENTS.has(event.type)) {
     logger.info('Stripe event ignored', log);

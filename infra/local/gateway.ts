@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type GatewayResponseType, gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../gateway-responses';
 import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, matchPath, type Route, routes } from '../routes';
@@ -47,10 +48,16 @@ const orderedRoutes = [...routes].sort(
   (a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0),
 );
 
-function resolve(method: string, path: string): ResolvedRoute | 'method-not-allowed' | undefined {
+function resolve(method: string, path: string): ResolvedRoute | 'method-not-allowed' | 'malformed' | undefined {
   let pathKnown = false;
   for (const route of orderedRoutes) {
-    const params = matchPath(route.path, path);
+    let params: Record<string, string> | undefined;
+    try {
+      params = matchPath(route.path, path);
+    } catch {
+      // A path parameter with a malformed percent-escape cannot be decoded.
+      return 'malformed';
+    }
     if (!params) continue;
     if (route.method === method) return { route, params };
     pathKnown = true;
@@ -78,16 +85,43 @@ function mappingValue(expression: string, context: TemplateContext): string {
   throw new Error(`Unsupported mapping expression ${expression}`);
 }
 
-function sendGatewayResponse(res: ServerResponse, type: GatewayResponseType, context: TemplateContext, status?: number) {
+function gatewayResponse(type: GatewayResponseType, context: TemplateContext, status?: number) {
   const definition = gatewayResponses.find((g) => g.type === type);
   if (!definition) throw new Error(`No gateway response ${type}`);
   const headers: Record<string, string> = {};
   for (const [name, expression] of Object.entries({ ...gatewayResponseHeaders, ...definition.headers })) {
     headers[name] = mappingValue(expression, context);
   }
-  res.writeHead(status ?? Number(definition.statusCode), headers);
-  res.end(renderTemplate(definition.template, context));
-  return status ?? Number(definition.statusCode);
+  return { status: status ?? Number(definition.statusCode), headers, body: renderTemplate(definition.template, context) };
+}
+
+function sendGatewayResponse(res: ServerResponse, type: GatewayResponseType, context: TemplateContext, status?: number) {
+  const response = gatewayResponse(type, context, status);
+  res.writeHead(response.status, response.headers);
+  res.end(response.body);
+  return response.status;
+}
+
+/**
+ * A request the HTTP parser refuses (oversized or malformed headers, a broken request line):
+ * API Gateway answers those itself, so here too they get the DEFAULT_4XX gateway response in
+ * the error envelope instead of Node's bare status line.
+ */
+function refuseMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex) {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const message = error.code === 'HPE_HEADER_OVERFLOW' ? 'Request header fields too large' : 'Malformed HTTP request';
+  const response = gatewayResponse('DEFAULT_4XX', { requestId: randomUUID(), errorMessage: message }, 400);
+  const head = [
+    `HTTP/1.1 ${response.status} Bad Request`,
+    ...Object.entries(response.headers).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${Buffer.byteLength(response.body)}`,
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${response.body}`);
 }
 
 function headerMaps(req: IncomingMessage) {
@@ -173,6 +207,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
 
   const resolved = resolve(method, url.pathname);
   if (resolved === undefined) return sendGatewayResponse(res, 'MISSING_AUTHENTICATION_TOKEN', context);
+  if (resolved === 'malformed') return sendGatewayResponse(res, 'DEFAULT_4XX', { ...context, errorMessage: 'Malformed path parameter' }, 400);
   if (resolved === 'method-not-allowed') {
     res.writeHead(405, { 'Content-Type': 'application/json', 'X-Request-Id': requestId });
     res.end(renderTemplate(methodNotAllowedTemplate, context));
@@ -274,6 +309,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
         res.end('{"error":{"code":"INTERNAL_ERROR","message":"Internal error","request_id":"local"}}');
       });
   });
+  server.on('clientError', refuseMalformedRequest);
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolvePromise());

@@ -52,6 +52,24 @@ interface Schemas<TBody, TQuery> {
   query?: ZodType<TQuery>;
   /** A route's own error code for some invalid fields (else VALIDATION_ERROR). */
   mapIssues?: (issues: readonly ZodIssue[]) => AppError | undefined;
+  /** Path parameters; a value the schema refuses cannot name a record. */
+  params?: ZodType<Record<string, string>>;
+  /** The route's answer for a path parameter that cannot name a record (else 404 NOT_FOUND). */
+  notFound?: () => AppError;
+}
+
+/**
+ * Ids and references are at most 128 characters (CONTRACT.md "Conventions"), provider
+ * references too: a longer path parameter names nothing, and never reaches a table key
+ * (DynamoDB refuses keys over 2 KB with an error that would otherwise be a 500).
+ */
+const MAX_PATH_PARAMETER_LENGTH = 128;
+
+function readParams(event: Event, schemas: Schemas<unknown, unknown>): Record<string, string> {
+  const params = (event.pathParameters ?? {}) as Record<string, string>;
+  const plausible = Object.values(params).every((v) => typeof v === 'string' && v.length >= 1 && v.length <= MAX_PATH_PARAMETER_LENGTH);
+  if (!plausible || (schemas.params && !schemas.params.safeParse(params).success)) throw schemas.notFound?.() ?? errors.notFound();
+  return params;
 }
 
 type Event = APIGatewayProxyEvent;
@@ -109,10 +127,16 @@ const requirePrincipal = (route: Route): MiddlewareObj<Event, APIGatewayProxyRes
   },
 });
 
-/** Lower-cases header names and refuses bodies over 1 MiB before anything parses them. */
+/**
+ * Lower-cases header names and the media type (RFC 9110: `Application/JSON` is
+ * `application/json`), and refuses bodies over 1 MiB before anything parses them.
+ */
 const normalizeRequest = (): MiddlewareObj<Event, APIGatewayProxyResult> => ({
   before: (request) => {
-    request.event.headers = lowerCaseHeaders(request.event.headers);
+    const headers = lowerCaseHeaders(request.event.headers);
+    const contentType = headers['content-type'];
+    if (contentType) headers['content-type'] = contentType.replace(/^[^;]*/, (mediaType) => mediaType.trim().toLowerCase());
+    request.event.headers = headers;
     const body = request.event.body;
     if (body && Buffer.byteLength(body, request.event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) {
       throw errors.payloadTooLarge();
@@ -144,10 +168,11 @@ function buildHandler<TBody, TQuery>(
 ) {
   const core = async (event: Event, context: Context): Promise<APIGatewayProxyResult> => {
     const requestId = requestIdOf(event);
+    const params = readParams(event, schemas as Schemas<unknown, unknown>);
     const request: HttpRequest<TBody, TQuery> = {
       body: parseWith(schemas.body, event.body, 'body', schemas.mapIssues),
       query: parseWith(schemas.query, event.queryStringParameters ?? {}, 'query'),
-      params: (event.pathParameters ?? {}) as Record<string, string>,
+      params,
       headers: event.headers as Record<string, string>,
       requestId,
       method: event.httpMethod,

@@ -2,7 +2,7 @@
  * The sandbox provider (CONTRACT.md "Sandbox payment provider"): its checkout sessions live on
  * the table; its hosted page lets a tester choose paid, cancelled or failed.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../store/dynamo';
 import { keys } from '../store/keys';
@@ -28,7 +28,8 @@ export function sandboxProvider(baseUrl: string): PaymentProvider {
   return {
     name: 'sandbox',
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
-      const providerReference = `sbx_${randomBytes(12).toString('hex')}`;
+      // One session per order and attempt, like Stripe's idempotency key: a concurrent create reuses it.
+      const providerReference = `sbx_${createHash('sha256').update(`${request.orderReference}:${request.attempt}`).digest('hex').slice(0, 24)}`;
       const session: SandboxSession = {
         provider_reference: providerReference,
         order_reference: request.orderReference,
@@ -40,7 +41,17 @@ export function sandboxProvider(baseUrl: string): PaymentProvider {
         state: 'open',
         created_at: new Date().toISOString(),
       };
-      await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.sandboxSession(providerReference), entity: 'sandbox_session', ...session } }));
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: TABLE,
+            Item: { ...keys.sandboxSession(providerReference), entity: 'sandbox_session', ...session },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+      } catch (error) {
+        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      }
       return { providerReference, checkoutUrl: `${baseUrl}/sandbox/checkout/${providerReference}` };
     },
     async getPayment(providerReference: string): Promise<ProviderPayment> {

@@ -7,8 +7,15 @@ export const identifier = z.string().min(1).max(128);
 export const text = z.string().max(2000);
 /** Counts such as guests and max_occupancy. The upper bound keeps numbers storable. */
 export const count = z.number().int().min(1).max(10_000);
-/** Area A money: a decimal in the client's currency, not negative. */
-export const money = z.number().min(0).max(1_000_000_000);
+/**
+ * Area A money: a decimal in the client's currency, not negative. A positive amount below
+ * 1e-130 is refused: DynamoDB cannot store it (Number underflow), so it would fail on write.
+ */
+export const money = z
+  .number()
+  .min(0)
+  .max(1_000_000_000)
+  .refine((v) => !(v > 0 && v < 1e-130), 'must be 0 or at least 1e-130');
 export const email = z.email().max(254);
 /** E.164: a plus sign and up to 15 digits. */
 export const phone = z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number such as +14155550123');
@@ -23,9 +30,28 @@ export const calendarDate = z.string().refine(isCalendarDate, 'must be a real ca
 
 export const timestamp = z.iso.datetime({ offset: true });
 
-/** Image entries: a URL string, or an object with at least a url. */
-export const image = z.union([text, z.looseObject({ url: text, caption: text.optional() })]);
+/**
+ * Image entries: a URL string, or an object with a url and an optional caption. Unknown fields
+ * of an image object are dropped like any other unknown field: kept, they could nest deeper, hold
+ * numbers or names the table cannot store.
+ */
+export const image = z.union([text, z.object({ url: text, caption: text.optional() })]);
 export const images = z.array(image).max(50);
+
+/**
+ * One synced item (category, room, booking, check-in record) as JSON: at most 256 KiB. The field
+ * limits alone allow more (100 amenities and 50 images of 2,000 characters), and a stored record
+ * must stay under DynamoDB's 400 KB item size.
+ */
+export const MAX_ITEM_BYTES = 256 * 1024;
+
+export function withinItemSize<T extends z.ZodType>(item: T) {
+  return item.superRefine((value, ctx) => {
+    if (Buffer.byteLength(JSON.stringify(value), 'utf8') > MAX_ITEM_BYTES) {
+      ctx.addIssue({ code: 'custom', path: [], message: `an item is at most ${MAX_ITEM_BYTES / 1024} KiB of JSON` });
+    }
+  });
+}
 
 export const MAX_STAY_NIGHTS = 365;
 

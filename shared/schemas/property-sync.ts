@@ -14,6 +14,7 @@ import {
   phone,
   text,
   timestamp,
+  withinItemSize,
 } from './common';
 
 export const BOOKING_STATUSES = ['pending', 'confirmed', 'checked_in', 'checked_out', 'cancelled', 'no_show'] as const;
@@ -22,7 +23,7 @@ export const PAYMENT_STATUSES = ['unpaid', 'partially_paid', 'paid', 'refunded']
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-const items = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_SYNC_ITEMS);
+const items = <T extends z.ZodType>(item: T) => z.array(withinItemSize(item)).max(MAX_SYNC_ITEMS);
 
 /**
  * Check-out after check-in, at most 365 nights. Compared only when both are real dates: an

@@ -4,7 +4,7 @@
  * the partner's status lookup. A paid room-booking order becomes a confirmed service booking in
  * the same transaction that marks it paid.
  */
-import { randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { DEFAULT_SUPPORTED_CURRENCIES } from '../../../infra/service-defaults';
 import type { Principal } from '../../auth/authorize';
 import { AppError, errors } from '../../errors';
@@ -43,8 +43,14 @@ export function supportedCurrencies(): string[] {
   return raw ? raw.split(',').map((c) => c.trim()) : [...DEFAULT_SUPPORTED_CURRENCIES];
 }
 
-function newOrderReference(): string {
-  return `PO-${Array.from({ length: 12 }, () => REF_ALPHABET[randomInt(REF_ALPHABET.length)]).join('')}`;
+/**
+ * The order reference is derived from the client and the partner's reference (unique per
+ * client), so concurrent creates of one reference open the same provider checkout (same
+ * idempotency key) instead of leaving abandoned ones behind.
+ */
+export function orderReferenceFor(clientId: string, reference: string): string {
+  const digest = createHash('sha256').update(`${clientId}\u0000${reference}`).digest();
+  return `PO-${Array.from(digest.subarray(0, 12), (byte) => REF_ALPHABET[byte % REF_ALPHABET.length]).join('')}`;
 }
 
 export function verifyUrl(baseUrl: string, orderReference: string): string {
@@ -156,7 +162,7 @@ export async function createPaymentOrder(
     }
     const settings = await getProviderSettings(principal.clientId);
     const provider = providerFor(settings, options.baseUrl);
-    const orderReference = newOrderReference();
+    const orderReference = orderReferenceFor(principal.clientId, body.reference);
     const checkout = await provider.createCheckout({
       orderReference,
       attempt: 1,
