@@ -40,5 +40,4 @@ export const errors = {
       'Retry-After': '1',
     }),
   internal: () => new AppError(500, 'INTERNAL_ERROR', 'Internal error'),
-  notImplemented: (what: string) => new AppError(501, 'NOT_IMPLEMENTED', `${what} is not available yet`),
 };
