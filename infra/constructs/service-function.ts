@@ -6,6 +6,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { functionBundling } from '../bundling';
 import type { Route } from '../routes';
 import type { ServiceTable } from './table';
 
@@ -67,15 +68,10 @@ export class ServiceFunction extends NodejsFunction {
       },
       bundling: {
         forceDockerBundling: false,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        target: 'node22',
-        // The project is ESM; CommonJS dependencies bundled into it still need `require`.
+        ...functionBundling,
         format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-        externalModules: ['@aws-sdk/*'],
+        mainFields: [...functionBundling.mainFields],
+        externalModules: [...functionBundling.externalModules],
       },
     });
 

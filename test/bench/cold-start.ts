@@ -1,0 +1,240 @@
+/**
+ * Cold start: every function bundled as the CDK construct bundles it (same esbuild options,
+ * from infra/bundling.ts), its size, and the time a fresh `node` process takes to import it,
+ * against a baseline bundle that only creates a DynamoDB document client. Imports run one at a
+ * time, interleaved round by round in a shuffled order, so machine noise hits every bundle alike.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { esbuildOptions } from '../../infra/bundling';
+import { routes } from '../../infra/routes';
+import { bytes, median, ms, percentile, ratio, round, x } from './lib/stats';
+import type { BenchConfig, Row, Section } from './lib/types';
+
+/** 1 MB, read strictly as 10^6 bytes. */
+const MAX_BUNDLE_BYTES = 1_000_000;
+const MAX_IMPORT_RATIO = 1.5;
+const BASELINE = 'baseline (DynamoDB document client only)';
+
+/** The environment the stack gives a function in Lambda (infra/constructs/service-function.ts), with placeholders. */
+function lambdaLikeEnv(name: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_OPTIONS: '--enable-source-maps',
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'bench',
+    AWS_SECRET_ACCESS_KEY: 'bench',
+    AWS_LAMBDA_FUNCTION_NAME: name,
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+    POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
+    POWERTOOLS_METRICS_NAMESPACE: 'HotelIntegration',
+    POWERTOOLS_LOG_LEVEL: 'INFO',
+    STAGE: 'bench',
+    TABLE_NAME: 'hotel-integration-bench',
+    CALLBACK_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-callbacks',
+    CALLBACK_RETRY_DELAYS_SECONDS: '60,300',
+    SUPPORTED_CURRENCIES: 'USD,EUR',
+  };
+}
+
+function importOnce(bundle: string, name: string, timer: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [timer, bundle], { env: lambdaLikeEnv(name), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c));
+    child.stderr.on('data', (c: Buffer) => (err += c));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`importing ${name} failed (exit ${code}): ${err.slice(0, 1000)}`));
+      try {
+        resolve((JSON.parse(out) as { ms: number }).ms);
+      } catch {
+        reject(new Error(`importing ${name} printed no timing: ${out.slice(0, 200)} ${err.slice(0, 500)}`));
+      }
+    });
+  });
+}
+
+/** Packages a bundle imports at load time but leaves external (the AWS SDK), sorted. */
+function externalImports(metafile: Metafile, outfile: string): string[] {
+  const output = Object.entries(metafile.outputs).find(([path]) => path.endsWith(outfile.split('/').pop()!))?.[1];
+  const external = (output?.imports ?? []).filter((i) => i.external && i.kind === 'import-statement' && !isBuiltin(i.path));
+  return [...new Set(external.map((i) => i.path))].sort();
+}
+
+/** Bytes per top-level package (or source folder) in a bundle's output, largest first. */
+function largestInputs(metafile: Metafile, outfile: string, count = 3): { input: string; bytes: number }[] {
+  const output = Object.entries(metafile.outputs).find(([path]) => path.endsWith(outfile.split('/').pop()!))?.[1];
+  if (!output) return [];
+  const byGroup = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const match = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+    const group = match ? match[1]! : path.split('/').slice(0, 2).join('/');
+    byGroup.set(group, (byGroup.get(group) ?? 0) + bytesInOutput);
+  }
+  return [...byGroup.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([input, n]) => ({ input, bytes: n }));
+}
+
+function shuffle<T>(values: T[]): T[] {
+  const a = [...values];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+export async function coldStart(config: BenchConfig): Promise<Section> {
+  const started = performance.now();
+  const { repoRoot, log } = config;
+  const outDir = join(config.workDir, 'bundles');
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+
+  // Every function file: the route handlers, the authorizer, the sender and the sweeper.
+  const functionNames = readdirSync(join(repoRoot, 'functions'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -3))
+    .sort();
+  const missing = routes.map((r) => r.handler).filter((h) => !functionNames.includes(h));
+  if (missing.length) throw new Error(`route handlers without a file: ${missing.join(', ')}`);
+
+  const entries = [
+    { name: BASELINE, entry: join(repoRoot, 'test/bench/fixtures/baseline-handler.ts'), outfile: join(outDir, 'baseline/index.mjs') },
+    ...functionNames.map((name) => ({ name, entry: join(repoRoot, 'functions', `${name}.ts`), outfile: join(outDir, name, 'index.mjs') })),
+  ];
+  log(`bundling ${entries.length} entries`);
+  const bundles = await Promise.all(
+    entries.map(async (e) => {
+      const result = await build({ ...esbuildOptions(e.entry, e.outfile, repoRoot), metafile: true, logLevel: 'warning' });
+      return {
+        ...e,
+        bytes: statSync(e.outfile).size,
+        largest: largestInputs(result.metafile!, e.outfile),
+        externals: externalImports(result.metafile!, e.outfile),
+      };
+    }),
+  );
+
+  // What a bundle's import costs is its own code plus the packages it leaves external (the AWS
+  // SDK, loaded from node_modules as Lambda loads it from the runtime). A stub per distinct set
+  // of externals, importing only those, tells the two apart.
+  const stubs = new Map<string, { name: string; outfile: string }>();
+  for (const b of bundles) {
+    const key = b.externals.join(' ');
+    if (stubs.has(key)) continue;
+    const outfile = join(outDir, 'externals', `stub-${stubs.size}.mjs`);
+    mkdirSync(join(outDir, 'externals'), { recursive: true });
+    writeFileSync(
+      outfile,
+      `${b.externals.map((m, i) => `import * as m${i} from ${JSON.stringify(m)};`).join('\n')}\nexport const handler = async () => [${b.externals.map((_, i) => `m${i}`).join(', ')}].length;\n`,
+    );
+    stubs.set(key, { name: `externals only: ${key || 'none'}`, outfile });
+  }
+
+  const timer = join(repoRoot, 'test/bench/fixtures/import-timer.mjs');
+  const runs = config.quick ? 3 : 15;
+  const timed = [...bundles, ...stubs.values()];
+  const times = new Map<string, number[]>(timed.map((b) => [b.name, []]));
+  // Round 0 warms the file cache and is discarded.
+  for (let round = 0; round <= runs; round++) {
+    for (const item of shuffle(timed)) {
+      const t = await importOnce(item.outfile, item.name, timer);
+      if (round > 0) times.get(item.name)!.push(t);
+    }
+    if (round === 0 || round === runs || round % 5 === 0) log(`import round ${round}/${runs}`);
+  }
+
+  const baselineMedian = median(times.get(BASELINE)!);
+  const baseline = bundles.find((b) => b.name === BASELINE)!;
+  const baselineExternals = median(times.get(stubs.get(baseline.externals.join(' '))!.name)!);
+  const rows: Row[] = [
+    {
+      figure: `${BASELINE}: size / import`,
+      value: `${bytes(baseline.bytes)} / ${ms(baselineMedian)}`,
+      baseline: '-',
+      ratio: '1.00x',
+      target: 'reference',
+    },
+  ];
+  const results = bundles.map((b) => {
+    const samples = times.get(b.name)!;
+    const med = median(samples);
+    const stub = stubs.get(b.externals.join(' '))!;
+    const externalsMs = median(times.get(stub.name)!);
+    return {
+      name: b.name,
+      bytes: b.bytes,
+      largest_inputs: b.largest,
+      externals: b.externals,
+      externals_only_import_ms: round(externalsMs),
+      own_code_import_ms: round(med - externalsMs),
+      import_ms: { median: round(med), p90: round(percentile(samples, 90)), samples: samples.map((s) => round(s)) },
+      import_ratio: round(ratio(med, baselineMedian), 3),
+    };
+  });
+  for (const r of results) {
+    if (r.name === BASELINE) continue;
+    rows.push({
+      figure: `${r.name}: bundle size`,
+      value: `${bytes(r.bytes)} (${r.bytes.toLocaleString('en-US')} B)`,
+      baseline: '-',
+      ratio: `${Math.round((100 * r.bytes) / MAX_BUNDLE_BYTES)}% of 1 MB`,
+      target: '< 1 MB (10^6 B)',
+      met: r.bytes < MAX_BUNDLE_BYTES,
+    });
+    rows.push({
+      figure: `${r.name}: import (median of ${runs})`,
+      value: `${ms(r.import_ms.median)} (p90 ${ms(r.import_ms.p90)})`,
+      baseline: ms(baselineMedian),
+      ratio: x(r.import_ratio),
+      target: `< ${MAX_IMPORT_RATIO}x`,
+      met: r.import_ratio < MAX_IMPORT_RATIO,
+    });
+    const extra = r.externals.filter((m) => !baseline.externals.includes(m)).map((m) => m.replace('@aws-sdk/', ''));
+    rows.push({
+      figure: `${r.name}: import split: external SDK packages / own bundle`,
+      value: `${ms(r.externals_only_import_ms)} / ${ms(r.own_code_import_ms)}${extra.length ? ` (also loads ${extra.join(', ')})` : ''}`,
+      baseline: `${ms(baselineExternals)} / ${ms(baselineMedian - baselineExternals)}`,
+    });
+  }
+  const largest = results
+    .filter((r) => r.name !== BASELINE)
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 3)
+    .map((r) => `${r.name}: ${r.largest_inputs.map((i) => `${i.input} ${bytes(i.bytes)}`).join(', ')}`);
+  return {
+    id: 'cold-start',
+    title: 'Cold start',
+    method:
+      `Each of the ${functionNames.length} functions (functions/*.ts) bundled with esbuild using the construct's options ` +
+      '(infra/bundling.ts: minified ESM, node22, source map without sources, createRequire banner, @aws-sdk/* external), size of index.mjs; ' +
+      `import time = median of ${runs} fresh \`node\` processes each timing \`await import(bundle)\` with performance.now() ` +
+      "(Node's startup excluded), in the environment the stack gives the functions (including NODE_OPTIONS=--enable-source-maps). " +
+      'Baseline: a bundle that only creates a DynamoDB document client, bundled the same way. ' +
+      'Runs are interleaved (every bundle once per round, in a shuffled order; a first round is discarded).',
+    rows,
+    notes: [
+      `Largest inputs of the largest bundles: ${largest.join('; ')}.`,
+      'Import split: the "external SDK packages" time is a stub importing exactly the @aws-sdk/* packages the bundle leaves external ' +
+        '(loaded from node_modules, as Lambda loads them from the runtime); the rest is the bundle\'s own code.',
+      ...[...stubs.values()].map((s) => `${s.name}: ${ms(median(times.get(s.name)!))}`),
+    ],
+    data: {
+      externals_only: [...stubs.values()].map((s) => ({ name: s.name, import_ms: round(median(times.get(s.name)!)) })),
+      runs,
+      baseline_import_ms: round(baselineMedian),
+      bundles: results,
+    },
+    seconds: (performance.now() - started) / 1000,
+  };
+}
