@@ -2,7 +2,7 @@
  * The Stripe platform secrets. Locally and in tests they come straight from the environment
  * (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET); in the stack the environment names SSM
  * SecureString parameters instead (STRIPE_SECRET_KEY_PARAMETER, STRIPE_WEBHOOK_SECRET_PARAMETER),
- * read with Powertools on first use and cached per container. Nothing here runs until a Stripe
+ * read on first use and cached per container. Nothing here runs until a Stripe
  * client actually needs a secret, so sandbox-only deployments never touch SSM. Values are never
  * logged.
  */
@@ -33,19 +33,33 @@ export async function stripeSecret(secret: StripeSecret): Promise<string> {
   if (!parameterName) {
     throw new StripeNotConfiguredError(`The ${source.what} is not configured: set ${source.value} or ${source.parameter}`);
   }
-  const { getParameter } = await import('@aws-lambda-powertools/parameters/ssm');
   let value: string | undefined;
   try {
-    value = await getParameter(parameterName, { decrypt: true, maxAge: SECRET_MAX_AGE_SECONDS });
+    value = await readParameter(parameterName);
   } catch (error) {
-    // Powertools wraps the SDK's error; the cause says whether SSM was only busy.
-    const cause = (error as Error).cause ?? error;
-    if (isTransient(cause)) {
-      logger.warn('SSM unavailable while reading a Stripe secret', { parameter: parameterName, error: (cause as Error).name });
+    if (isTransient(error)) {
+      logger.warn('SSM unavailable while reading a Stripe secret', { parameter: parameterName, error: (error as Error).name });
       throw errors.serviceUnavailable();
     }
-    throw new StripeNotConfiguredError(`Cannot read the ${source.what} from SSM parameter ${parameterName}: ${(cause as Error).name}`);
+    throw new StripeNotConfiguredError(`Cannot read the ${source.what} from SSM parameter ${parameterName}: ${(error as Error).name}`);
   }
   if (!value?.trim()) throw new StripeNotConfiguredError(`SSM parameter ${parameterName} (${source.what}) is empty`);
   return value.trim();
+}
+
+const parameterCache = new Map<string, { value: string | undefined; readAt: number }>();
+let ssmClient: Promise<import('@aws-sdk/client-ssm').SSMClient> | undefined;
+
+/**
+ * A SecureString from SSM, cached per container. The SDK client is imported on first use: an
+ * import at the top of the bundle would load it at every cold start of the payment functions.
+ */
+async function readParameter(name: string): Promise<string | undefined> {
+  const hit = parameterCache.get(name);
+  if (hit && Date.now() - hit.readAt < SECRET_MAX_AGE_SECONDS * 1000) return hit.value;
+  const { SSMClient, GetParameterCommand } = await import('@aws-sdk/client-ssm');
+  ssmClient ??= Promise.resolve(new SSMClient({ maxAttempts: 3 }));
+  const { Parameter } = await (await ssmClient).send(new GetParameterCommand({ Name: name, WithDecryption: true }));
+  parameterCache.set(name, { value: Parameter?.Value, readAt: Date.now() });
+  return Parameter?.Value;
 }

@@ -101,6 +101,14 @@ function strip<T>(item: Record<string, unknown>): T {
   return record as T;
 }
 
+/**
+ * The sort-key range of a prefix. Same items as begins_with, and DynamoDB Local serves a range
+ * in time independent of the rest of the partition (measured in npm run bench).
+ */
+function prefixRange(prefix: string) {
+  return { ':from': prefix, ':to': `${prefix}\uffff` };
+}
+
 export function isActive(status: BookingStatus): boolean {
   return ACTIVE_BOOKING_STATUSES.includes(status);
 }
@@ -109,8 +117,8 @@ export function isActive(status: BookingStatus): boolean {
 
 export async function listCategories(clientId: string): Promise<CategoryRecord[]> {
   const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ':prefix': keys.categoryPrefix },
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ...prefixRange(keys.categoryPrefix) },
     ConsistentRead: true,
   });
   return items.map((item) => strip<CategoryRecord>(item));
@@ -126,8 +134,8 @@ export async function putCategories(clientId: string, categories: readonly Categ
 
 export async function listRooms(clientId: string): Promise<RoomRecord[]> {
   const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ':prefix': keys.roomPrefix },
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ...prefixRange(keys.roomPrefix) },
     ConsistentRead: true,
   });
   return items.map((item) => strip<RoomRecord>(item));
