@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { OPENAPI_PATH, serializeOpenApiDocument } from '../../shared/openapi/document';
 import { callbackQueue } from '../queue-definitions';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../service-defaults';
 import {
@@ -90,7 +91,11 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
     region: LOCAL_REGION,
   };
   Object.assign(process.env, functionEnvironment(base));
-  const gateway = await startLocalGateway({ port: options.port, onRequest: options.onRequest, extraRoutes: options.extraRoutes });
+  const gateway = await startLocalGateway({
+    port: options.port,
+    onRequest: options.onRequest,
+    extraRoutes: [openApiRoute(), ...(options.extraRoutes ?? [])],
+  });
   const info: LocalStackInfo = { ...base, apiUrl: gateway.url };
   process.env.PUBLIC_BASE_URL = gateway.url;
 
@@ -116,6 +121,16 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
       await gateway.close();
       sqs.destroy();
     },
+  };
+}
+
+/** GET /api/v1/openapi.json: the OpenAPI document (openapi.json), built on the first request. */
+function openApiRoute(): ExtraRoute {
+  let document: string | undefined;
+  return {
+    method: 'GET',
+    path: OPENAPI_PATH,
+    respond: () => ({ status: 200, body: (document ??= serializeOpenApiDocument()), contentType: 'application/json' }),
   };
 }
 
