@@ -1,7 +1,8 @@
 import { findRoute } from '../infra/routes';
 import { AppError, errors } from '../shared/errors';
 import { publicHandler } from '../shared/http/handler';
-import { completeSandboxSession, SANDBOX_OUTCOMES, type SandboxOutcome } from '../shared/payments/sandbox';
+import { completeSandboxSession } from '../shared/payments/sandbox';
+import { SANDBOX_OUTCOMES, type SandboxOutcome } from '../shared/schemas/payments';
 
 // The hosted page's form: records the tester's choice, then sends the guest to the return URL.
 export const handler = publicHandler(findRoute('SandboxCheckoutSubmit'), {}, async ({ params, headers, body }) => {

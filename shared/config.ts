@@ -28,3 +28,4 @@ export function isLocalStage(): boolean {
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_SYNC_ITEMS = 500;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;

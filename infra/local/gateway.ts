@@ -289,9 +289,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
     result = await handler(event, lambdaContext(route.id, (route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS) * 1000));
   } catch (error) {
     console.error(`function ${route.id} failed:`, error);
-    return sendGatewayResponse(res, 'DEFAULT_5XX', context, 502);
+    return sendGatewayResponse(res, 'DEFAULT_5XX', context);
   }
-  if (!isProxyResult(result)) return sendGatewayResponse(res, 'DEFAULT_5XX', context, 502);
+  if (!isProxyResult(result)) return sendGatewayResponse(res, 'DEFAULT_5XX', context);
   writeProxyResult(res, result, requestId);
   return result.statusCode;
 }

@@ -14,12 +14,12 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { tableDefinition } from '../../infra/table-definition';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../config';
 import { AppError, errors } from '../errors';
 import { dynamoClient, TABLE } from '../store/dynamo';
 import { keys } from '../store/keys';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** One partition per idempotency key, instead of Powertools' single static partition. */
 class SingleTablePersistence extends DynamoDBPersistenceLayer {

@@ -45,12 +45,12 @@ import {
   stripeWebhookReceived,
 } from '../schemas/responses';
 import { ERROR_CODES, type ErrorCode, HTTP_ERROR_CODES } from './error-codes';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../config';
 
 /** The path the local stack serves the document at. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
 /** Mirrors shared/http/idempotency.ts (which cannot be imported here: it opens the table). */
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 // ---- names and metadata for existing schema instances (no change to the schemas)
 
@@ -684,7 +684,7 @@ function commonErrors(route: Route, operation: Operation): ErrorNote[] {
   }
   if (route.idempotent) {
     notes.push(
-      { code: 'VALIDATION_ERROR', when: `The \`Idempotency-Key\` header is empty or longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.` },
+      { code: 'VALIDATION_ERROR', when: `The \`Idempotency-Key\` header is empty or longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.` },
       { code: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' },
       { code: 'IDEMPOTENCY_KEY_REUSED' },
     );
@@ -797,10 +797,10 @@ function headerParameters(route: Route): z.ZodObject | undefined {
     shape['Idempotency-Key'] = z
       .string()
       .min(1)
-      .max(IDEMPOTENCY_KEY_MAX_LENGTH)
+      .max(MAX_IDEMPOTENCY_KEY_LENGTH)
       .optional()
       .meta({
-        param: { description: `Optional, 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters; makes a retry safe. Scoped by client + method + path + key and kept 24 hours. The same key with the same body (compared as canonical JSON) after completion replays the stored status and body with \`Idempotent-Replayed: true\`; with a different body: 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first request still runs: 409 \`IDEMPOTENCY_REQUEST_IN_PROGRESS\`. 5xx outcomes are not stored, so a retry runs again.` },
+        param: { description: `Optional, 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters; makes a retry safe. Scoped by client + method + path + key and kept 24 hours. The same key with the same body (compared as canonical JSON) after completion replays the stored status and body with \`Idempotent-Replayed: true\`; with a different body: 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first request still runs: 409 \`IDEMPOTENCY_REQUEST_IN_PROGRESS\`. 5xx outcomes are not stored, so a retry runs again.` },
         example: 'sync-2027-06-01-0001',
       });
   }

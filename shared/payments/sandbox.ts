@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SandboxOutcome } from '../schemas/payments';
 import { db, TABLE } from '../store/dynamo';
 import { keys } from '../store/keys';
 import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment } from './provider';
@@ -21,8 +22,6 @@ export interface SandboxSession {
   completed_at?: string;
 }
 
-export const SANDBOX_OUTCOMES = ['paid', 'cancelled', 'failed'] as const;
-export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
 
 export function sandboxProvider(baseUrl: string): PaymentProvider {
   return {

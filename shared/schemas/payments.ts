@@ -5,6 +5,10 @@ import { calendarDate, count, email, identifier, phone, text } from './common';
 
 export const MAX_AMOUNT_MINOR = 1_000_000_000_000;
 
+/** What a tester can choose on the sandbox provider's hosted page. */
+export const SANDBOX_OUTCOMES = ['paid', 'cancelled', 'failed'] as const;
+export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
+
 /** ISO 4217 minor units that are not 2. */
 const MINOR_UNITS: Record<string, number> = { JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, UGX: 0, XAF: 0, XOF: 0, KWD: 3, BHD: 3, JOD: 3, OMR: 3, TND: 3 };
 

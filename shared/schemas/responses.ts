@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { calendarDate } from './common';
 import { BOOKING_STATUSES, PAYMENT_STATUSES } from './property-sync';
+import { SANDBOX_OUTCOMES } from './payments';
 
 // ---- shared pieces
 
@@ -175,9 +176,8 @@ export const paymentOrderStatus = z.object({
 export const stripeWebhookReceived = z.object({ received: z.literal(true) });
 
 /** The sandbox hosted page's form (functions/sandbox-checkout-submit.ts reads `outcome` from it). */
-export const SANDBOX_FORM_OUTCOMES = ['paid', 'cancelled', 'failed'] as const;
 export const sandboxCheckoutForm = z.object({
-  outcome: z.enum(SANDBOX_FORM_OUTCOMES).meta({ description: 'The tester\'s choice.' }),
+  outcome: z.enum(SANDBOX_OUTCOMES).meta({ description: 'The tester\'s choice.' }),
 });
 
 // ---- outbound events (signed POSTs to the client's callback / webhook URL)
