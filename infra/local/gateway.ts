@@ -238,6 +238,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
     authorizer: null as Record<string, unknown> | null,
   };
   const pathParameters = Object.keys(params).length ? params : null;
+  // What the REQUEST authorizer event and the proxy event share.
+  const request = {
+    resource: route.path,
+    path: url.pathname,
+    httpMethod: method,
+    headers,
+    multiValueHeaders,
+    ...query,
+    pathParameters,
+    stageVariables: null,
+  };
 
   if (route.auth.kind !== 'public') {
     const methodArn = `arn:aws:execute-api:us-east-1:000000000000:local/${STAGE}/${method}${url.pathname}`;
@@ -245,19 +256,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
     let result: APIGatewayAuthorizerResult;
     try {
       result = await authorizer(
-        {
-          type: 'REQUEST',
-          methodArn,
-          resource: route.path,
-          path: url.pathname,
-          httpMethod: method,
-          headers,
-          multiValueHeaders,
-          ...query,
-          pathParameters,
-          stageVariables: null,
-          requestContext,
-        },
+        { type: 'REQUEST', methodArn, ...request, requestContext },
         lambdaContext('authorizer', 10_000),
       );
     } catch (error) {
@@ -271,14 +270,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
   }
 
   const event: APIGatewayProxyEvent = {
-    resource: route.path,
-    path: url.pathname,
-    httpMethod: method,
-    headers,
-    multiValueHeaders,
-    ...query,
-    pathParameters,
-    stageVariables: null,
+    ...request,
     requestContext: requestContext as unknown as APIGatewayProxyEvent['requestContext'],
     body: body.length ? body.toString('utf8') : null,
     isBase64Encoded: false,

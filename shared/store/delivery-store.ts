@@ -3,6 +3,7 @@
  * keeps the exact payload it sends, every attempt, and while it waits for the queue, an entry
  * in the sparse "due" index.
  */
+import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from './batch';
 import { db, TABLE } from './dynamo';
@@ -44,6 +45,38 @@ function fromItem(item: Record<string, unknown>): DeliveryRecord {
   const record: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(item)) if (!INTERNAL.includes(name)) record[name] = value;
   return record as unknown as DeliveryRecord;
+}
+
+/** A new delivery, due at once, of an event that happens at `at`. */
+export function newDelivery(input: {
+  clientId: string;
+  event: string;
+  endpoint: EndpointKind;
+  payload: string;
+  at: string;
+  booking_id?: string;
+  payment_order_id?: string;
+}): DeliveryRecord {
+  return {
+    delivery_id: randomUUID(),
+    client_id: input.clientId,
+    event: input.event,
+    endpoint: input.endpoint,
+    payload: input.payload,
+    status: 'pending',
+    attempts: [],
+    round_attempts: 0,
+    due_at: input.at,
+    created_at: input.at,
+    updated_at: input.at,
+    ...(input.booking_id ? { booking_id: input.booking_id } : {}),
+    ...(input.payment_order_id ? { payment_order_id: input.payment_order_id } : {}),
+  };
+}
+
+/** The transaction item writing a new delivery, with the event that causes it. */
+export function deliveryPutItem(record: DeliveryRecord) {
+  return { Put: { TableName: TABLE, Item: newDeliveryItem(record), ConditionExpression: 'attribute_not_exists(pk)' } };
 }
 
 /** The item for a new delivery, due now: for a transaction with the event that causes it. */

@@ -4,7 +4,7 @@
  * callbacks, its delivery record: the booking and its delivery exist together or not at all.
  */
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { newDeliveryItem, type DeliveryRecord } from './delivery-store';
+import { type DeliveryRecord, deliveryPutItem } from './delivery-store';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import { bookingItem, type BookingRecord, type RoomRecord } from './property-store';
@@ -59,9 +59,7 @@ export function serviceBookingItems(write: ServiceBookingWrite): TransactItem[] 
       },
     });
   }
-  for (const delivery of deliveries) {
-    items.push({ Put: { TableName: TABLE, Item: newDeliveryItem(delivery), ConditionExpression: 'attribute_not_exists(pk)' } });
-  }
+  items.push(...deliveries.map(deliveryPutItem));
   return items;
 }
 

@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import type { PaymentStatus } from '../../schemas/property-sync';
-import type { DeliveryRecord } from '../../store/delivery-store';
+import { type DeliveryRecord, newDelivery } from '../../store/delivery-store';
 import { type EndpointConfig, getEndpoint } from '../../store/endpoint-store';
 import { activeBookingsOfRoom, type BookingOrigin, type BookingRecord, type RoomRecord } from '../../store/property-store';
 import { getRoom, getRoomHolds, type Hold, serviceBookingItems, type TransactItem, transactWrite } from '../../store/service-booking-store';
@@ -102,20 +102,14 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
   };
   const deliveries: DeliveryRecord[] = endpoint
     ? [
-        {
-          delivery_id: newId(),
-          client_id: clientId,
+        newDelivery({
+          clientId,
           event: 'booking.confirmed',
           endpoint: 'callback',
           payload: bookingConfirmedPayload(clientId, booking, locked, now),
-          status: 'pending',
-          attempts: [],
-          round_attempts: 0,
-          due_at: timestamp,
-          created_at: timestamp,
-          updated_at: timestamp,
+          at: timestamp,
           booking_id: booking.id,
-        },
+        }),
       ]
     : [];
   // Past stays are dropped from the hold list so it stays small.

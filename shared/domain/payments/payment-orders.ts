@@ -13,7 +13,6 @@ import { logger } from '../../observability';
 import type { ProviderPayment } from '../../payments/provider';
 import { MAX_STAY_NIGHTS, nightsBetween } from '../../schemas/common';
 import { majorAmount, type PaymentOrderRequest } from '../../schemas/payments';
-import type { DeliveryRecord } from '../../store/delivery-store';
 import { getEndpoint } from '../../store/endpoint-store';
 import {
   type AttemptRecord,
@@ -29,7 +28,7 @@ import {
   providerEventItem,
   transactionItem,
 } from '../../store/payment-store';
-import { newDeliveryItem } from '../../store/delivery-store';
+import { type DeliveryRecord, deliveryPutItem, newDelivery } from '../../store/delivery-store';
 import { TABLE } from '../../store/dynamo';
 import { type TransactItem, transactWrite } from '../../store/service-booking-store';
 import { dispatchAll, planServiceBooking } from '../bookings/service-bookings';
@@ -245,6 +244,27 @@ const NOT_APPLICABLE: BookingSync = {
   room_assignment: null,
 };
 
+/** The current attempt's outcome and the provider's answer, recorded when an order settles. */
+function settledItems(order: PaymentOrderRecord, payment: ProviderPayment, outcome: AttemptRecord['outcome'], timestamp: string): TransactItem[] {
+  return [
+    {
+      Put: {
+        TableName: TABLE,
+        Item: attemptItem(order.order_reference, {
+          attempt: order.attempt,
+          provider: order.provider,
+          provider_reference: order.provider_reference,
+          checkout_url: order.checkout_url,
+          outcome,
+          created_at: order.updated_at,
+          updated_at: timestamp,
+        }),
+      },
+    },
+    providerEventItem(order.order_reference, { id: newId(), at: timestamp, provider: order.provider, type: `payment.${outcome}`, data: payment.raw }),
+  ];
+}
+
 /** Marks the order paid with its transaction, provider event, mirrored booking and webhook, all at once. */
 async function commitPaid(order: PaymentOrderRecord, payment: ProviderPayment, now: Date): Promise<void> {
   const timestamp = now.toISOString();
@@ -290,40 +310,20 @@ async function commitPaid(order: PaymentOrderRecord, payment: ProviderPayment, n
   const paid: PaymentOrderRecord = { ...order, status: 'paid', paid_at: timestamp, booking_sync: bookingSync, updated_at: timestamp };
   const webhook = await getEndpoint(order.client_id, 'webhook');
   if (webhook) {
-    const delivery: DeliveryRecord = {
-      delivery_id: newId(),
-      client_id: order.client_id,
+    const delivery = newDelivery({
+      clientId: order.client_id,
       event: 'payment_order.paid',
       endpoint: 'webhook',
       payload: paidWebhookPayload(paid),
-      status: 'pending',
-      attempts: [],
-      round_attempts: 0,
-      due_at: timestamp,
-      created_at: timestamp,
-      updated_at: timestamp,
+      at: timestamp,
       payment_order_id: order.payment_order_id,
-    };
+    });
     deliveries.push(delivery);
-    items.push({ Put: { TableName: TABLE, Item: newDeliveryItem(delivery), ConditionExpression: 'attribute_not_exists(pk)' } });
+    items.push(deliveryPutItem(delivery));
   }
   items.push(
     orderUpdateItem(paid, order),
-    {
-      Put: {
-        TableName: TABLE,
-        Item: attemptItem(order.order_reference, {
-          attempt: order.attempt,
-          provider: order.provider,
-          provider_reference: order.provider_reference,
-          checkout_url: order.checkout_url,
-          outcome: 'paid',
-          created_at: order.updated_at,
-          updated_at: timestamp,
-        }),
-      },
-    },
-    providerEventItem(order.order_reference, { id: newId(), at: timestamp, provider: order.provider, type: 'payment.paid', data: payment.raw }),
+    ...settledItems(order, payment, 'paid', timestamp),
     transactionItem(order.order_reference, {
       id: payment.paymentId ?? order.provider_reference,
       at: timestamp,
@@ -340,24 +340,7 @@ async function commitPaid(order: PaymentOrderRecord, payment: ProviderPayment, n
 
 async function commitClosed(order: PaymentOrderRecord, payment: ProviderPayment, status: Exclude<OrderStatus, 'processing' | 'paid'>, now: Date): Promise<void> {
   const timestamp = now.toISOString();
-  await transactWrite([
-    orderUpdateItem({ ...order, status, updated_at: timestamp }, order),
-    {
-      Put: {
-        TableName: TABLE,
-        Item: attemptItem(order.order_reference, {
-          attempt: order.attempt,
-          provider: order.provider,
-          provider_reference: order.provider_reference,
-          checkout_url: order.checkout_url,
-          outcome: status,
-          created_at: order.updated_at,
-          updated_at: timestamp,
-        }),
-      },
-    },
-    providerEventItem(order.order_reference, { id: newId(), at: timestamp, provider: order.provider, type: `payment.${status}`, data: payment.raw }),
-  ]);
+  await transactWrite([orderUpdateItem({ ...order, status, updated_at: timestamp }, order), ...settledItems(order, payment, status, timestamp)]);
 }
 
 /**

@@ -25,6 +25,12 @@ export function summarize<Item extends { action: SyncAction }>(source: string, i
   };
 }
 
+/** created, updated or unchanged, by comparing the stored content hash with the incoming one. */
+export function upsertAction(previous: { content_hash?: string } | undefined, hash: string): Exclude<SyncAction, 'linked'> {
+  if (!previous) return 'created';
+  return previous.content_hash === hash ? 'unchanged' : 'updated';
+}
+
 export function unknownReference(details: ErrorDetail[]): AppError {
   return new AppError(422, 'UNKNOWN_REFERENCE', 'The request refers to records that have not been synced; nothing was written', details);
 }

@@ -15,7 +15,7 @@ import {
   listRooms,
   putBookings,
 } from '../../store/property-store';
-import { duplicateIds, summarize, type SyncAction, unknownReference } from './results';
+import { duplicateIds, summarize, unknownReference, upsertAction } from './results';
 
 export interface BookingConflict {
   external_booking_id: string;
@@ -89,10 +89,9 @@ export async function syncBookings(clientId: string, body: PutBookingsBody, now 
     const content = bookingContent(input, rooms.get(input.external_room_id)!.id);
     const hash = contentHash(content);
     const previous = existing.get(id);
-    let action: SyncAction = 'unchanged';
+    const action = upsertAction(previous, hash);
     let record = previous!;
-    if (!previous || previous.content_hash !== hash) {
-      action = previous ? 'updated' : 'created';
+    if (action !== 'unchanged') {
       record = {
         id,
         origin: 'sync',

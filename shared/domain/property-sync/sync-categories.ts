@@ -3,7 +3,7 @@ import { contentHash, nameBasedId } from '../../ids';
 import type { PutCategoriesBody } from '../../schemas/property-sync';
 import { type CategoryRecord, listCategories, putCategories } from '../../store/property-store';
 import { errors } from '../../errors';
-import { duplicateIds, summarize, type SyncAction } from './results';
+import { duplicateIds, summarize, upsertAction } from './results';
 
 export async function syncCategories(clientId: string, body: PutCategoriesBody, now = new Date()) {
   const source = body.external_source;
@@ -28,9 +28,8 @@ export async function syncCategories(clientId: string, body: PutCategoriesBody, 
     const hash = contentHash(content);
     const previous = existing.get(input.external_category_id);
     const id = previous?.id ?? nameBasedId(clientId, 'category', source, input.external_category_id);
-    let action: SyncAction = 'unchanged';
-    if (!previous || previous.content_hash !== hash) {
-      action = previous ? 'updated' : 'created';
+    const action = upsertAction(previous, hash);
+    if (action !== 'unchanged') {
       writes.push({
         id,
         external_source: source,

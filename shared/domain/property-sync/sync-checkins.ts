@@ -9,7 +9,7 @@ import type { PutCheckinsBody } from '../../schemas/property-sync';
 import { mapConcurrent } from '../../store/batch';
 import { applyBookingActivity, type CheckinRecord, getBookings, getCheckins, listRooms, putCheckins } from '../../store/property-store';
 import { syncedBookingId } from './sync-bookings';
-import { duplicateIds, summarize, type SyncAction, unknownReference } from './results';
+import { duplicateIds, summarize, unknownReference, upsertAction } from './results';
 
 export async function syncCheckins(clientId: string, body: PutCheckinsBody, now = new Date()) {
   const source = body.external_source;
@@ -45,9 +45,8 @@ export async function syncCheckins(clientId: string, body: PutCheckinsBody, now 
     const hash = contentHash(content);
     const previous = existing.get(input.external_checkin_id);
     const id = previous?.id ?? nameBasedId(clientId, 'checkin', source, input.external_checkin_id);
-    let action: SyncAction = 'unchanged';
-    if (!previous || previous.content_hash !== hash) {
-      action = previous ? 'updated' : 'created';
+    const action = upsertAction(previous, hash);
+    if (action !== 'unchanged') {
       writes.push({
         id,
         external_source: source,
