@@ -1,4 +1,5 @@
-import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -50,6 +51,7 @@ export const stackOutputKeys = {
   tableName: 'TableName',
   callbackQueueUrl: 'CallbackQueueUrl',
   callbackDlqUrl: 'CallbackDlqUrl',
+  secretBoxKeyArn: 'SecretBoxKeyArn',
 } as const;
 
 export class HotelIntegrationStack extends Stack {
@@ -63,6 +65,7 @@ export class HotelIntegrationStack extends Stack {
   readonly providerSecrets: ProviderSecrets;
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
+  readonly secretBoxKey: Secret;
 
   constructor(scope: Construct, id: string, props: HotelIntegrationStackProps) {
     super(scope, id, props);
@@ -122,6 +125,17 @@ export class HotelIntegrationStack extends Stack {
       new PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [table.tableArn] }),
     );
 
+    // Seals callback and webhook signing secrets on the table; only the sender opens them.
+    const secretBoxKey = new Secret(this, 'SecretBoxKey', {
+      description: 'Key that seals callback and webhook signing secrets stored on the table',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(secretBoxKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Rotating this key would need every sealed signing secret re-sealed; rotate by re-setting the endpoints (npm run ops -- callbacks set) after replacing the secret',
+    });
+
     const sender = new ServiceFunction(this, 'SendCallbackFunction', {
       ...common,
       handler: 'send-callback',
@@ -131,9 +145,11 @@ export class HotelIntegrationStack extends Stack {
       environment: {
         CALLBACK_QUEUE_URL: callbacks.queue.queueUrl,
         CALLBACK_RETRY_DELAYS_SECONDS: retryDelays.join(','),
+        SECRET_BOX_KEY_SECRET_ARN: secretBoxKey.secretArn,
       },
     });
     sender.grantTableAccess(table, 'readwrite');
+    secretBoxKey.grantRead(sender);
     // Retries are re-enqueued with a delay.
     callbacks.queue.grantSendMessages(sender);
     sender.addEventSource(
@@ -186,6 +202,7 @@ export class HotelIntegrationStack extends Stack {
     new CfnOutput(this, stackOutputKeys.tableName, { value: table.tableName });
     new CfnOutput(this, stackOutputKeys.callbackQueueUrl, { value: callbacks.queue.queueUrl });
     new CfnOutput(this, stackOutputKeys.callbackDlqUrl, { value: callbacks.deadLetterQueue.queueUrl });
+    new CfnOutput(this, stackOutputKeys.secretBoxKeyArn, { value: secretBoxKey.secretArn, description: 'Operators need secretsmanager:GetSecretValue on it to set callback URLs' });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe to receive alarms' });
 
     this.table = table;
@@ -195,6 +212,7 @@ export class HotelIntegrationStack extends Stack {
     this.authorizerFunction = authorizer;
     this.callbackSenderFunction = sender;
     this.deliverySweeperFunction = sweeper;
+    this.secretBoxKey = secretBoxKey;
     this.api = api;
     this.monitoring = monitoring;
   }

@@ -3,7 +3,8 @@
  * definitions, the local gateway over the route table, and the queue poller for the sender.
  * `npm start` and the integration tests both run it.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { newSecretBoxKey } from '../../shared/secret-box';
 import { join } from 'node:path';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { OPENAPI_PATH, serializeOpenApiDocument } from '../../shared/openapi/document';
@@ -34,6 +35,8 @@ export interface LocalStackInfo {
   callbackQueueUrl: string;
   callbackDlqUrl: string;
   region: string;
+  /** Key that seals signing secrets on the table (local only; the stack uses Secrets Manager). */
+  secretBoxKey: string;
 }
 
 /** Environment the functions see, as the stack sets it in Lambda (plus emulator endpoints). */
@@ -47,6 +50,7 @@ export function functionEnvironment(info: Omit<LocalStackInfo, 'apiUrl'> & { api
     AWS_REGION: info.region,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    SECRET_BOX_KEY: info.secretBoxKey,
     POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_TRACE_ENABLED: 'false',
@@ -63,6 +67,7 @@ export interface ServeOptions {
   dynamodbEndpoint: string;
   sqsEndpoint: string;
   queues: LocalQueues;
+  secretBoxKey: string;
   onRequest?: (line: string) => void;
   extraRoutes?: ExtraRoute[];
   /** How often the delivery sweeper runs (the deployed stack: every minute). */
@@ -89,6 +94,7 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
     callbackQueueUrl: options.queues.callbackQueueUrl,
     callbackDlqUrl: options.queues.callbackDlqUrl,
     region: LOCAL_REGION,
+    secretBoxKey: options.secretBoxKey,
   };
   Object.assign(process.env, functionEnvironment(base));
   const gateway = await startLocalGateway({
@@ -150,6 +156,13 @@ function startSweeper(intervalMs: number) {
   };
 }
 
+/** The local stack's sealing key, made on first start and kept with its data. */
+function localSecretBoxKey(dataDir: string): string {
+  const file = join(dataDir, 'secret-box.key');
+  if (!existsSync(file)) writeFileSync(file, `${newSecretBoxKey()}\n`, { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
 export interface LocalStackOptions {
   port: number;
   dynamodbPort: number;
@@ -181,6 +194,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dynamodbEndpoint: dynamo.endpoint,
       sqsEndpoint: sqs.endpoint,
       queues,
+      secretBoxKey: localSecretBoxKey(options.dataDir),
       onRequest: options.onRequest,
       extraRoutes: options.extraRoutes,
     });

@@ -29,9 +29,10 @@ const OUTPUT_KEYS = {
   tableName: 'TableName',
   callbackQueueUrl: 'CallbackQueueUrl',
   callbackDlqUrl: 'CallbackDlqUrl',
+  secretBoxKeyArn: 'SecretBoxKeyArn',
 } as const satisfies typeof stackOutputKeys;
 
-const STACK_INFO_FIELDS = ['apiUrl', 'tableName', 'dynamodbEndpoint', 'sqsEndpoint', 'callbackQueueUrl', 'callbackDlqUrl', 'region'] as const;
+const STACK_INFO_FIELDS = ['apiUrl', 'tableName', 'dynamodbEndpoint', 'sqsEndpoint', 'callbackQueueUrl', 'callbackDlqUrl', 'region', 'secretBoxKey'] as const;
 
 export function stackName(stage: string): string {
   return `HotelIntegration-${stage}`;
@@ -110,7 +111,8 @@ async function selectStage(stage: string): Promise<Target> {
     callbackQueueUrl: value('callbackQueueUrl'),
     callbackDlqUrl: value('callbackDlqUrl'),
   };
-  const missing = (Object.keys(OUTPUT_KEYS) as (keyof typeof OUTPUT_KEYS)[]).filter((key) => !target[key]);
+  const secretBoxKeyArn = value('secretBoxKeyArn');
+  const missing = (Object.keys(OUTPUT_KEYS) as (keyof typeof OUTPUT_KEYS)[]).filter((key) => !outputs.get(OUTPUT_KEYS[key]));
   if (missing.length) {
     throw new TargetError(`the stack ${name} has no output ${missing.map((key) => OUTPUT_KEYS[key]).join(', ')}; is it fully deployed?`);
   }
@@ -122,6 +124,7 @@ async function selectStage(stage: string): Promise<Target> {
     STAGE: stage,
     TABLE_NAME: target.tableName,
     CALLBACK_QUEUE_URL: target.callbackQueueUrl,
+    SECRET_BOX_KEY_SECRET_ARN: secretBoxKeyArn,
     PUBLIC_BASE_URL: target.apiUrl,
     AWS_REGION: region,
     POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',

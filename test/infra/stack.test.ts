@@ -348,7 +348,7 @@ describe('API', () => {
   });
 
   it('outputs the stack endpoints under fixed keys without exports', () => {
-    expect(Object.keys(json.Outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'CallbackDlqUrl', 'CallbackQueueUrl', 'TableName']);
+    expect(Object.keys(json.Outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'CallbackDlqUrl', 'CallbackQueueUrl', 'SecretBoxKeyArn', 'TableName']);
     for (const key of Object.keys(json.Outputs)) {
       expect(json.Outputs[key].Export, key).toBeUndefined();
     }
@@ -356,6 +356,16 @@ describe('API', () => {
     expect(json.Outputs.CallbackQueueUrl.Value).toEqual({ Ref: logicalId(stack.callbacks.queue) });
     expect(json.Outputs.CallbackDlqUrl.Value).toEqual({ Ref: logicalId(stack.callbacks.deadLetterQueue) });
     expect(JSON.stringify(json.Outputs.ApiUrl.Value)).toContain(restApiId);
+  });
+});
+
+describe('sealed signing secrets', () => {
+  it('gives only the callback sender the secret-box key', () => {
+    const secretId = logicalId(stack.secretBoxKey);
+    const readers = allFunctions.filter((fn) => JSON.stringify(statementsOf(fn)).includes(secretId));
+    expect(readers.map(logicalId)).toEqual([logicalId(stack.callbackSenderFunction)]);
+    expect(resources[logicalId(stack.callbackSenderFunction)]!.Properties.Environment.Variables.SECRET_BOX_KEY_SECRET_ARN).toEqual({ Ref: secretId });
+    expect(resources[secretId]!.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64 });
   });
 });
 
@@ -496,6 +506,7 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-IAM5[Resource::*]',
         `AwsSolutions-IAM5[Resource::<${logicalId(stack.table)}.Arn>/index/*]`,
         'AwsSolutions-L1',
+        'AwsSolutions-SMG4',
       ].sort(),
     );
     for (const { construct } of acknowledged) {

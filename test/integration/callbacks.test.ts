@@ -144,6 +144,13 @@ describe('booking.confirmed', () => {
     });
     expect(delivery.attempts).toHaveLength(1);
     expect(delivery.attempts[0]).toMatchObject({ status_code: 200, error: null });
+
+    // The secret is kept sealed: nothing on the table shows it (a test may scan its own table).
+    const { db } = await import('../../shared/store/dynamo');
+    const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { Items = [] } = await db.send(new ScanCommand({ TableName: process.env.TABLE_NAME! }));
+    expect(JSON.stringify(Items)).not.toContain(h.secret!);
+    expect(JSON.stringify(Items)).toContain('sealed_secret');
   });
 
   it('503 twice then 200 ends delivered after three attempts with one delivery id', async () => {

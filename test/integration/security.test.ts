@@ -466,7 +466,7 @@ describe('keys and secrets', () => {
     expect(answers.join('\n')).not.toContain(callbackSecret);
   });
 
-  it('keys are stored only as SHA-256 digests; the callback secret only in its endpoint record', async () => {
+  it('keys are stored only as SHA-256 digests; the callback secret only sealed, in its endpoint record', async () => {
     const { db, TABLE } = await import('../../shared/store/dynamo');
     const items: Record<string, unknown>[] = [];
     let cursor: Record<string, unknown> | undefined;
@@ -486,8 +486,13 @@ describe('keys and secrets', () => {
       expect(stored).toBeDefined();
       expect(Object.keys(stored!).sort()).toEqual(expect.arrayContaining(['client_id', 'created_at', 'key_id', 'kind', 'scopes']));
     }
-    const holding = items.filter((item) => JSON.stringify(item).includes(callbackSecret));
-    expect(holding.map((item) => `${item.pk} ${item.sk}`)).toEqual([`CLIENT#${a.clientId} ENDPOINT#callback`]);
+    // Nowhere in clear; the endpoint record holds it sealed, and only that record opens to it.
+    expect(items.filter((item) => JSON.stringify(item).includes(callbackSecret))).toEqual([]);
+    const { openSecret } = await import('../../shared/secret-box');
+    const sealed = items.filter((item) => typeof item.sealed_secret === 'string');
+    const opening = [];
+    for (const item of sealed) if ((await openSecret(item.sealed_secret as string)) === callbackSecret) opening.push(`${item.pk} ${item.sk}`);
+    expect(opening).toEqual([`CLIENT#${a.clientId} ENDPOINT#callback`]);
   });
 
   it('no key, presented key or secret appears in anything logged during this file', () => {

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import type { KeyKind } from '../../infra/routes';
 import { ensureQueues } from '../../infra/local/emulators';
 import { serve, type ServingStack } from '../../infra/local/stack';
+import { newSecretBoxKey } from '../../shared/secret-box';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -41,7 +42,15 @@ export interface TestStack extends ServingStack {
 export async function startTestStack(options: { sweepIntervalMs?: number } = {}): Promise<TestStack> {
   const { dynamodbEndpoint, sqsEndpoint, tableName } = inject('emulators');
   const queues = await ensureQueues(sqsEndpoint, `test-${randomUUID().slice(0, 8)}`);
-  const serving = await serve({ port: 0, tableName, dynamodbEndpoint, sqsEndpoint, queues, sweepIntervalMs: options.sweepIntervalMs });
+  const serving = await serve({
+    port: 0,
+    tableName,
+    dynamodbEndpoint,
+    sqsEndpoint,
+    queues,
+    secretBoxKey: newSecretBoxKey(),
+    sweepIntervalMs: options.sweepIntervalMs,
+  });
   const domain = await import('../../shared/domain/clients');
   const url = serving.info.apiUrl;
 

@@ -22,7 +22,7 @@ import {
   recordAttempt,
   requeueDelivery,
 } from '../../store/delivery-store';
-import { type EndpointKind, getEndpoint, putEndpoint } from '../../store/endpoint-store';
+import { type EndpointKind, getEndpoint, putEndpoint, signingSecretOf } from '../../store/endpoint-store';
 import { generateSigningSecret, signCallbackBody } from './signing';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -156,7 +156,7 @@ export async function attemptDelivery(deliveryId: string, now = new Date()): Pro
         'X-Service-Event': delivery.event,
         'X-Service-Client': delivery.client_id,
         'X-Service-Delivery': delivery.delivery_id,
-        'X-Service-Signature': signCallbackBody(endpoint.secret, delivery.payload),
+        'X-Service-Signature': signCallbackBody(await signingSecretOf(endpoint), delivery.payload),
       },
       delivery.payload,
     );
