@@ -19,7 +19,7 @@ describe('secret box', () => {
     const sealed = await sealSecret('whsec_example');
     const [version, iv, tag, data] = sealed.split(':');
     const flipped = Buffer.from(data!, 'base64url');
-    flipped[0] ^= 1;
+    flipped[0] = flipped[0]! ^ 1;
     await expect(openSecret([version, iv, tag, flipped.toString('base64url')].join(':'))).rejects.toThrow();
     await expect(openSecret('whsec_example')).rejects.toThrow('Not a sealed secret');
   });
