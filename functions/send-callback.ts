@@ -5,7 +5,10 @@
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { JSONStringified } from '@aws-lambda-powertools/parser/helpers';
+import { SqsRecordSchema } from '@aws-lambda-powertools/parser/schemas';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { z } from 'zod';
 import { attemptDelivery, giveUp } from '../shared/domain/callbacks/deliveries';
 import { DELIVERY_METRICS } from '../infra/constructs/monitoring-metrics';
 import { logger, metrics } from '../shared/observability';
@@ -19,12 +22,17 @@ const METRIC_OF = {
 
 const processor = new BatchProcessor(EventType.SQS);
 
+/** A callback message: an SQS record whose body names one delivery. */
+const CallbackMessage = SqsRecordSchema.extend({ body: JSONStringified(z.object({ delivery_id: z.uuid() })) });
+
 async function processRecord(record: SQSRecord): Promise<void> {
-  const { delivery_id: deliveryId } = JSON.parse(record.body) as { delivery_id?: string };
-  if (!deliveryId) {
+  const message = CallbackMessage.safeParse(record);
+  if (!message.success) {
+    // It names no delivery, so no retry can make it succeed: dropped, and logged.
     logger.error('message without a delivery id', { message_id: record.messageId });
     return;
   }
+  const deliveryId = message.data.body.delivery_id;
   try {
     const status = await attemptDelivery(deliveryId);
     logger.info('delivery attempt', { delivery_id: deliveryId, status });

@@ -232,6 +232,27 @@ describe('booking.confirmed', () => {
   });
 });
 
+describe('the sender', () => {
+  it('drops a message that names no delivery instead of retrying it into the dead-letter queue', async () => {
+    const { SendMessageCommand, GetQueueAttributesCommand } = await import('@aws-sdk/client-sqs');
+    const queueUrl = process.env.CALLBACK_QUEUE_URL!;
+    await stack.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ nothing: 'here' }) }));
+    await waitFor('the queue to be empty', async () => {
+      const { Attributes } = await stack.sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queueUrl,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
+      );
+      return Attributes?.ApproximateNumberOfMessages === '0' && Attributes?.ApproximateNumberOfMessagesNotVisible === '0' ? true : undefined;
+    });
+    const { Attributes } = await stack.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: stack.info.callbackDlqUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
+    );
+    expect(Attributes?.ApproximateNumberOfMessages).toBe('0');
+  });
+});
+
 describe('reception bookings', () => {
   it('refuse a room taken for any of the nights, by a synced or a service booking', async () => {
     const h = await hotel({ callbackUrl: null });
