@@ -489,7 +489,9 @@ describe('keys and secrets', () => {
     // Nowhere in clear; the endpoint record holds it sealed, and only that record opens to it.
     expect(items.filter((item) => JSON.stringify(item).includes(callbackSecret))).toEqual([]);
     const { openSecret } = await import('../../shared/secret-box');
-    const sealed = items.filter((item) => typeof item.sealed_secret === 'string');
+    // Other test files share the table, each sealing with its own stack's key: only this file's tenants.
+    const ours = new Set([`CLIENT#${a.clientId}`, `CLIENT#${b.clientId}`]);
+    const sealed = items.filter((item) => ours.has(item.pk as string) && typeof item.sealed_secret === 'string');
     const opening = [];
     for (const item of sealed) if ((await openSecret(item.sealed_secret as string)) === callbackSecret) opening.push(`${item.pk} ${item.sk}`);
     expect(opening).toEqual([`CLIENT#${a.clientId} ENDPOINT#callback`]);
