@@ -191,8 +191,14 @@ describe('secrets', () => {
     await stack.request('GET', availability, { key: own.syncKey });
     await stack.request('GET', availability, { key: own.syncKey });
     // A test may scan its own table; no request path does.
-    const { Items = [] } = await db.send(new ScanCommand({ TableName: process.env.TABLE_NAME! }));
-    const dump = JSON.stringify(Items);
+    const items: unknown[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(new ScanCommand({ TableName: process.env.TABLE_NAME!, ExclusiveStartKey: cursor }));
+      items.push(...(page.Items ?? []));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    const dump = JSON.stringify(items);
     expect(dump).not.toContain(own.syncKey);
     expect(dump).not.toContain(own.paymentKey);
     expect(dump).not.toContain(own.syncKey.slice('svc_sync_'.length));

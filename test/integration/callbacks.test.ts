@@ -145,12 +145,14 @@ describe('booking.confirmed', () => {
     expect(delivery.attempts).toHaveLength(1);
     expect(delivery.attempts[0]).toMatchObject({ status_code: 200, error: null });
 
-    // The secret is kept sealed: nothing on the table shows it (a test may scan its own table).
-    const { db } = await import('../../shared/store/dynamo');
-    const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { Items = [] } = await db.send(new ScanCommand({ TableName: process.env.TABLE_NAME! }));
-    expect(JSON.stringify(Items)).not.toContain(h.secret!);
-    expect(JSON.stringify(Items)).toContain('sealed_secret');
+    // The secret is kept sealed: nothing of this client's on the table shows it, and its
+    // endpoint record holds it sealed.
+    const { queryAll } = await import('../../shared/store/batch');
+    const stored = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `CLIENT#${h.tenant.clientId}` } });
+    expect(JSON.stringify(stored)).not.toContain(h.secret!);
+    expect(JSON.stringify(await domain.callbacks.showDelivery(delivery.delivery_id))).not.toContain(h.secret!);
+    const endpoint = stored.find((item) => item.sk === 'ENDPOINT#callback');
+    expect(endpoint?.sealed_secret).toMatch(/^v1:/);
   });
 
   it('503 twice then 200 ends delivered after three attempts with one delivery id', async () => {
