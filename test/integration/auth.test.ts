@@ -7,11 +7,11 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../infra/routes';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
+import { captureOutput, type OutputCapture } from '../support/output-capture';
 
 let stack: TestStack;
+let output: OutputCapture;
 let tenant: Tenant;
-const logged: string[] = [];
-const originalWrite = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
 
 const availability = '/api/v1/property-sync/availability?check_in_date=2027-03-01&check_out_date=2027-03-03&guests=2';
 const syncRoutes = routes.filter((r) => r.auth.kind === 'sync');
@@ -28,22 +28,14 @@ function expectEnvelope(response: { status: number; headers: Headers; body: any 
 
 beforeAll(async () => {
   // Everything the functions and the gateway print during this file, to look for secrets.
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-    logged.push(String(chunk));
-    return originalWrite.out(chunk as string, ...(rest as []));
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
-    logged.push(String(chunk));
-    return originalWrite.err(chunk as string, ...(rest as []));
-  }) as typeof process.stderr.write;
+  output = captureOutput();
   process.env.LOG_LEVEL = 'DEBUG';
   stack = await startTestStack();
   tenant = await stack.createTenant();
 });
 
 afterAll(async () => {
-  process.stdout.write = originalWrite.out;
-  process.stderr.write = originalWrite.err;
+  output?.restore();
   await stack?.stop();
 });
 
@@ -210,7 +202,7 @@ describe('secrets', () => {
   });
 
   it('no key appears in anything logged during this file', () => {
-    const everything = logged.join('');
+    const everything = output.text();
     // The authorizer's decision lines were captured, so the check below looked at real logs.
     expect(everything).toContain('"message":"authorization"');
     for (const key of [tenant.syncKey, tenant.paymentKey]) expect(everything).not.toContain(key);

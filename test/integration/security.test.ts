@@ -16,12 +16,14 @@ import { type Route, routes, SYNC_SCOPES } from '../../infra/routes';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { snapshotDiff, tenantSnapshot } from '../support/snapshot';
 import { type ApiResponse, startTestStack, type Tenant, type TestStack } from '../support/stack';
+import { captureOutput, type OutputCapture } from '../support/output-capture';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SOURCE = 'pms';
 const STAY = { check_in_date: '2027-04-10', check_out_date: '2027-04-12' };
 
 let stack: TestStack;
+let output: OutputCapture;
 let a: Tenant;
 let b: Tenant;
 let receiver: Receiver;
@@ -33,8 +35,6 @@ let callbackSecret: string;
 const presented: string[] = [];
 /** Every response body seen, to look for secrets. */
 const answers: string[] = [];
-const logged: string[] = [];
-const originalWrite = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
 
 type Domain = {
   clients: typeof import('../../shared/domain/clients');
@@ -67,14 +67,7 @@ const aOrderBody = {
 const availabilityPath = `/api/v1/property-sync/availability?check_in_date=2027-05-01&check_out_date=2027-05-02&guests=1`;
 
 beforeAll(async () => {
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-    logged.push(String(chunk));
-    return originalWrite.out(chunk as string, ...(rest as []));
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
-    logged.push(String(chunk));
-    return originalWrite.err(chunk as string, ...(rest as []));
-  }) as typeof process.stderr.write;
+  output = captureOutput();
   process.env.LOG_LEVEL = 'DEBUG';
   process.env.CALLBACK_RETRY_DELAYS_SECONDS = '0,0';
   process.env.STRIPE_WEBHOOK_SECRET ??= 'whsec_security_suite_only';
@@ -107,8 +100,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  process.stdout.write = originalWrite.out;
-  process.stderr.write = originalWrite.err;
+  output?.restore();
   await receiver?.close();
   await stack?.stop();
 });
@@ -498,7 +490,7 @@ describe('keys and secrets', () => {
   });
 
   it('no key, presented key or secret appears in anything logged during this file', () => {
-    const everything = logged.join('');
+    const everything = output.text();
     // The authorizer's decisions were logged, so the logs were really looked at.
     expect(everything).toContain('"message":"authorization"');
     for (const secret of [...presented, callbackSecret, process.env.STRIPE_WEBHOOK_SECRET!]) {
