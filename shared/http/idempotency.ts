@@ -26,7 +26,7 @@ class SingleTablePersistence extends DynamoDBPersistenceLayer {
   protected override getKey(idempotencyKey: string): Record<string, AttributeValue> {
     return {
       [tableDefinition.partitionKey]: { S: idempotencyKey },
-      [tableDefinition.sortKey]: { S: keys.idempotency('').sk },
+      [tableDefinition.sortKey]: { S: keys.idempotency.sortKey },
     };
   }
 }
@@ -91,7 +91,7 @@ export async function runIdempotent(
       }
       return { status: outcome.status, bodyJson: outcome.bodyJson, ...(outcome.headers ? { headers: outcome.headers } : {}) };
     },
-    { persistenceStore, config, keyPrefix: 'IDEMPOTENCY' },
+    { persistenceStore, config, keyPrefix: keys.idempotency.prefix },
   );
   config.registerLambdaContext(context);
   try {

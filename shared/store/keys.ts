@@ -79,8 +79,8 @@ export const keys = {
   /** The sandbox provider's own checkout sessions. */
   sandboxSession: (providerReference: string) => ({ pk: `SANDBOX#${providerReference}`, sk: 'SANDBOX' }),
 
-  /** Idempotency records, one partition per key (see shared/http/idempotency.ts). */
-  idempotency: (hashedKey: string) => ({ pk: `IDEMPOTENCY#${hashedKey}`, sk: 'IDEMPOTENCY' }),
+  /** Idempotency records: pk is Powertools' `<prefix>#<hash>`, one partition per key; the sort key is fixed. */
+  idempotency: { prefix: 'IDEMPOTENCY', sortKey: 'IDEMPOTENCY' },
 };
 
 export const SHORT_STAY_NIGHTS = 31;
