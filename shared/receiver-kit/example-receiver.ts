@@ -1,11 +1,10 @@
 /**
- * An example receiver built on the kit. Run it with
- *   CALLBACK_SECRET=whsec_... PORT=8080 npx tsx shared/receiver-kit/example-receiver.ts
+ * An example receiver built on the kit; bin/example-receiver.ts runs it:
+ *   CALLBACK_SECRET=whsec_... PORT=8080 npx tsx bin/example-receiver.ts
  * and point `npm run ops -- callbacks set --url http://127.0.0.1:8080/hooks` at it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
 import { handleDelivery, MemoryDeliveryStore, type DeliveryMeta, type ServiceEvent } from './index';
 
 export interface ExampleReceiver {
@@ -45,17 +44,4 @@ export async function startExampleReceiver(options: {
         server.close(() => resolve());
       }),
   };
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const secret = process.env.CALLBACK_SECRET;
-  if (!secret) console.warn('CALLBACK_SECRET is not set: signatures are not verified');
-  const receiver = await startExampleReceiver({
-    secret: secret?.split(','),
-    port: Number(process.env.PORT ?? 8080),
-    onEvent: async (event, meta) => {
-      console.log(`${meta.eventName} ${meta.deliveryId}`, JSON.stringify(event));
-    },
-  });
-  console.log(`receiving at ${receiver.url}`);
 }

@@ -4,6 +4,7 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateComma
 import type { KeyKind } from '../../infra/routes';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
+import { isConditionFailure } from './items';
 
 export interface ClientRecord {
   client_id: string;
@@ -140,6 +141,6 @@ export async function touchApiKey(keyHash: string, now: Date, intervalMs: number
       }),
     );
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionFailure(error)) throw error;
   }
 }

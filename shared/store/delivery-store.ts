@@ -9,6 +9,7 @@ import { queryAll } from './batch';
 import { db, TABLE } from './dynamo';
 import type { EndpointKind } from './endpoint-store';
 import { keys } from './keys';
+import { fromItem, isConditionFailure } from './items';
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'needs_review';
 
@@ -37,14 +38,6 @@ export interface DeliveryRecord {
   lease_until?: string;
   booking_id?: string;
   payment_order_id?: string;
-}
-
-const INTERNAL = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity'];
-
-function fromItem(item: Record<string, unknown>): DeliveryRecord {
-  const record: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(item)) if (!INTERNAL.includes(name)) record[name] = value;
-  return record as unknown as DeliveryRecord;
 }
 
 /** A new delivery, due at once, of an event that happens at `at`. */
@@ -92,11 +85,7 @@ export function newDeliveryItem(record: DeliveryRecord) {
 
 export async function getDelivery(deliveryId: string): Promise<DeliveryRecord | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.delivery(deliveryId), ConsistentRead: true }));
-  return Item ? fromItem(Item) : undefined;
-}
-
-function conditionFailed(error: unknown): boolean {
-  return (error as Error).name === 'ConditionalCheckFailedException';
+  return Item ? fromItem<DeliveryRecord>(Item) : undefined;
 }
 
 /** Takes the delivery off the due index once its message is on the queue (if still due at that time). */
@@ -112,7 +101,7 @@ export async function markEnqueued(deliveryId: string, dueAt: string): Promise<v
       }),
     );
   } catch (error) {
-    if (!conditionFailed(error)) throw error;
+    if (!isConditionFailure(error)) throw error;
   }
 }
 
@@ -153,9 +142,9 @@ export async function leaseDelivery(deliveryId: string, now: Date, leaseMs: numb
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return Attributes ? fromItem(Attributes) : undefined;
+    return Attributes ? fromItem<DeliveryRecord>(Attributes) : undefined;
   } catch (error) {
-    if (conditionFailed(error)) return undefined;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 }
@@ -206,7 +195,7 @@ export async function markFailed(deliveryId: string, now: string): Promise<void>
       ExpressionAttributeValues: { ':failed': 'failed', ':now': now, ':pending': 'pending', ':retrying': 'retrying' },
     }),
   ).catch((error) => {
-    if (!conditionFailed(error)) throw error;
+    if (!isConditionFailure(error)) throw error;
   });
 }
 
@@ -232,9 +221,9 @@ export async function requeueDelivery(deliveryId: string, now: string): Promise<
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return Attributes ? fromItem(Attributes) : undefined;
+    return Attributes ? fromItem<DeliveryRecord>(Attributes) : undefined;
   } catch (error) {
-    if (conditionFailed(error)) return undefined;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 }
@@ -246,5 +235,5 @@ export async function listDeliveries(clientId: string, status?: DeliveryStatus):
     ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
     ExpressionAttributeValues: { ':pk': keys.deliveriesOfClient(clientId), ...(status ? { ':status': status } : {}) },
   });
-  return items.map(fromItem);
+  return items.map((item) => fromItem<DeliveryRecord>(item));
 }

@@ -11,6 +11,7 @@ import { batchGet, batchPut, queryAll } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys, SHORT_STAY_NIGHTS } from './keys';
 import { MAX_STAY_NIGHTS, nightsBetween } from '../schemas/common';
+import { fromItem, isConditionFailure } from './items';
 
 export interface CategoryRecord {
   id: string;
@@ -93,14 +94,6 @@ export interface CheckinRecord {
   updated_at: string;
 }
 
-const INDEX_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity'];
-
-function strip<T>(item: Record<string, unknown>): T {
-  const record: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(item)) if (!INDEX_ATTRIBUTES.includes(name)) record[name] = value;
-  return record as T;
-}
-
 /**
  * The sort-key range of a prefix. Same items as begins_with, and DynamoDB Local serves a range
  * in time independent of the rest of the partition (measured in npm run bench).
@@ -121,7 +114,7 @@ export async function listCategories(clientId: string): Promise<CategoryRecord[]
     ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ...prefixRange(keys.categoryPrefix) },
     ConsistentRead: true,
   });
-  return items.map((item) => strip<CategoryRecord>(item));
+  return items.map((item) => fromItem<CategoryRecord>(item));
 }
 
 export async function putCategories(clientId: string, categories: readonly CategoryRecord[]): Promise<number> {
@@ -138,7 +131,7 @@ export async function listRooms(clientId: string): Promise<RoomRecord[]> {
     ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ...prefixRange(keys.roomPrefix) },
     ConsistentRead: true,
   });
-  return items.map((item) => strip<RoomRecord>(item));
+  return items.map((item) => fromItem<RoomRecord>(item));
 }
 
 function roomItem(clientId: string, room: RoomRecord) {
@@ -220,7 +213,7 @@ export function bookingItem(clientId: string, booking: BookingRecord) {
 
 export async function getBookings(clientId: string, bookingIds: readonly string[]): Promise<Map<string, BookingRecord>> {
   const items = await batchGet([...new Set(bookingIds)].map((id) => keys.booking(clientId, id)));
-  return new Map(items.map((item) => [item.id as string, strip<BookingRecord>(item)]));
+  return new Map(items.map((item) => [item.id as string, fromItem<BookingRecord>(item)]));
 }
 
 export async function putBookings(clientId: string, bookings: readonly BookingRecord[]): Promise<number> {
@@ -254,7 +247,7 @@ export async function applyBookingActivity(
     );
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 }
@@ -281,7 +274,7 @@ function staysQuery(partitionAttr: 'gsi1pk' | 'gsi2pk', partition: string, windo
 
 function overlapping(items: Record<string, unknown>[], window: StayWindow): BookingRecord[] {
   return items
-    .map((item) => strip<BookingRecord>(item))
+    .map((item) => fromItem<BookingRecord>(item))
     .filter((b) => isActive(b.status) && b.check_in_date < window.checkOut && b.check_out_date > window.checkIn);
 }
 
@@ -303,7 +296,7 @@ export async function activeBookingsOfRoom(roomId: string, window: StayWindow): 
 
 export async function getCheckins(clientId: string, source: string, externalIds: readonly string[]): Promise<Map<string, CheckinRecord>> {
   const items = await batchGet([...new Set(externalIds)].map((id) => keys.checkin(clientId, source, id)));
-  return new Map(items.map((item) => [item.external_checkin_id as string, strip<CheckinRecord>(item)]));
+  return new Map(items.map((item) => [item.external_checkin_id as string, fromItem<CheckinRecord>(item)]));
 }
 
 export async function putCheckins(clientId: string, checkins: readonly CheckinRecord[]): Promise<number> {

@@ -1,5 +1,6 @@
 /** The response of every sync write (CONTRACT.md "Sync writes"). */
 import { AppError, type ErrorDetail } from '../../errors';
+import { isConditionFailure } from '../../store/items';
 
 export type SyncAction = 'created' | 'updated' | 'unchanged' | 'linked';
 
@@ -47,8 +48,6 @@ export function duplicateIds<T>(values: readonly T[], idOf: (v: T) => string, pa
   return details;
 }
 
-const CONCURRENT = new Set(['ConditionalCheckFailedException', 'TransactionCanceledException']);
-
 /**
  * Runs a read-decide-write sync again when a concurrent writer changed what it read
  * (a failed condition); the second run sees the other writer's result.
@@ -58,13 +57,7 @@ export async function withConcurrencyRetry<T>(run: () => Promise<T>, attempts = 
     try {
       return await run();
     } catch (error) {
-      const name = (error as Error).name;
-      const cancelledByCondition =
-        name !== 'TransactionCanceledException' ||
-        ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).some(
-          (r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict',
-        );
-      if (!CONCURRENT.has(name) || !cancelledByCondition || attempt >= attempts) throw error;
+      if (!isConditionFailure(error) || attempt >= attempts) throw error;
       await new Promise((r) => setTimeout(r, 20 * attempt + Math.random() * 30));
     }
   }

@@ -8,6 +8,7 @@ import type { PutRoomsBody, RoomInput } from '../../schemas/property-sync';
 import { mapConcurrent } from '../../store/batch';
 import { createRoom, listCategories, listRooms, type RoomRecord, updateRoom } from '../../store/property-store';
 import { duplicateIds, summarize, type SyncAction, unknownReference } from './results';
+import { isConditionFailure } from '../../store/items';
 
 interface Plan {
   index: number;
@@ -121,15 +122,6 @@ function plan(clientId: string, body: PutRoomsBody, indexes: readonly number[], 
   return plans;
 }
 
-/** A write lost to a concurrent writer of the same room or room number. */
-function lostToConcurrentWriter(error: unknown): boolean {
-  const name = (error as Error).name;
-  if (name === 'ConditionalCheckFailedException') return true;
-  if (name !== 'TransactionCanceledException') return false;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict');
-}
-
 const MAX_ROUNDS = 10;
 
 export async function syncRooms(clientId: string, body: PutRoomsBody, now = new Date()) {
@@ -159,7 +151,7 @@ export async function syncRooms(clientId: string, body: PutRoomsBody, now = new 
         await (p.previous ? updateRoom(clientId, p.room, p.previous) : createRoom(clientId, p.room));
         decided[p.index] = p;
       } catch (error) {
-        if (!lostToConcurrentWriter(error)) throw error;
+        if (!isConditionFailure(error)) throw error;
         lost.push(p.index);
       }
     });
