@@ -1,7 +1,8 @@
 /**
  * The CDK app: `npx cdk synth -c stage=NAME` (default dev). Optional context:
  * `supportedCurrencies=USD,EUR`, `callbackRetryDelaysSeconds=60,300`, `alarmEmail=ops@example.com`,
- * `stripeSecretKeyParameter=/path` and `stripeWebhookSecretParameter=/path`.
+ * `stripeSecretKeyParameter=/path`, `stripeWebhookSecretParameter=/path`, and
+ * `sandboxPayments=true` (a partner-testing stage only; refused for prod).
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -20,15 +21,29 @@ const text = (name: string): string | undefined => {
   return value === undefined ? undefined : String(value);
 };
 
-new HotelIntegrationStack(app, `HotelIntegration-${stage}`, {
-  stage,
-  supportedCurrencies: list('supportedCurrencies'),
-  callbackRetryDelaysSeconds: list('callbackRetryDelaysSeconds')?.map(Number),
-  alarmEmail: text('alarmEmail'),
-  stripeSecretKeyParameterName: text('stripeSecretKeyParameter'),
-  stripeWebhookSecretParameterName: text('stripeWebhookSecretParameter'),
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-});
+const flag = (name: string): boolean | undefined => {
+  const value = text(name);
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw new Error(`-c ${name} must be true or false, not "${value}"`);
+  return value === 'true';
+};
+
+try {
+  new HotelIntegrationStack(app, `HotelIntegration-${stage}`, {
+    stage,
+    supportedCurrencies: list('supportedCurrencies'),
+    callbackRetryDelaysSeconds: list('callbackRetryDelaysSeconds')?.map(Number),
+    alarmEmail: text('alarmEmail'),
+    stripeSecretKeyParameterName: text('stripeSecretKeyParameter'),
+    stripeWebhookSecretParameterName: text('stripeWebhookSecretParameter'),
+    sandboxPayments: flag('sandboxPayments'),
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  });
+} catch (error) {
+  // A refused setting (a prod stage with the sandbox, a bad name...) is the operator's to fix: say it plainly.
+  console.error(`Cannot synthesize stage "${stage}": ${(error as Error).message}`);
+  process.exit(1);
+}
 
 // cdk-nag 3 runs as a CDK policy-validation plugin (not an Aspect): any unacknowledged
 // AwsSolutions error fails the synth.

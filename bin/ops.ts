@@ -3,6 +3,7 @@
  * The commands are in shared/ops/commands.ts. Exit codes: 0 done, 1 failed, 2 usage error.
  * Env: OPS_STACK_FILE (instead of ${LOCAL_DATA_DIR:-.local}/stack.json), OPS_DEBUG (stack traces).
  */
+import { resetConfig } from '../shared/config';
 import { AppError } from '../shared/errors';
 import { parseInvocation, UsageError } from '../shared/ops/cli';
 import { commands } from '../shared/ops/commands';
@@ -18,6 +19,15 @@ process.stdout.write = process.stderr.write.bind(process.stderr) as typeof proce
 
 const print = (text: string) => writeStdout(`${text}\n`);
 const printError = (text: string) => process.stderr.write(`${text}\n`);
+
+/** The target's environment, as its functions see it; the shared modules parse it on first use. */
+function useEnvironment(environment: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(environment)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  resetConfig();
+}
 
 const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH']);
 
@@ -51,7 +61,8 @@ async function main(argv: string[]): Promise<number> {
   const { command, global, flags, args } = invocation;
   let target: Target | undefined;
   try {
-    target = await selectTarget(global.stage);
+    target = await selectTarget(global.stage, process.env);
+    useEnvironment(target.environment);
     const result = await command.run({ flags, args, target });
     print(global.json ? JSON.stringify(result) : command.render(result));
     return 0;

@@ -1,5 +1,5 @@
 import { findRoute } from '../infra/routes';
-import { getPaymentOrderStatus } from '../shared/domain/payments/payment-orders';
+import { getPaymentOrderStatus } from '../shared/domain/payments/order-views';
 import { AppError } from '../shared/errors';
 import { keyedHandler } from '../shared/http/handler';
 import { orderReferenceParam } from '../shared/schemas/payments';

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { findRoute } from '../infra/routes';
-import { reconcileOrder } from '../shared/domain/payments/payment-orders';
+import { reconcileOrder } from '../shared/domain/payments/reconcile-payment-order';
 import { AppError } from '../shared/errors';
 import { publicHandler } from '../shared/http/handler';
 import { logger } from '../shared/observability';

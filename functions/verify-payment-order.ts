@@ -1,5 +1,5 @@
 import { findRoute } from '../infra/routes';
-import { verifyPaymentOrder } from '../shared/domain/payments/payment-orders';
+import { verifyPaymentOrder } from '../shared/domain/payments/reconcile-payment-order';
 import { AppError } from '../shared/errors';
 import { publicHandler } from '../shared/http/handler';
 import { verifyQuery } from '../shared/schemas/payments';

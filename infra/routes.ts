@@ -2,6 +2,8 @@
  * The one route table. The CDK stack creates one function and one API Gateway method per
  * entry; the local gateway serves exactly the same entries. Paths use API Gateway syntax.
  */
+import type { TableAccess } from './table-access';
+
 export const SYNC_SCOPES = [
   'room_categories:write',
   'rooms:write',
@@ -35,12 +37,24 @@ export interface Route {
   timeoutSeconds?: number;
   /** What the function may do; the stack grants exactly this (least privilege). */
   access: {
-    table: 'read' | 'readwrite';
+    /**
+     * The DynamoDB actions its use case calls (infra/table-access.ts). Every idempotent route
+     * also needs Powertools' record actions: GetItem, PutItem, UpdateItem, and DeleteItem under
+     * IDEMPOTENCY# (the record of a failed request is deleted so a retry runs again).
+     */
+    dynamodb: TableAccess;
     enqueuesCallbacks?: boolean;
     /** Payment provider secrets the function may read (it talks to Stripe / verifies its webhooks). */
     providerSecrets?: readonly ProviderSecret[];
+    /** Reads the key order references are derived with (it creates orders). */
+    orderReferenceKey?: boolean;
   };
   description: string;
+  /**
+   * A route of the sandbox payment provider: it exists only in a stage that turns the sandbox on
+   * (the local stack always; a deployed stage with -c sandboxPayments=true, never prod).
+   */
+  sandbox?: true;
 }
 
 export const routes: readonly Route[] = [
@@ -52,7 +66,8 @@ export const routes: readonly Route[] = [
     auth: { kind: 'sync', scope: 'room_categories:write' },
     idempotent: true,
     timeoutSeconds: 29,
-    access: { table: 'readwrite' },
+    // The client's categories by Query; the changed ones by BatchWriteItem.
+    access: { dynamodb: { actions: ['Query', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['IDEMPOTENCY#'] } },
     description: 'Create or update room categories by external_category_id',
   },
   {
@@ -63,7 +78,9 @@ export const routes: readonly Route[] = [
     auth: { kind: 'sync', scope: 'rooms:write' },
     idempotent: true,
     timeoutSeconds: 29,
-    access: { table: 'readwrite' },
+    // Categories and rooms by Query; a room and its number guard by PutItem (alone or in a
+    // transaction), the old guard deleted in the transaction when the number changes.
+    access: { dynamodb: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['CLIENT#', 'IDEMPOTENCY#'] } },
     description: 'Create or update rooms and link them to categories',
   },
   {
@@ -74,7 +91,10 @@ export const routes: readonly Route[] = [
     auth: { kind: 'sync', scope: 'bookings:write' },
     idempotent: true,
     timeoutSeconds: 29,
-    access: { table: 'readwrite' },
+    // Rooms by Query, bookings by BatchGetItem, each room's active stays on gsi2, writes by BatchWriteItem.
+    access: {
+      dynamodb: { actions: ['Query', 'BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], deletes: ['IDEMPOTENCY#'] },
+    },
     description: 'Mirror external bookings',
   },
   {
@@ -85,7 +105,11 @@ export const routes: readonly Route[] = [
     auth: { kind: 'sync', scope: 'checkins:write' },
     idempotent: true,
     timeoutSeconds: 29,
-    access: { table: 'readwrite' },
+    // Bookings and check-ins by BatchGetItem, rooms by Query, check-ins by BatchWriteItem, each
+    // booking's activity by conditional PutItem.
+    access: {
+      dynamodb: { actions: ['Query', 'BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['IDEMPOTENCY#'] },
+    },
     description: 'Push check-in and check-out activity',
   },
   {
@@ -94,7 +118,8 @@ export const routes: readonly Route[] = [
     path: '/api/v1/property-sync/availability',
     handler: 'get-availability',
     auth: { kind: 'sync', scope: 'availability:read' },
-    access: { table: 'read' },
+    // Rooms and categories by Query; the client's active stays on gsi1.
+    access: { dynamodb: { actions: ['Query'], queries: ['gsi1'] } },
     description: 'Rooms available for a stay range',
   },
   {
@@ -104,7 +129,13 @@ export const routes: readonly Route[] = [
     handler: 'create-payment-order',
     auth: { kind: 'payment' },
     idempotent: true,
-    access: { table: 'readwrite', providerSecrets: ['stripeSecretKey'] },
+    // Order, reference guard and provider settings by GetItem; the sandbox session by PutItem;
+    // order, guard and attempt in a transaction of Puts.
+    access: {
+      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], deletes: ['IDEMPOTENCY#'] },
+      providerSecrets: ['stripeSecretKey'],
+      orderReferenceKey: true,
+    },
     description: 'Create a payment order and its hosted checkout',
   },
   {
@@ -113,7 +144,14 @@ export const routes: readonly Route[] = [
     path: '/api/v1/payments/payment-orders/verify',
     handler: 'verify-payment-order',
     auth: { kind: 'public' },
-    access: { table: 'readwrite', enqueuesCallbacks: true, providerSecrets: ['stripeSecretKey'] },
+    // Order, settings, sandbox session, room, room hold and endpoints by GetItem; the room's
+    // active stays on gsi2; the settled order, booking and deliveries in a transaction of Puts;
+    // each delivery taken off the due index by UpdateItem once enqueued. Never a delete.
+    access: {
+      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'] },
+      enqueuesCallbacks: true,
+      providerSecrets: ['stripeSecretKey'],
+    },
     description: 'Provider return URL: verify with the provider, then redirect the guest',
   },
   {
@@ -122,7 +160,7 @@ export const routes: readonly Route[] = [
     path: '/api/v1/payments/payment-orders/{order_reference}',
     handler: 'get-payment-order',
     auth: { kind: 'payment' },
-    access: { table: 'read' },
+    access: { dynamodb: { actions: ['GetItem'] } },
     description: 'Payment order status lookup',
   },
   {
@@ -131,8 +169,9 @@ export const routes: readonly Route[] = [
     path: '/sandbox/checkout/{provider_reference}',
     handler: 'sandbox-checkout-page',
     auth: { kind: 'public' },
-    access: { table: 'read' },
+    access: { dynamodb: { actions: ['GetItem'] } },
     description: 'Sandbox provider hosted checkout page',
+    sandbox: true,
   },
   {
     id: 'SandboxCheckoutSubmit',
@@ -140,8 +179,10 @@ export const routes: readonly Route[] = [
     path: '/sandbox/checkout/{provider_reference}',
     handler: 'sandbox-checkout-submit',
     auth: { kind: 'public' },
-    access: { table: 'readwrite' },
+    // Completes the session by conditional UpdateItem; reads it again when already completed.
+    access: { dynamodb: { actions: ['GetItem', 'UpdateItem'] } },
     description: 'Sandbox provider checkout outcome',
+    sandbox: true,
   },
   {
     id: 'StripeWebhook',
@@ -149,12 +190,22 @@ export const routes: readonly Route[] = [
     path: '/api/v1/payments/provider-webhooks/stripe',
     handler: 'stripe-webhook',
     auth: { kind: 'public' },
-    access: { table: 'readwrite', enqueuesCallbacks: true, providerSecrets: ['stripeSecretKey', 'stripeWebhookSecret'] },
+    // Reconciles the order exactly as VerifyPaymentOrder does.
+    access: {
+      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'] },
+      enqueuesCallbacks: true,
+      providerSecrets: ['stripeSecretKey', 'stripeWebhookSecret'],
+    },
     description: 'Stripe webhook (signature-checked): re-verifies the order with Stripe when a checkout completes, fails or expires',
   },
 ];
 
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
+
+/** The routes a stage serves: the sandbox provider's only where the stage turns it on. */
+export function routesOfStage(stage: { sandboxPayments: boolean }): readonly Route[] {
+  return routes.filter((route) => !route.sandbox || stage.sandboxPayments);
+}
 
 export function findRoute(id: string): Route {
   const route = routes.find((r) => r.id === id);

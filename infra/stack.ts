@@ -2,7 +2,6 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags, Valid
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -11,10 +10,12 @@ import { CallbackQueue } from './constructs/callback-queue';
 import { Monitoring } from './constructs/monitoring';
 import { defaultProviderSecretNames, ProviderSecrets } from './constructs/provider-secrets';
 import { ServiceFunction } from './constructs/service-function';
+import { SigningSecretsKey } from './constructs/signing-secrets-key';
 import { ServiceTable } from './constructs/table';
 import { callbackQueue as callbackQueueDefinition } from './queue-definitions';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routes } from './routes';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage } from './routes';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from './service-defaults';
+import { supportFunctionAccess } from './table-access';
 
 export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 50, burstLimit: 100 };
 
@@ -43,7 +44,18 @@ export interface HotelIntegrationStackProps extends StackProps {
   stripeWebhookSecretParameterName?: string;
   /** Customer managed KMS key of those parameters, if not the AWS managed aws/ssm key. */
   stripeSecretsKmsKeyArn?: string;
+  /**
+   * Deploys the sandbox payment provider (its hosted page and form), for a partner-testing
+   * stage. Anyone can mark a sandbox order paid without money: refused for the stage `prod`.
+   * @default false
+   */
+  sandboxPayments?: boolean;
 }
+
+/** The stage name the local stack runs as: a deployed stage named so would get its relaxations. */
+const RESERVED_STAGE = 'local';
+/** The stage that may never run the sandbox provider. */
+export const PRODUCTION_STAGE = 'prod';
 
 /** Output keys the operator CLI reads from the deployed stack. */
 export const stackOutputKeys = {
@@ -51,7 +63,8 @@ export const stackOutputKeys = {
   tableName: 'TableName',
   callbackQueueUrl: 'CallbackQueueUrl',
   callbackDlqUrl: 'CallbackDlqUrl',
-  secretBoxKeyArn: 'SecretBoxKeyArn',
+  secretsKeyArn: 'SecretsKeyArn',
+  sandboxPayments: 'SandboxPayments',
 } as const;
 
 export class HotelIntegrationStack extends Stack {
@@ -65,12 +78,21 @@ export class HotelIntegrationStack extends Stack {
   readonly providerSecrets: ProviderSecrets;
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
-  readonly secretBoxKey: Secret;
+  readonly signingSecretsKey: SigningSecretsKey;
 
   constructor(scope: Construct, id: string, props: HotelIntegrationStackProps) {
     super(scope, id, props);
     const { stage } = props;
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(stage)) throw new Error(`Invalid stage name "${stage}": use letters, digits, - and _`);
+    if (stage === RESERVED_STAGE) throw new Error(`The stage name "${RESERVED_STAGE}" is the local stack's (http and loopback URLs allowed): choose another`);
+    const sandboxPayments = props.sandboxPayments ?? false;
+    if (sandboxPayments && stage === PRODUCTION_STAGE) {
+      throw new Error(
+        `sandboxPayments cannot be turned on for the stage "${PRODUCTION_STAGE}": its checkout lets anyone mark an order paid without money, ` +
+          'which would confirm bookings and lock rooms. Use it on a partner-testing stage only.',
+      );
+    }
+    const stageRoutes = routesOfStage({ sandboxPayments });
     const retryDelays = props.callbackRetryDelaysSeconds ?? DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS;
     if (retryDelays.length === 0 || !retryDelays.every((d) => Number.isInteger(d) && d > 0)) {
       throw new Error('callbackRetryDelaysSeconds must be positive whole numbers of seconds');
@@ -97,21 +119,35 @@ export class HotelIntegrationStack extends Stack {
     });
 
     const handlers = new Map<string, ServiceFunction>();
-    for (const route of routes) {
+    // Derives order references (a keyed HMAC: they cannot be computed from public data). Rotating
+    // it is safe: existing orders are found through their reference guard item, not recomputed.
+    const orderReferenceKey = new Secret(this, 'OrderReferenceKey', {
+      description: 'Key order references are derived with (HMAC); readable by the order-creating functions only',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(orderReferenceKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'No rotation Lambda: the key only derives new order references, so an operator rotates it by putting a new random value (docs/operations.md); existing orders are unaffected',
+    });
+
+    for (const route of stageRoutes) {
       const fn = new ServiceFunction(this, `${route.id}Function`, {
         ...common,
         handler: route.handler,
         description: route.description,
         timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS),
         environment: {
-          ...(isPaymentRoute(route) ? { SUPPORTED_CURRENCIES: currencies.join(',') } : {}),
+          ...(isPaymentRoute(route) ? { SUPPORTED_CURRENCIES: currencies.join(','), SANDBOX_PAYMENTS: String(sandboxPayments) } : {}),
+          ...(route.access.orderReferenceKey ? { ORDER_REFERENCE_KEY_SECRET_ARN: orderReferenceKey.secretArn } : {}),
           ...(route.access.enqueuesCallbacks ? { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl } : {}),
           ...providerSecrets.environment(route.access.providerSecrets ?? []),
         },
       });
-      fn.grantTableAccess(table, route.access.table);
+      fn.grantTableAccess(table, route.access.dynamodb);
       if (route.access.enqueuesCallbacks) callbacks.queue.grantSendMessages(fn);
       providerSecrets.grantRead(fn, route.access.providerSecrets ?? []);
+      if (route.access.orderReferenceKey) orderReferenceKey.grantRead(fn);
       handlers.set(route.id, fn);
     }
 
@@ -120,21 +156,10 @@ export class HotelIntegrationStack extends Stack {
       handler: 'authorizer',
       description: 'API key authorizer for sync and payment routes',
     });
-    // Looks keys up by hash and records last_used_at; nothing else.
-    authorizer.addToRolePolicy(
-      new PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [table.tableArn] }),
-    );
+    authorizer.grantTableAccess(table, supportFunctionAccess.authorizer);
 
     // Seals callback and webhook signing secrets on the table; only the sender opens them.
-    const secretBoxKey = new Secret(this, 'SecretBoxKey', {
-      description: 'Key that seals callback and webhook signing secrets stored on the table',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    Validations.of(secretBoxKey).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason: 'Rotating this key would need every sealed signing secret re-sealed; rotate by re-setting the endpoints (npm run ops -- callbacks set) after replacing the secret',
-    });
+    const signingSecretsKey = new SigningSecretsKey(this, 'SigningSecrets', { stage });
 
     const sender = new ServiceFunction(this, 'SendCallbackFunction', {
       ...common,
@@ -145,11 +170,11 @@ export class HotelIntegrationStack extends Stack {
       environment: {
         CALLBACK_QUEUE_URL: callbacks.queue.queueUrl,
         CALLBACK_RETRY_DELAYS_SECONDS: retryDelays.join(','),
-        SECRET_BOX_KEY_SECRET_ARN: secretBoxKey.secretArn,
+        SECRETS_KMS_KEY_ARN: signingSecretsKey.key.keyArn,
       },
     });
-    sender.grantTableAccess(table, 'readwrite');
-    secretBoxKey.grantRead(sender);
+    sender.grantTableAccess(table, supportFunctionAccess['send-callback']);
+    signingSecretsKey.allowOnlyToOpen(sender.role!);
     // Retries are re-enqueued with a delay.
     callbacks.queue.grantSendMessages(sender);
     sender.addEventSource(
@@ -168,7 +193,7 @@ export class HotelIntegrationStack extends Stack {
       timeout: Duration.seconds(60),
       environment: { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl },
     });
-    sweeper.grantTableAccess(table, 'readwrite');
+    sweeper.grantTableAccess(table, supportFunctionAccess['sweep-deliveries']);
     callbacks.queue.grantSendMessages(sweeper);
     new Rule(this, 'SweepDeliveriesSchedule', {
       description: 'Every minute: enqueue due callback deliveries',
@@ -178,7 +203,7 @@ export class HotelIntegrationStack extends Stack {
 
     const api = new ServiceApi(this, 'Api', {
       stage,
-      routes,
+      routes: stageRoutes,
       handlers,
       authorizerFunction: authorizer,
       throttling: props.throttling ?? DEFAULT_THROTTLING,
@@ -202,7 +227,11 @@ export class HotelIntegrationStack extends Stack {
     new CfnOutput(this, stackOutputKeys.tableName, { value: table.tableName });
     new CfnOutput(this, stackOutputKeys.callbackQueueUrl, { value: callbacks.queue.queueUrl });
     new CfnOutput(this, stackOutputKeys.callbackDlqUrl, { value: callbacks.deadLetterQueue.queueUrl });
-    new CfnOutput(this, stackOutputKeys.secretBoxKeyArn, { value: secretBoxKey.secretArn, description: 'Operators need secretsmanager:GetSecretValue on it to set callback URLs' });
+    new CfnOutput(this, stackOutputKeys.secretsKeyArn, {
+      value: signingSecretsKey.key.keyArn,
+      description: 'KMS key sealing signing secrets: operators need kms:Encrypt on it to set callback and webhook URLs',
+    });
+    new CfnOutput(this, stackOutputKeys.sandboxPayments, { value: String(sandboxPayments), description: 'Whether this stage runs the sandbox payment provider' });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe to receive alarms' });
 
     this.table = table;
@@ -212,13 +241,13 @@ export class HotelIntegrationStack extends Stack {
     this.authorizerFunction = authorizer;
     this.callbackSenderFunction = sender;
     this.deliverySweeperFunction = sweeper;
-    this.secretBoxKey = secretBoxKey;
+    this.signingSecretsKey = signingSecretsKey;
     this.api = api;
     this.monitoring = monitoring;
   }
 }
 
-/** Payment order functions validate currencies. */
+/** Payment order functions validate currencies and choose or settle on a provider. */
 function isPaymentRoute(route: Route): boolean {
-  return route.path.startsWith('/api/v1/payments/');
+  return route.path.startsWith('/api/v1/payments/') || route.sandbox === true;
 }

@@ -1,29 +1,127 @@
 /**
- * The one place that reads configuration. Functions read it at init and fail loudly
- * when something they need is missing.
+ * The one reader of the environment in shared/. The environment is parsed and validated once,
+ * on the first call of config() (a function's init: handlers call it at module load), and a
+ * missing or malformed value fails loudly there instead of falling back to a default that would
+ * fail open (a missing STAGE used to mean "local").
+ *
+ * The local stack sets the same variables the CDK stack sets, then calls resetConfig() before
+ * it loads any function (its own "init").
  */
-export function requireEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`Missing required environment variable ${name}`);
-  return value;
+import * as z from 'zod/mini';
+import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../infra/service-defaults';
+
+/** The stage name the local stack runs as; every deployed stage has another name. */
+export const LOCAL_STAGE = 'local';
+
+const optionalText = z.optional(z.string().check(z.minLength(1)));
+const flag = z.pipe(
+  z.optional(z.enum(['true', 'false'])),
+  z.transform((value) => value === 'true'),
+);
+const list = <T>(item: z.ZodMiniType<T>, fallback: readonly T[]) =>
+  z.pipe(
+    z.optional(z.string()),
+    z.transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return [...fallback];
+      const parsed: T[] = [];
+      for (const part of raw.split(',')) {
+        const result = item.safeParse(part.trim());
+        if (!result.success) {
+          ctx.issues.push({ code: 'custom', input: raw, message: `"${part.trim()}" is not valid` });
+          return z.NEVER;
+        }
+        parsed.push(result.data);
+      }
+      return parsed;
+    }),
+  );
+
+const environment = z.object({
+  STAGE: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
+  TABLE_NAME: z.string().check(z.minLength(1)),
+  /** Only the functions that enqueue deliveries have it (callbackQueueUrl() checks). */
+  CALLBACK_QUEUE_URL: optionalText,
+  /** Explicit SQS endpoint for emulators (their queue URLs use a *.localhost host). */
+  SQS_ENDPOINT: optionalText,
+  /** Base URL of links the service hands out (local stack, custom domains); else the stage URL. */
+  PUBLIC_BASE_URL: optionalText,
+  SUPPORTED_CURRENCIES: list(z.string().check(z.regex(/^[A-Z]{3}$/)), DEFAULT_SUPPORTED_CURRENCIES),
+  CALLBACK_RETRY_DELAYS_SECONDS: list(
+    z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)),
+    DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS,
+  ),
+  /** Nameservers the callback sender asks (`ip` or `ip:port`, comma-separated); unset: the system's. */
+  DNS_SERVERS: list(z.string().check(z.regex(/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)$/)), []),
+  /** The sandbox provider is on (CONTRACT.md "Payment safety in deployed stages"); off unless set. */
+  SANDBOX_PAYMENTS: flag,
+  /** Stripe platform secrets: in clear locally and in tests, else SSM parameter names. */
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_SECRET_KEY_PARAMETER: optionalText,
+  STRIPE_WEBHOOK_SECRET_PARAMETER: optionalText,
+  /** A local stand-in of Stripe's API (tests), instead of https://api.stripe.com. */
+  STRIPE_API_BASE: optionalText,
+  /** The key order references are derived with: a key file locally, a Secrets Manager secret in the stack. */
+  ORDER_REFERENCE_KEY_FILE: optionalText,
+  ORDER_REFERENCE_KEY_SECRET_ARN: optionalText,
+  /** What seals signing secrets (shared/secrets/sealed-secrets.ts): the stage's KMS key, or the local stack's key file. */
+  SECRETS_KMS_KEY_ARN: optionalText,
+  SECRETS_KEY_FILE: optionalText,
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.infer<typeof environment>) {
+  return {
+    stage: env.STAGE,
+    isLocal: env.STAGE === LOCAL_STAGE,
+    tableName: env.TABLE_NAME,
+    callbackQueueUrl: env.CALLBACK_QUEUE_URL,
+    sqsEndpoint: env.SQS_ENDPOINT,
+    publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/$/, ''),
+    supportedCurrencies: env.SUPPORTED_CURRENCIES,
+    callbackRetryDelaysSeconds: env.CALLBACK_RETRY_DELAYS_SECONDS,
+    dnsServers: env.DNS_SERVERS,
+    sandboxPayments: env.SANDBOX_PAYMENTS,
+    stripe: {
+      secretKey: env.STRIPE_SECRET_KEY,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      secretKeyParameter: env.STRIPE_SECRET_KEY_PARAMETER,
+      webhookSecretParameter: env.STRIPE_WEBHOOK_SECRET_PARAMETER,
+      apiBase: env.STRIPE_API_BASE,
+    },
+    orderReferenceKey: { file: env.ORDER_REFERENCE_KEY_FILE, secretArn: env.ORDER_REFERENCE_KEY_SECRET_ARN },
+    sealedSecrets: { kmsKeyArn: env.SECRETS_KMS_KEY_ARN, keyFile: env.SECRETS_KEY_FILE },
+  } as const;
 }
 
-export function tableName(): string {
-  return requireEnv('TABLE_NAME');
+/** Parses an environment; throws one error naming every missing or invalid variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = environment.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return Object.freeze(toConfig(result.data));
+}
+
+let current: Config | undefined;
+
+/** The configuration, parsed from process.env on first use and kept. */
+export function config(): Config {
+  current ??= parseConfig(process.env);
+  return current;
+}
+
+/** Forgets the parsed configuration: the local stack and the ops CLI call it after setting the environment. */
+export function resetConfig(): void {
+  current = undefined;
 }
 
 export function callbackQueueUrl(): string {
-  return requireEnv('CALLBACK_QUEUE_URL');
-}
-
-/** Explicit SQS endpoint for emulators (their queue URLs use a *.localhost host). */
-export function sqsEndpoint(): string | undefined {
-  return process.env.SQS_ENDPOINT || undefined;
-}
-
-/** True in the local stack and tests: relaxes https-only return URLs. */
-export function isLocalStage(): boolean {
-  return (process.env.STAGE ?? 'local') === 'local';
+  const url = config().callbackQueueUrl;
+  if (!url) throw new Error('Missing required environment variable CALLBACK_QUEUE_URL');
+  return url;
 }
 
 export const MAX_BODY_BYTES = 1024 * 1024;

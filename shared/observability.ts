@@ -1,13 +1,13 @@
-/** Powertools instances shared by every function, configured by POWERTOOLS_* variables. */
+/**
+ * Powertools instances shared by every function. Powertools reads its own POWERTOOLS_*
+ * variables (service name, metrics namespace, log level), which the stack sets on every function.
+ */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 
-const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'hotel-integration-api';
+const defaults = { serviceName: 'hotel-integration-api' };
 
-export const logger = new Logger({ serviceName });
-export const tracer = new Tracer({ serviceName });
-export const metrics = new Metrics({
-  serviceName,
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'HotelIntegration',
-});
+export const logger = new Logger(defaults);
+export const tracer = new Tracer(defaults);
+export const metrics = new Metrics({ ...defaults, namespace: 'HotelIntegration' });

@@ -1,6 +1,6 @@
 /** The callback queue: one message per delivery attempt, carrying only the delivery id. */
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { callbackQueueUrl, sqsEndpoint } from './config';
+import { callbackQueueUrl, config } from './config';
 
 let client: Promise<{ sqs: SQSClient; SendMessageCommand: typeof import('@aws-sdk/client-sqs').SendMessageCommand }> | undefined;
 
@@ -11,7 +11,7 @@ let client: Promise<{ sqs: SQSClient; SendMessageCommand: typeof import('@aws-sd
 function sqs() {
   client ??= import('@aws-sdk/client-sqs').then(({ SQSClient, SendMessageCommand }) => ({
     // Emulator queue URLs use a *.localhost host: an explicit endpoint keeps requests on it.
-    sqs: new SQSClient({ endpoint: sqsEndpoint(), maxAttempts: 3, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } }),
+    sqs: new SQSClient({ endpoint: config().sqsEndpoint, maxAttempts: 3, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } }),
     SendMessageCommand,
   }));
   return client;

@@ -1,10 +1,18 @@
 /**
- * Custom metrics the callback sender publishes (namespace HotelIntegration, dimension service),
- * kept apart from the CDK construct so the sender's bundle does not import aws-cdk-lib.
+ * Custom metrics the functions publish (namespace HotelIntegration, dimension service), kept
+ * apart from the CDK construct so the functions' bundles do not import aws-cdk-lib.
  */
 export const DELIVERY_METRICS = {
   delivered: 'DeliveryDelivered',
   retrying: 'DeliveryRetrying',
   failed: 'DeliveryFailed',
   needsReview: 'DeliveryNeedsReview',
+} as const;
+
+/** Published when an order is settled (verify, provider webhooks). */
+export const PAYMENT_METRICS = {
+  /** The provider cannot find the checkout of an order's current attempt: the order stays processing. */
+  checkoutNotFound: 'PaymentCheckoutNotFound',
+  /** The provider reports a payment whose amount or currency is not the order's. */
+  amountMismatch: 'PaymentAmountMismatch',
 } as const;

@@ -16,7 +16,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DELIVERY_METRICS } from './monitoring-metrics';
+import { DELIVERY_METRICS, PAYMENT_METRICS } from './monitoring-metrics';
 
 
 export interface MonitoringProps {
@@ -48,7 +48,7 @@ export class Monitoring extends Construct {
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
 
     const fiveMinutes = Duration.minutes(5);
-    const deliveryMetric = (metricName: string) =>
+    const serviceMetric = (metricName: string) =>
       new Metric({
         namespace: 'HotelIntegration',
         metricName,
@@ -91,15 +91,27 @@ export class Monitoring extends Construct {
       ),
       callbackFailures: alarm(
         'CallbackFailures',
-        deliveryMetric(DELIVERY_METRICS.failed),
+        serviceMetric(DELIVERY_METRICS.failed),
         1,
         'Callback or webhook deliveries failed after all automatic retries; retry them with npm run ops -- deliveries retry',
       ),
       callbacksNeedReview: alarm(
         'CallbacksNeedReview',
-        deliveryMetric(DELIVERY_METRICS.needsReview),
+        serviceMetric(DELIVERY_METRICS.needsReview),
         1,
         'A receiver rejected a callback or webhook (4xx): needs manual review',
+      ),
+      checkoutNotFound: alarm(
+        'PaymentCheckoutNotFound',
+        serviceMetric(PAYMENT_METRICS.checkoutNotFound),
+        1,
+        "The provider could not find the checkout of a processing order on the account its attempt was made on; the order stays processing. Check the order's attempts and the client's provider account (log: 'the provider cannot find the checkout')",
+      ),
+      amountMismatch: alarm(
+        'PaymentAmountMismatch',
+        serviceMetric(PAYMENT_METRICS.amountMismatch),
+        1,
+        'A provider reported a payment whose amount or currency differs from its order; the order was marked failed. Investigate before refunding',
       ),
       senderErrors: alarm(
         'CallbackSenderErrors',
@@ -146,8 +158,13 @@ export class Monitoring extends Construct {
       }),
       new GraphWidget({
         title: 'Deliveries',
-        left: Object.values(DELIVERY_METRICS).map((name) => deliveryMetric(name).with({ label: name })),
-        width: 24,
+        left: Object.values(DELIVERY_METRICS).map((name) => serviceMetric(name).with({ label: name })),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Payment settlement problems',
+        left: Object.values(PAYMENT_METRICS).map((name) => serviceMetric(name).with({ label: name })),
+        width: 12,
       }),
     );
   }

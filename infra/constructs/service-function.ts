@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { functionBundling } from '../bundling';
-import type { Route } from '../routes';
+import type { TableAccess } from '../table-access';
 import type { ServiceTable } from './table';
 
 /** The repository root: handler entries, package-lock.json and tsconfig.json live there. */
@@ -85,13 +85,30 @@ export class ServiceFunction extends NodejsFunction {
     });
   }
 
-  /** Grants exactly the table access a route declares (read or read/write, including its indexes). */
-  grantTableAccess(table: ServiceTable, access: Route['access']['table']): void {
-    if (access === 'read') table.grantReadData(this);
-    else table.grantReadWriteData(this);
-    Validations.of(this.role!).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::${table.indexArnsPattern}]`,
-      reason: 'Queries use the GSIs of this one table; the wildcard covers only its indexes.',
-    });
+  /**
+   * Grants exactly the declared table access (infra/table-access.ts): its actions on the table,
+   * Query on each index it names, and DeleteItem only under its partition-key prefixes. Not
+   * table.grant*Data, which add Scan, DeleteItem and BatchWriteItem on every item and index.
+   * The table's AWS managed key needs no kms grant.
+   */
+  grantTableAccess(table: ServiceTable, access: TableAccess): void {
+    if (access.actions.length) {
+      this.addToRolePolicy(new PolicyStatement({ actions: access.actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn] }));
+    }
+    if (access.queries?.length) {
+      this.addToRolePolicy(
+        new PolicyStatement({ actions: ['dynamodb:Query'], resources: access.queries.map((index) => `${table.tableArn}/index/${index}`) }),
+      );
+    }
+    if (access.deletes?.length) {
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:DeleteItem'],
+          resources: [table.tableArn],
+          // ForAllValues: every partition key of the request must match (a DeleteItem has exactly one).
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': access.deletes.map((prefix) => `${prefix}*`) } },
+        }),
+      );
+    }
   }
 }

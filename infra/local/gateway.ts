@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type GatewayResponseType, gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../gateway-responses';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, matchPath, type Route, routes } from '../routes';
-import { lambdaContext, loadHandler } from './lambda-runtime';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, matchPath, type Route } from '../routes';
+import { invoke, routeFunction, supportFunction } from './lambda-runtime';
 
 /** API Gateway's own payload limit; the functions enforce the service's 1 MiB. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -27,6 +27,8 @@ export interface LocalGatewayOptions {
   host?: string;
   /** Called once per request with a one-line summary. */
   onRequest?: (line: string) => void;
+  /** The stage's routes (routesOfStage): what the CDK stack would deploy for the same settings. */
+  routes: readonly Route[];
   /** Routes the local stack serves beside the deployed ones (e.g. documents). */
   extraRoutes?: ExtraRoute[];
 }
@@ -44,11 +46,10 @@ interface ResolvedRoute {
 }
 
 /** Literal path segments win over `{param}` ones, as in API Gateway. */
-const orderedRoutes = [...routes].sort(
-  (a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0),
-);
+const byLiteralSegments = (routes: readonly Route[]) =>
+  [...routes].sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
 
-function resolve(method: string, path: string): ResolvedRoute | 'method-not-allowed' | 'malformed' | undefined {
+function resolve(orderedRoutes: readonly Route[], method: string, path: string): ResolvedRoute | 'method-not-allowed' | 'malformed' | undefined {
   let pathKnown = false;
   for (const route of orderedRoutes) {
     let params: Record<string, string> | undefined;
@@ -191,7 +192,7 @@ function isProxyResult(value: unknown): value is APIGatewayProxyResult {
   return !!value && typeof value === 'object' && typeof (value as APIGatewayProxyResult).statusCode === 'number';
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: LocalGatewayOptions): Promise<number> {
+async function handle(req: IncomingMessage, res: ServerResponse, options: LocalGatewayOptions, orderedRoutes: readonly Route[]): Promise<number> {
   const requestId = randomUUID();
   const context: TemplateContext = { requestId };
   const url = new URL(req.url ?? '/', 'http://localhost');
@@ -205,7 +206,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
     return status;
   }
 
-  const resolved = resolve(method, url.pathname);
+  const resolved = resolve(orderedRoutes, method, url.pathname);
   if (resolved === undefined) return sendGatewayResponse(res, 'MISSING_AUTHENTICATION_TOKEN', context);
   if (resolved === 'malformed') return sendGatewayResponse(res, 'DEFAULT_4XX', { ...context, errorMessage: 'Malformed path parameter' }, 400);
   if (resolved === 'method-not-allowed') {
@@ -252,13 +253,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
 
   if (route.auth.kind !== 'public') {
     const methodArn = `arn:aws:execute-api:us-east-1:000000000000:local/${STAGE}/${method}${url.pathname}`;
-    const authorizer = await loadHandler('authorizer');
     let result: APIGatewayAuthorizerResult;
     try {
-      result = await authorizer(
-        { type: 'REQUEST', methodArn, ...request, requestContext },
-        lambdaContext('authorizer', 10_000),
-      );
+      result = (await invoke(supportFunction('authorizer'), { type: 'REQUEST', methodArn, ...request, requestContext }, 10_000)) as APIGatewayAuthorizerResult;
     } catch (error) {
       if ((error as Error).message === 'Unauthorized') return sendGatewayResponse(res, 'UNAUTHORIZED', context);
       console.error('authorizer failed:', (error as Error).message);
@@ -277,8 +274,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
   };
   let result: unknown;
   try {
-    const handler = await loadHandler(route.handler);
-    result = await handler(event, lambdaContext(route.id, (route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS) * 1000));
+    result = await invoke(routeFunction(route), event, (route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS) * 1000);
   } catch (error) {
     console.error(`function ${route.id} failed:`, error);
     return sendGatewayResponse(res, 'DEFAULT_5XX', context);
@@ -289,9 +285,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
 }
 
 export async function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGateway> {
+  const orderedRoutes = byLiteralSegments(options.routes);
   const server = createServer((req, res) => {
     const started = performance.now();
-    handle(req, res, options)
+    handle(req, res, options, orderedRoutes)
       .then((status) => {
         options.onRequest?.(`${req.method} ${req.url} ${status} ${Math.round(performance.now() - started)}ms`);
       })

@@ -1,6 +1,13 @@
-/** Loading function modules and giving them a Lambda-like context, for the local stack. */
+/**
+ * Loading function modules and invoking them as Lambda does, for the local stack. Each
+ * invocation runs in an async context naming its function, so the table guard
+ * (table-guard.ts) can hold it to the table access the stack grants that function.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import type { Route } from '../routes';
+import { type SupportFunction, supportFunctionAccess, type TableAccess } from '../table-access';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyHandler = (event: any, context: Context) => Promise<any>;
@@ -37,4 +44,32 @@ export function lambdaContext(functionName: string, timeoutMs: number): Context 
     fail: () => undefined,
     succeed: () => undefined,
   };
+}
+
+/** A function as the stack deploys it: its name, its handler file and its table access. */
+export interface LocalFunction {
+  name: string;
+  handler: string;
+  tableAccess: TableAccess;
+}
+
+export const routeFunction = (route: Route): LocalFunction => ({ name: route.id, handler: route.handler, tableAccess: route.access.dynamodb });
+
+export const supportFunction = (handler: SupportFunction): LocalFunction => ({ name: handler, handler, tableAccess: supportFunctionAccess[handler] });
+
+const invocation = new AsyncLocalStorage<LocalFunction>();
+
+/** The function whose invocation is running; undefined outside any (test setup, the ops CLI). */
+export function runningFunction(): LocalFunction | undefined {
+  return invocation.getStore();
+}
+
+/** Runs `work` as part of an invocation of `fn`. */
+export function withinInvocation<T>(fn: LocalFunction, work: () => T): T {
+  return invocation.run(fn, work);
+}
+
+/** One invocation (the first one loads the module, as Lambda's init does), inside the function's async context. */
+export function invoke(fn: LocalFunction, event: unknown, timeoutMs: number): Promise<unknown> {
+  return withinInvocation(fn, async () => (await loadHandler(fn.handler))(event, lambdaContext(fn.name, timeoutMs)));
 }

@@ -6,13 +6,13 @@
  */
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { lambdaContext, loadHandler } from './lambda-runtime';
+import { invoke, type LocalFunction } from './lambda-runtime';
 
 export interface QueuePollerOptions {
   sqs: SQSClient;
   queueUrl: string;
   queueArn: string;
-  handler: string;
+  fn: LocalFunction;
   batchSize: number;
   visibilityTimeoutSeconds: number;
   /** Long-poll wait; short so that stop() returns quickly. */
@@ -72,8 +72,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
         const event: SQSEvent = { Records: records };
         let failed = new Set(records.map((r) => r.messageId));
         try {
-          const handler = await loadHandler(options.handler);
-          const response = (await handler(event, lambdaContext(options.handler, 60_000))) as SQSBatchResponse | undefined;
+          const response = (await invoke(options.fn, event, 60_000)) as SQSBatchResponse | undefined;
           failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (error) {
           options.onError?.(error);

@@ -1,11 +1,12 @@
 /**
  * The whole service on this machine: emulators, the table and queues from the stack's
- * definitions, the local gateway over the route table, and the queue poller for the sender.
+ * definitions, the local gateway over the route table, the queue poller for the sender, and
+ * the table guard that holds every function to the table access the stack grants it.
  * `npm start` and the integration tests both run it.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { newSecretBoxKey } from '../../shared/secret-box';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { resetConfig } from '../../shared/config';
+import { join, resolve } from 'node:path';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { OPENAPI_PATH, serializeOpenApiDocument } from '../../shared/openapi/document';
 import { callbackQueue } from '../queue-definitions';
@@ -22,8 +23,11 @@ import {
   startSqsEmulator,
 } from './emulators';
 import { type ExtraRoute, type LocalGateway, startLocalGateway } from './gateway';
-import { lambdaContext, loadHandler } from './lambda-runtime';
+import { routesOfStage } from '../routes';
+import { ensureKeyFile } from './key-files';
+import { invoke, supportFunction } from './lambda-runtime';
 import { type QueuePoller, startQueuePoller } from './queue-poller';
+import { installTableGuard } from './table-guard';
 
 export const DEFAULT_TABLE_NAME = 'hotel-integration';
 
@@ -35,8 +39,12 @@ export interface LocalStackInfo {
   callbackQueueUrl: string;
   callbackDlqUrl: string;
   region: string;
-  /** Key that seals signing secrets on the table (local only; the stack uses Secrets Manager). */
-  secretBoxKey: string;
+  /** Path of the key file that seals signing secrets (the stack uses KMS): the path, never the key. */
+  secretsKeyFile: string;
+  /** Path of the key file order references are derived with (the stack: a Secrets Manager secret). */
+  orderReferenceKeyFile: string;
+  /** The sandbox payment provider (always on for `npm start`; tests may switch it off). */
+  sandboxPayments?: boolean;
 }
 
 /** Environment the functions see, as the stack sets it in Lambda (plus emulator endpoints). */
@@ -50,13 +58,17 @@ export function functionEnvironment(info: Omit<LocalStackInfo, 'apiUrl'> & { api
     AWS_REGION: info.region,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    SECRET_BOX_KEY: info.secretBoxKey,
+    SECRETS_KEY_FILE: info.secretsKeyFile,
     POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_TRACE_ENABLED: 'false',
     POWERTOOLS_LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
     CALLBACK_RETRY_DELAYS_SECONDS: process.env.CALLBACK_RETRY_DELAYS_SECONDS ?? DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS.join(','),
     SUPPORTED_CURRENCIES: process.env.SUPPORTED_CURRENCIES ?? DEFAULT_SUPPORTED_CURRENCIES.join(','),
+    // Nameservers for callback hosts (tests: a local responder); unset: the system's, as in Lambda.
+    ...(process.env.DNS_SERVERS ? { DNS_SERVERS: process.env.DNS_SERVERS } : {}),
+    SANDBOX_PAYMENTS: String(info.sandboxPayments ?? true),
+    ORDER_REFERENCE_KEY_FILE: info.orderReferenceKeyFile,
     ...(info.apiUrl ? { PUBLIC_BASE_URL: info.apiUrl } : {}),
   };
 }
@@ -67,11 +79,15 @@ export interface ServeOptions {
   dynamodbEndpoint: string;
   sqsEndpoint: string;
   queues: LocalQueues;
-  secretBoxKey: string;
+  /** Path of the key file (mode 600, see ./key-files.ts) that seals signing secrets. */
+  secretsKeyFile: string;
   onRequest?: (line: string) => void;
   extraRoutes?: ExtraRoute[];
   /** How often the delivery sweeper runs (the deployed stack: every minute). */
   sweepIntervalMs?: number;
+  /** @default true: the local stack always has the sandbox provider; a test may switch it off. */
+  sandboxPayments?: boolean;
+  orderReferenceKeyFile: string;
 }
 
 export interface ServingStack {
@@ -94,23 +110,30 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
     callbackQueueUrl: options.queues.callbackQueueUrl,
     callbackDlqUrl: options.queues.callbackDlqUrl,
     region: LOCAL_REGION,
-    secretBoxKey: options.secretBoxKey,
+    secretsKeyFile: options.secretsKeyFile,
+    sandboxPayments: options.sandboxPayments ?? true,
+    orderReferenceKeyFile: options.orderReferenceKeyFile,
   };
   Object.assign(process.env, functionEnvironment(base));
+  resetConfig();
   const gateway = await startLocalGateway({
+    routes: routesOfStage({ sandboxPayments: base.sandboxPayments }),
     port: options.port,
     onRequest: options.onRequest,
     extraRoutes: [openApiRoute(), ...(options.extraRoutes ?? [])],
   });
   const info: LocalStackInfo = { ...base, apiUrl: gateway.url };
   process.env.PUBLIC_BASE_URL = gateway.url;
+  resetConfig();
+  // Imported only now: the store reads the table name from process.env when it loads.
+  installTableGuard((await import('../../shared/store/dynamo')).dynamoClient);
 
   const sqs = sqsClient(options.sqsEndpoint);
   const poller = startQueuePoller({
     sqs,
     queueUrl: options.queues.callbackQueueUrl,
     queueArn: options.queues.callbackQueueArn,
-    handler: 'send-callback',
+    fn: supportFunction('send-callback'),
     batchSize: callbackQueue.batchSize,
     visibilityTimeoutSeconds: callbackQueue.visibilityTimeoutSeconds,
     onError: (error) => console.error('callback sender failed:', (error as Error).message),
@@ -145,7 +168,7 @@ function startSweeper(intervalMs: number) {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
     running = running
-      .then(async () => (await loadHandler('sweep-deliveries'))({}, lambdaContext('sweep-deliveries', 60_000)))
+      .then(() => invoke(supportFunction('sweep-deliveries'), {}, 60_000))
       .catch((error) => console.error('delivery sweeper failed:', (error as Error).message));
   }, intervalMs);
   return {
@@ -156,11 +179,16 @@ function startSweeper(intervalMs: number) {
   };
 }
 
-/** The local stack's sealing key, made on first start and kept with its data. */
-function localSecretBoxKey(dataDir: string): string {
-  const file = join(dataDir, 'secret-box.key');
-  if (!existsSync(file)) writeFileSync(file, `${newSecretBoxKey()}\n`, { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
+/** The local stack's sealing key file, made (mode 600) on first start and kept with its data. */
+function localSecretsKeyFile(dataDir: string): string {
+  if (existsSync(join(dataDir, 'secret-box.key'))) {
+    // Data from before signing secrets were sealed under an encryption context (docs/operations.md).
+    console.warn(
+      `note: ${join(dataDir, 'secret-box.key')} is from an older version. Callback and webhook secrets saved with it no longer open; ` +
+        'set them again (npm run ops -- callbacks set / webhooks set) or start afresh (rm -rf the data folder), then delete that file.',
+    );
+  }
+  return ensureKeyFile(resolve(dataDir, 'secrets.key'));
 }
 
 export interface LocalStackOptions {
@@ -194,7 +222,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dynamodbEndpoint: dynamo.endpoint,
       sqsEndpoint: sqs.endpoint,
       queues,
-      secretBoxKey: localSecretBoxKey(options.dataDir),
+      secretsKeyFile: localSecretsKeyFile(options.dataDir),
+      orderReferenceKeyFile: ensureKeyFile(join(options.dataDir, 'order-reference.key')),
       onRequest: options.onRequest,
       extraRoutes: options.extraRoutes,
     });

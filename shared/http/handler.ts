@@ -15,7 +15,7 @@ import type { ZodType, z } from 'zod';
 type ZodIssue = z.core.$ZodIssue;
 import type { Route } from '../../infra/routes';
 import { type AuthorizerContext, type Principal, principalFromContext } from '../auth/authorize';
-import { MAX_BODY_BYTES } from '../config';
+import { config, MAX_BODY_BYTES } from '../config';
 import { AppError, errors } from '../errors';
 import { logger, metrics, tracer } from '../observability';
 import { errorBody, toAppError, zodDetails } from './error-envelope';
@@ -76,7 +76,8 @@ type Event = APIGatewayProxyEvent;
 
 /** PUBLIC_BASE_URL when set (local stack, custom domains); else the API Gateway stage URL. */
 function baseUrlOf(event: Event): string {
-  if (process.env.PUBLIC_BASE_URL) return process.env.PUBLIC_BASE_URL.replace(/\/$/, '');
+  const configured = config().publicBaseUrl;
+  if (configured) return configured;
   return `https://${event.requestContext.domainName}/${event.requestContext.stage}`;
 }
 

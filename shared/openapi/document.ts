@@ -519,7 +519,7 @@ const OPERATIONS: Record<string, Operation> = {
       { code: 'CUSTOMER_EMAIL_REQUIRED' },
       { code: 'RETURN_URL_NOT_ALLOWED' },
       { code: 'EXTERNAL_REFERENCE_CONFLICT' },
-      { code: 'PROVIDER_NOT_CONFIGURED' },
+      { code: 'PROVIDER_NOT_CONFIGURED', when: 'The client has no payment provider (in a stage without the sandbox), or its Stripe setup is incomplete.' },
       { code: 'PROVIDER_REJECTED' },
     ],
     errorExamples: {
@@ -533,6 +533,8 @@ const OPERATIONS: Record<string, Operation> = {
       'Public (no key): the payment provider sends the guest here. The service asks the provider about the current checkout (it never trusts the redirect) and marks the order `paid` only when the provider says paid and amount and currency match. In the same transaction it records the attempt outcome, the provider event and the transaction, mirrors a `room_booking` order with both dates into a confirmed hotel booking, and queues the `booking.confirmed` callback and `payment_order.paid` webhook.',
       '',
       'Then it redirects (303) to `success_url` with `payment=success`, or to `cancel_url` with `payment=failed`, appending `payment_order` and `reference` (both the `order_reference`; an existing query is kept). While the provider still reports the checkout open, the order stays `processing` and the guest goes to `cancel_url`; the order can still be paid and verified later. Verifying a paid order again redirects to success and records nothing twice.',
+      '',
+      "The provider is asked on the provider and account the order's current attempt was made on, whatever the client's settings are now. A checkout the provider cannot find leaves the order `processing` (the guest goes to `cancel_url`), logged and alarmed.",
     ].join('\n'),
     request: { query: verifyQuery },
     responses: {
@@ -552,7 +554,7 @@ const OPERATIONS: Record<string, Operation> = {
     errors: [
       { code: 'VALIDATION_ERROR', when: '`reference` is missing, empty or longer than 128 characters.' },
       { code: 'PAYMENT_ORDER_NOT_FOUND', when: 'No order has this reference (no redirect).' },
-      { code: 'PROVIDER_NOT_CONFIGURED', when: "The client's Stripe settings no longer allow retrieving the checkout." },
+      { code: 'PROVIDER_NOT_CONFIGURED', when: "The attempt's Stripe account no longer allows retrieving the checkout, or the attempt was made on the sandbox provider and this stage does not run it." },
       { code: 'PROVIDER_REJECTED', when: 'Stripe refused the retrieval of the checkout.' },
     ],
   },
@@ -652,7 +654,7 @@ const OPERATIONS: Record<string, Operation> = {
     errors: [
       { code: 'INVALID_SIGNATURE' },
       { code: 'INVALID_JSON', when: 'The body is correctly signed but not JSON.' },
-      { code: 'PROVIDER_NOT_CONFIGURED', when: "The order's client no longer has a usable Stripe connected account." },
+      { code: 'PROVIDER_NOT_CONFIGURED', when: "The Stripe account the order's attempt was made on no longer allows retrieving the checkout." },
       { code: 'PROVIDER_REJECTED', when: 'Stripe refused the retrieval of the checkout.' },
       { code: 'NOT_FOUND', when: 'The platform has no Stripe webhook secret (Stripe is not set up): there is no such endpoint.' },
     ],

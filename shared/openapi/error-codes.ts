@@ -137,7 +137,8 @@ export const ERROR_CODES = {
   },
   PROVIDER_NOT_CONFIGURED: {
     status: 422,
-    meaning: "The client's payment provider is not set up: Stripe without a connected account, or an account that is not connected to the platform or does not allow this.",
+    meaning:
+      "The client's payment provider is not set up: no provider configured in a stage without the sandbox provider, Stripe without a connected account, or an account that is not connected to the platform or does not allow this. Verify answers it for an order whose attempt was made on a provider this stage does not run (the sandbox).",
     message: 'Stripe payments are not set up for this client: it has no connected Stripe account',
     surface: 'api',
   },

@@ -1,8 +1,8 @@
 /**
  * The operator commands: one entry each. An entry declares its words, flags and positionals
  * (parsed and checked by cli.ts), runs a use case and returns the --json object, and renders
- * that object for people. Use cases are imported inside run(): the target's configuration is
- * in process.env only by then.
+ * that object for people. Use cases are imported inside run(): the target's environment is
+ * in force only by then (bin/ops.ts applies it).
  */
 import type { ApiKeyRecord } from '../store/api-key-store';
 import { type Command, defineCommand, UsageError } from './cli';
@@ -42,15 +42,14 @@ function endpointCommand(kind: 'callback' | 'webhook', summary: string) {
     summary,
     flags: {
       client: { value: 'ID', help: 'The client', required: true },
-      url: { value: 'URL', help: 'Where events are POSTed (https; http is accepted on the local stack)', required: true },
+      url: { value: 'URL', help: 'Where events are POSTed: https, never to an internal address (the local stack also takes http and loopback)', required: true },
       secret: { value: 'S', help: 'Signing secret (default: a new random one); shown once' },
     },
-    async run({ flags, target }) {
+    async run({ flags }) {
       await (await clients()).requireClient(flags.client);
       const result = await (await callbacks()).configureEndpoint(flags.client, kind, {
         url: flags.url,
         secret: flags.secret,
-        allowHttp: target.kind === 'local',
       });
       return { client_id: flags.client, url: result.url, secret: result.secret };
     },

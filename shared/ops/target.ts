@@ -1,7 +1,8 @@
 /**
- * Which stack the operator CLI works on. Selecting a target puts the configuration the shared
- * modules read at import (TABLE_NAME, endpoints...) into process.env, so callers must select
- * it before importing anything from shared/domain or shared/store.
+ * Which stack the operator CLI works on, and the environment the shared modules need to work on
+ * it (TABLE_NAME, endpoints, keys...), as a function of that stack would see it. The caller
+ * (bin/ops.ts) applies that environment before importing anything from shared/domain or
+ * shared/store; nothing here reads or writes process.env.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,7 +17,12 @@ export interface Target {
   tableName: string;
   callbackQueueUrl: string;
   callbackDlqUrl: string;
+  /** Variables to set (a value) or remove (undefined) before the shared modules load. */
+  environment: Record<string, string | undefined>;
 }
+
+/** The caller's environment: where to find the local stack, and the log level to run at. */
+export type CallerEnvironment = Readonly<Record<string, string | undefined>>;
 
 /** The target cannot be reached or read; exits 1 with this message. */
 export class TargetError extends Error {
@@ -29,25 +35,26 @@ const OUTPUT_KEYS = {
   tableName: 'TableName',
   callbackQueueUrl: 'CallbackQueueUrl',
   callbackDlqUrl: 'CallbackDlqUrl',
-  secretBoxKeyArn: 'SecretBoxKeyArn',
+  secretsKeyArn: 'SecretsKeyArn',
+  sandboxPayments: 'SandboxPayments',
 } as const satisfies typeof stackOutputKeys;
 
-const STACK_INFO_FIELDS = ['apiUrl', 'tableName', 'dynamodbEndpoint', 'sqsEndpoint', 'callbackQueueUrl', 'callbackDlqUrl', 'region', 'secretBoxKey'] as const;
+const STACK_INFO_FIELDS = ['apiUrl', 'tableName', 'dynamodbEndpoint', 'sqsEndpoint', 'callbackQueueUrl', 'callbackDlqUrl', 'region', 'secretsKeyFile', 'orderReferenceKeyFile'] as const;
 
 export function stackName(stage: string): string {
   return `HotelIntegration-${stage}`;
 }
 
-export function localStackFile(env: NodeJS.ProcessEnv = process.env): string {
+export function localStackFile(env: CallerEnvironment): string {
   return resolve(env.OPS_STACK_FILE || join(env.LOCAL_DATA_DIR || '.local', 'stack.json'));
 }
 
-export async function selectTarget(stage: string | undefined): Promise<Target> {
-  return stage === undefined ? selectLocal() : selectStage(stage);
+export async function selectTarget(stage: string | undefined, env: CallerEnvironment): Promise<Target> {
+  return stage === undefined ? selectLocal(env) : selectStage(stage, env);
 }
 
-async function selectLocal(): Promise<Target> {
-  const file = localStackFile();
+async function selectLocal(env: CallerEnvironment): Promise<Target> {
+  const file = localStackFile(env);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -68,8 +75,8 @@ async function selectLocal(): Promise<Target> {
 
   // Loaded only here: the local stack module brings in the emulator and gateway code.
   const { functionEnvironment } = await import('../../infra/local/stack');
-  Object.assign(process.env, functionEnvironment(info));
   return {
+    environment: functionEnvironment(info),
     kind: 'local',
     source: file,
     apiUrl: info.apiUrl,
@@ -79,7 +86,7 @@ async function selectLocal(): Promise<Target> {
   };
 }
 
-async function selectStage(stage: string): Promise<Target> {
+async function selectStage(stage: string, env: CallerEnvironment): Promise<Target> {
   const name = stackName(stage);
   const { CloudFormationClient, DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
   // Region and credentials: the caller's default chain (AWS_PROFILE, AWS_REGION, SSO...).
@@ -103,34 +110,35 @@ async function selectStage(stage: string): Promise<Target> {
     cloudFormation.destroy();
   }
   const value = (key: keyof typeof OUTPUT_KEYS) => outputs.get(OUTPUT_KEYS[key]) ?? '';
-  const target: Target = {
+  const missing = (Object.keys(OUTPUT_KEYS) as (keyof typeof OUTPUT_KEYS)[]).filter((key) => !outputs.get(OUTPUT_KEYS[key]));
+  if (missing.length) {
+    throw new TargetError(`the stack ${name} has no output ${missing.map((key) => OUTPUT_KEYS[key]).join(', ')}; is it fully deployed?`);
+  }
+  return {
     kind: 'stage',
     source: `${name} (${region})`,
     apiUrl: value('apiUrl'),
     tableName: value('tableName'),
     callbackQueueUrl: value('callbackQueueUrl'),
     callbackDlqUrl: value('callbackDlqUrl'),
+    environment: {
+      // The deployed service's own endpoints: drop emulator overrides a shell may carry.
+      AWS_ENDPOINT_URL_DYNAMODB: undefined,
+      SQS_ENDPOINT: undefined,
+      SECRETS_KEY_FILE: undefined,
+      STAGE: stage,
+      TABLE_NAME: value('tableName'),
+      CALLBACK_QUEUE_URL: value('callbackQueueUrl'),
+      // Saving a callback or webhook secret seals it: the operator needs kms:Encrypt on this key.
+      SECRETS_KMS_KEY_ARN: value('secretsKeyArn'),
+      PUBLIC_BASE_URL: value('apiUrl'),
+      // `providers set --provider sandbox` is refused where the stage has no sandbox.
+      SANDBOX_PAYMENTS: value('sandboxPayments') === 'true' ? 'true' : 'false',
+      AWS_REGION: region,
+      POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+      POWERTOOLS_TRACE_ENABLED: 'false',
+      POWERTOOLS_LOG_LEVEL: env.LOG_LEVEL ?? 'WARN',
+    },
   };
-  const secretBoxKeyArn = value('secretBoxKeyArn');
-  const missing = (Object.keys(OUTPUT_KEYS) as (keyof typeof OUTPUT_KEYS)[]).filter((key) => !outputs.get(OUTPUT_KEYS[key]));
-  if (missing.length) {
-    throw new TargetError(`the stack ${name} has no output ${missing.map((key) => OUTPUT_KEYS[key]).join(', ')}; is it fully deployed?`);
-  }
-
-  // The deployed service's own endpoints: drop emulator overrides a shell may carry.
-  delete process.env.AWS_ENDPOINT_URL_DYNAMODB;
-  delete process.env.SQS_ENDPOINT;
-  Object.assign(process.env, {
-    STAGE: stage,
-    TABLE_NAME: target.tableName,
-    CALLBACK_QUEUE_URL: target.callbackQueueUrl,
-    SECRET_BOX_KEY_SECRET_ARN: secretBoxKeyArn,
-    PUBLIC_BASE_URL: target.apiUrl,
-    AWS_REGION: region,
-    POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    POWERTOOLS_TRACE_ENABLED: 'false',
-    POWERTOOLS_LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
-  });
-  return target;
 }

@@ -22,7 +22,8 @@ export interface Checkout {
   checkoutUrl: string;
 }
 
-export type CheckoutState = 'open' | 'paid' | 'failed' | 'cancelled' | 'expired';
+/** `not_found`: the provider does not know the checkout (on the attempt's account): never taken as a failure. */
+export type CheckoutState = 'open' | 'paid' | 'failed' | 'cancelled' | 'expired' | 'not_found';
 
 export interface ProviderPayment {
   state: CheckoutState;
@@ -37,5 +38,6 @@ export interface ProviderPayment {
 export interface PaymentProvider {
   readonly name: string;
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
+  /** `settings`: the provider account the attempt was created on, not the client's current one. */
   getPayment(providerReference: string, settings: ProviderSettings): Promise<ProviderPayment>;
 }

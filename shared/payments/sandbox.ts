@@ -2,12 +2,14 @@
  * The sandbox provider (CONTRACT.md "Sandbox payment provider"): its checkout sessions live on
  * the table; its hosted page lets a tester choose paid, cancelled or failed.
  */
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { config } from '../config';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SandboxOutcome } from '../schemas/payments';
 import { db, TABLE } from '../store/dynamo';
 import { keys } from '../store/keys';
 import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment } from './provider';
+import { fromItem, isConditionFailure } from '../store/items';
 
 export interface SandboxSession {
   provider_reference: string;
@@ -22,13 +24,13 @@ export interface SandboxSession {
   completed_at?: string;
 }
 
-
 export function sandboxProvider(baseUrl: string): PaymentProvider {
   return {
     name: 'sandbox',
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
-      // One session per order and attempt, like Stripe's idempotency key: a concurrent create reuses it.
-      const providerReference = `sbx_${createHash('sha256').update(`${request.orderReference}:${request.attempt}`).digest('hex').slice(0, 24)}`;
+      // Random, so a session id says nothing about the order; a concurrent create that loses the
+      // order's transaction leaves an unused session behind, which nobody can reach.
+      const providerReference = `sbx_${randomBytes(12).toString('hex')}`;
       const session: SandboxSession = {
         provider_reference: providerReference,
         order_reference: request.orderReference,
@@ -49,13 +51,13 @@ export function sandboxProvider(baseUrl: string): PaymentProvider {
           }),
         );
       } catch (error) {
-        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+        if (!isConditionFailure(error)) throw error;
       }
       return { providerReference, checkoutUrl: `${baseUrl}/sandbox/checkout/${providerReference}` };
     },
     async getPayment(providerReference: string): Promise<ProviderPayment> {
       const session = await getSandboxSession(providerReference);
-      if (!session) return { state: 'failed', amountMinor: 0, currency: '', raw: { error: 'unknown checkout session' } };
+      if (!session) return { state: 'not_found', amountMinor: 0, currency: '', raw: { id: providerReference, error: 'unknown checkout session' } };
       return {
         state: session.state,
         amountMinor: session.amount_minor,
@@ -68,14 +70,16 @@ export function sandboxProvider(baseUrl: string): PaymentProvider {
 }
 
 export async function getSandboxSession(providerReference: string): Promise<SandboxSession | undefined> {
+  // Where the stage has no sandbox, no session exists for anyone (its routes are not deployed either).
+  if (!config().sandboxPayments) return undefined;
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.sandboxSession(providerReference), ConsistentRead: true }));
   if (!Item) return undefined;
-  const { pk: _pk, sk: _sk, entity: _entity, ...session } = Item;
-  return session as SandboxSession;
+  return fromItem<SandboxSession>(Item);
 }
 
 /** The tester's choice on the hosted page; a session is completed once. */
 export async function completeSandboxSession(providerReference: string, outcome: SandboxOutcome, now = new Date()): Promise<SandboxSession | undefined> {
+  if (!config().sandboxPayments) return undefined;
   try {
     const { Attributes } = await db.send(
       new UpdateCommand({
@@ -88,10 +92,9 @@ export async function completeSandboxSession(providerReference: string, outcome:
         ReturnValues: 'ALL_NEW',
       }),
     );
-    const { pk: _pk, sk: _sk, entity: _entity, ...session } = Attributes!;
-    return session as SandboxSession;
+    return fromItem<SandboxSession>(Attributes!);
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return getSandboxSession(providerReference);
+    if (isConditionFailure(error)) return getSandboxSession(providerReference);
     throw error;
   }
 }

@@ -6,6 +6,7 @@
  * client actually needs a secret, so sandbox-only deployments never touch SSM. Values are never
  * logged.
  */
+import { config } from '../config';
 import { errors } from '../errors';
 import { isTransient } from '../http/error-envelope';
 import { logger } from '../observability';
@@ -15,10 +16,10 @@ export const SECRET_MAX_AGE_SECONDS = 300;
 
 export type StripeSecret = 'secretKey' | 'webhookSecret';
 
-const SOURCES: Record<StripeSecret, { value: string; parameter: string; what: string }> = {
-  secretKey: { value: 'STRIPE_SECRET_KEY', parameter: 'STRIPE_SECRET_KEY_PARAMETER', what: 'Stripe secret key' },
-  webhookSecret: { value: 'STRIPE_WEBHOOK_SECRET', parameter: 'STRIPE_WEBHOOK_SECRET_PARAMETER', what: 'Stripe webhook signing secret' },
-};
+const SOURCES = {
+  secretKey: { value: 'STRIPE_SECRET_KEY', parameter: 'STRIPE_SECRET_KEY_PARAMETER', parameterField: 'secretKeyParameter', what: 'Stripe secret key' },
+  webhookSecret: { value: 'STRIPE_WEBHOOK_SECRET', parameter: 'STRIPE_WEBHOOK_SECRET_PARAMETER', parameterField: 'webhookSecretParameter', what: 'Stripe webhook signing secret' },
+} as const;
 
 /** The platform is not set up for Stripe: an operator's fault, answered as a 500 and logged. */
 export class StripeNotConfiguredError extends Error {
@@ -27,9 +28,10 @@ export class StripeNotConfiguredError extends Error {
 
 export async function stripeSecret(secret: StripeSecret): Promise<string> {
   const source = SOURCES[secret];
-  const direct = process.env[source.value];
+  const stripe = config().stripe;
+  const direct = stripe[secret];
   if (direct) return direct;
-  const parameterName = process.env[source.parameter];
+  const parameterName = stripe[source.parameterField];
   if (!parameterName) {
     throw new StripeNotConfiguredError(`The ${source.what} is not configured: set ${source.value} or ${source.parameter}`);
   }

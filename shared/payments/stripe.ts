@@ -8,6 +8,7 @@
  * stand-in, STRIPE_API_BASE (e.g. http://127.0.0.1:12111) instead of https://api.stripe.com.
  */
 import type Stripe from 'stripe';
+import { config } from '../config';
 import { AppError, errors } from '../errors';
 import { logger } from '../observability';
 import type { ProviderSettings } from '../store/payment-store';
@@ -22,7 +23,6 @@ export const STRIPE_TIMEOUT_MS = 8_000;
 /** Connection errors, 409 lock conflicts and retryable 5xx; POSTs carry our idempotency key. */
 export const STRIPE_MAX_NETWORK_RETRIES = 2;
 
-
 interface ApiBase {
   host: string;
   port: number;
@@ -30,7 +30,7 @@ interface ApiBase {
 }
 
 function apiBase(): ApiBase | undefined {
-  const raw = process.env.STRIPE_API_BASE;
+  const raw = config().stripe.apiBase;
   if (!raw) return undefined;
   const url = new URL(raw);
   const protocol = url.protocol === 'http:' ? 'http' : 'https';
@@ -47,7 +47,7 @@ let cached: { key: string; base: string; client: Stripe } | undefined;
 /** One SDK client per container (re-made only if the key or API base changes, e.g. after rotation). */
 export async function stripeClient(): Promise<Stripe> {
   const key = await stripeSecret('secretKey');
-  const base = process.env.STRIPE_API_BASE ?? '';
+  const base = config().stripe.apiBase ?? '';
   if (cached && cached.key === key && cached.base === base) return cached.client;
   const StripeSdk = await loadSdk();
   const client = new StripeSdk(key, {
@@ -190,13 +190,13 @@ export function stripeProvider(): PaymentProvider {
         session = await stripe.checkout.sessions.retrieve(providerReference, { expand: ['payment_intent'] }, { stripeAccount: account });
       } catch (error) {
         if (isStripeError(error) && error.type === 'StripeInvalidRequestError' && error.statusCode === 404) {
-          // Not on this account (the client's account changed?) or never existed: this attempt cannot be paid.
-          logger.error('Stripe does not know the checkout session on the client\'s account', {
+          // Not on the attempt's account, or never existed; the caller keeps the order processing and alarms.
+          logger.warn('Stripe does not know the checkout session on the attempt\'s account', {
             stripe_account: account,
             session_id: providerReference,
             stripe_request_id: error.requestId,
           });
-          return { state: 'failed', amountMinor: 0, currency: '', raw: { id: providerReference, error: 'resource_missing' } };
+          return { state: 'not_found', amountMinor: 0, currency: '', raw: { id: providerReference, error: 'resource_missing' } };
         }
         translate(error, account, 'retrieve checkout session');
       }

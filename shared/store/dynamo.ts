@@ -1,7 +1,7 @@
 /** The DynamoDB document client, created once per container. */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../config';
+import { config } from '../config';
 
 export const dynamoClient = new DynamoDBClient({
   // The SDK reads AWS_ENDPOINT_URL_DYNAMODB for DynamoDB Local.
@@ -14,4 +14,4 @@ export const db = DynamoDBDocumentClient.from(dynamoClient, {
   marshallOptions: { removeUndefinedValues: true },
 });
 
-export const TABLE = tableName();
+export const TABLE = config().tableName;

@@ -1,21 +1,24 @@
-/** Per-client event endpoints: the URL and the signing secret, sealed (shared/secret-box.ts). */
+/** Per-client event endpoints: the URL and the signing secret, sealed (shared/secrets/sealed-secrets.ts). */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { openSecret, sealSecret } from '../secret-box';
+import { openSecret, sealSecret } from '../secrets/sealed-secrets';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 
 export type EndpointKind = 'callback' | 'webhook';
 
 export interface EndpointConfig {
+  /** The client and kind the record was looked up by: the context its secret must open under. */
+  client_id: string;
+  kind: EndpointKind;
   url: string;
-  /** The signing secret as stored: sealed. Only the sender opens it. */
+  /** The signing secret as stored: sealed for this client and kind. Only the sender opens it. */
   sealed_secret: string;
   updated_at: string;
 }
 
 export async function getEndpoint(clientId: string, kind: EndpointKind): Promise<EndpointConfig | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.endpoint(clientId, kind), ConsistentRead: true }));
-  return Item ? { url: Item.url, sealed_secret: Item.sealed_secret, updated_at: Item.updated_at } : undefined;
+  return Item ? { client_id: clientId, kind, url: Item.url, sealed_secret: Item.sealed_secret, updated_at: Item.updated_at } : undefined;
 }
 
 export async function putEndpoint(clientId: string, kind: EndpointKind, config: { url: string; secret: string; updated_at: string }): Promise<void> {
@@ -27,13 +30,29 @@ export async function putEndpoint(clientId: string, kind: EndpointKind, config: 
         entity: 'endpoint',
         kind,
         url: config.url,
-        sealed_secret: await sealSecret(config.secret),
+        sealed_secret: await sealSecret(config.secret, { client_id: clientId, kind }),
         updated_at: config.updated_at,
       },
     }),
   );
 }
 
-export function signingSecretOf(endpoint: EndpointConfig): Promise<string> {
-  return openSecret(endpoint.sealed_secret);
+// Opened secrets, per container: a KMS Decrypt per delivery would add latency and cost. Keyed by
+// the context and the sealed text, so a new secret is a miss at once; the TTL bounds how long a
+// secret stays in memory, and how long sending goes on after the key is disabled.
+const OPENED_TTL_MS = 5 * 60_000;
+const OPENED_MAX = 256;
+const opened = new Map<string, { secret: string; until: number }>();
+
+/** The endpoint's signing secret in clear; throws SecretCannotBeOpenedError if it does not open for this client and kind. */
+export async function signingSecretOf(endpoint: EndpointConfig, now = Date.now()): Promise<string> {
+  const cacheKey = JSON.stringify([endpoint.client_id, endpoint.kind, endpoint.sealed_secret]);
+  const hit = opened.get(cacheKey);
+  if (hit && hit.until > now) return hit.secret;
+  opened.delete(cacheKey);
+  const secret = await openSecret(endpoint.sealed_secret, { client_id: endpoint.client_id, kind: endpoint.kind });
+  // Oldest first out: a Map iterates in insertion order.
+  while (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value as string);
+  opened.set(cacheKey, { secret, until: now + OPENED_TTL_MS });
+  return secret;
 }

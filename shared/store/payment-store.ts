@@ -8,7 +8,8 @@ import { queryAll } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import type { TransactItem } from './service-booking-store';
-
+import { newId } from '../ids';
+import { fromItem } from './items';
 
 export type OrderStatus = 'processing' | 'paid' | 'failed' | 'cancelled' | 'expired';
 
@@ -41,7 +42,9 @@ export interface PaymentOrderRecord {
   };
   success_url: string;
   cancel_url: string;
-  provider: string;
+  /** Provider of the current attempt, and the provider account it was created on (Stripe's acct_…). */
+  provider: ProviderName;
+  provider_account?: string;
   provider_reference: string;
   checkout_url: string;
   /** Number of the current payment attempt (1 on creation). */
@@ -54,7 +57,8 @@ export interface PaymentOrderRecord {
 
 export interface AttemptRecord {
   attempt: number;
-  provider: string;
+  provider: ProviderName;
+  provider_account?: string;
   provider_reference: string;
   checkout_url: string;
   outcome: 'open' | 'paid' | 'failed' | 'cancelled' | 'expired';
@@ -62,13 +66,9 @@ export interface AttemptRecord {
   updated_at: string;
 }
 
-const INTERNAL = ['pk', 'sk', 'entity'];
-const strip = <T>(item: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.includes(k))) as T;
-
 export async function getOrder(orderReference: string): Promise<PaymentOrderRecord | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.paymentOrder(orderReference), ConsistentRead: true }));
-  return Item ? strip<PaymentOrderRecord>(Item) : undefined;
+  return Item ? fromItem<PaymentOrderRecord>(Item) : undefined;
 }
 
 export async function findOrderByExternalReference(clientId: string, reference: string): Promise<PaymentOrderRecord | undefined> {
@@ -110,6 +110,24 @@ export function orderUpdateItem(next: PaymentOrderRecord, read: Pick<PaymentOrde
   };
 }
 
+/** The current attempt closed with an outcome, and the provider's answer kept as its event. */
+export function settledAttemptItems(order: PaymentOrderRecord, outcome: AttemptRecord['outcome'], providerAnswer: unknown, at: string): TransactItem[] {
+  const attempt: AttemptRecord = {
+    attempt: order.attempt,
+    provider: order.provider,
+    ...(order.provider_account ? { provider_account: order.provider_account } : {}),
+    provider_reference: order.provider_reference,
+    checkout_url: order.checkout_url,
+    outcome,
+    created_at: order.updated_at,
+    updated_at: at,
+  };
+  return [
+    { Put: { TableName: TABLE, Item: attemptItem(order.order_reference, attempt) } },
+    providerEventItem(order.order_reference, { id: newId(), at, provider: order.provider, type: `payment.${outcome}`, data: providerAnswer }),
+  ];
+}
+
 export function providerEventItem(orderReference: string, event: { id: string; at: string; provider: string; type: string; data: unknown }): TransactItem {
   return { Put: { TableName: TABLE, Item: { ...keys.providerEvent(orderReference, event.at, event.id), entity: 'provider_event', ...event } } };
 }
@@ -134,21 +152,25 @@ export async function orderHistory(orderReference: string) {
     ExpressionAttributeValues: { ':pk': keys.orderPartition(orderReference), ':from': 'A', ':to': 'U' },
     ConsistentRead: true,
   });
-  const of = (prefix: string) => items.filter((i) => (i.sk as string).startsWith(prefix)).map((i) => strip<Record<string, unknown>>(i));
+  const of = (prefix: string) => items.filter((i) => (i.sk as string).startsWith(prefix)).map((i) => fromItem<Record<string, unknown>>(i));
   return { attempts: of('ATTEMPT#'), events: of('EVENT#'), transactions: of('TXN#') };
 }
 
 // ---- provider settings
 
+export type ProviderName = 'sandbox' | 'stripe';
+
+/** A provider and the account on it that checkouts are created on: a client's setting, and each attempt's record. */
 export interface ProviderSettings {
-  provider: 'sandbox' | 'stripe';
+  provider: ProviderName;
   /** Stripe connected account (acct_…) the payments go to. */
   account?: string;
 }
 
-export async function getProviderSettings(clientId: string): Promise<ProviderSettings> {
+/** The client's configured provider, or undefined when none was configured. */
+export async function getProviderSettings(clientId: string): Promise<ProviderSettings | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.providerSettings(clientId) }));
-  return Item ? { provider: Item.provider, ...(Item.account ? { account: Item.account } : {}) } : { provider: 'sandbox' };
+  return Item ? { provider: Item.provider, ...(Item.account ? { account: Item.account } : {}) } : undefined;
 }
 
 export async function putProviderSettings(clientId: string, settings: ProviderSettings): Promise<void> {

@@ -65,7 +65,7 @@ export async function callbacks(config: BenchConfig, stack: BenchStack): Promise
     const tenant = await stack.createTenant('Callbacks');
     const synced = await syncRooms(tenant.clientId, { external_source: SOURCE, rooms: rooms(roomCount, { prefix: 'cb' }) });
     const roomIds = synced.items.map((i) => i.id);
-    await configureEndpoint(tenant.clientId, 'callback', { url: receiver.url, allowHttp: true });
+    await configureEndpoint(tenant.clientId, 'callback', { url: receiver.url });
 
     // Distinct room-nights: stay k of every room (3 nights, k = 0, 1, 2), in that order.
     const stays = Array.from({ length: count }, (_, n) => {

@@ -13,7 +13,9 @@ import { routes } from '../../infra/routes';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../../infra/service-defaults';
 import { DELIVERY_METRICS } from '../../infra/constructs/monitoring-metrics';
 import { HotelIntegrationStack } from '../../infra/stack';
+import { supportFunctionAccess, type TableAccess } from '../../infra/table-access';
 import { tableDefinition } from '../../infra/table-definition';
+import { keys } from '../../shared/store/keys';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
@@ -23,7 +25,8 @@ interface CfnResourceJson {
 }
 
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test' });
+// With the sandbox provider, so that the whole route table is deployed and checked.
+const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test', sandboxPayments: true });
 const template = Template.fromStack(stack);
 const json = template.toJSON() as { Resources: Record<string, CfnResourceJson>; Outputs: Record<string, CfnJson> };
 const resources = json.Resources;
@@ -50,7 +53,6 @@ function statementsOf(fn: (typeof allFunctions)[number]): CfnJson[] {
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
 }
 const actionsOf = (statements: CfnJson[]): string[] => statements.flatMap((s) => [s.Action].flat());
-const WRITE_ACTION = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems|PartiQLInsert|PartiQLUpdate|PartiQLDelete)$/;
 
 /** `/a/b/{c}` of an AWS::ApiGateway::Resource reference, rebuilt from ParentId and PathPart. */
 const restApiId = logicalId(stack.api.restApi);
@@ -348,7 +350,7 @@ describe('API', () => {
   });
 
   it('outputs the stack endpoints under fixed keys without exports', () => {
-    expect(Object.keys(json.Outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'CallbackDlqUrl', 'CallbackQueueUrl', 'SecretBoxKeyArn', 'TableName']);
+    expect(Object.keys(json.Outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'CallbackDlqUrl', 'CallbackQueueUrl', 'SandboxPayments', 'SecretsKeyArn', 'TableName']);
     for (const key of Object.keys(json.Outputs)) {
       expect(json.Outputs[key].Export, key).toBeUndefined();
     }
@@ -360,12 +362,68 @@ describe('API', () => {
 });
 
 describe('sealed signing secrets', () => {
-  it('gives only the callback sender the secret-box key', () => {
-    const secretId = logicalId(stack.secretBoxKey);
-    const readers = allFunctions.filter((fn) => JSON.stringify(statementsOf(fn)).includes(secretId));
-    expect(readers.map(logicalId)).toEqual([logicalId(stack.callbackSenderFunction)]);
-    expect(resources[logicalId(stack.callbackSenderFunction)]!.Properties.Environment.Variables.SECRET_BOX_KEY_SECRET_ARN).toEqual({ Ref: secretId });
-    expect(resources[secretId]!.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64 });
+  const keyId = () => logicalId(stack.signingSecretsKey.key);
+  const keyArn = () => ({ 'Fn::GetAtt': [keyId(), 'Arn'] });
+  const senderRoleArn = () => ({ 'Fn::GetAtt': [logicalId(stack.callbackSenderFunction.role!), 'Arn'] });
+  const DECRYPTING = /^kms:(\*|Decrypt|ReEncrypt\*|ReEncryptFrom)$/;
+
+  it('are sealed with a customer-managed KMS key that rotates every year, kept with the table, under a stage alias', () => {
+    expect(json.Resources[keyId()]).toMatchObject({
+      Type: 'AWS::KMS::Key',
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: { EnableKeyRotation: true, RotationPeriodInDays: 365 },
+    });
+    expect(ofType('AWS::KMS::Key')).toHaveLength(1);
+    template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/hotel-integration/test/signing-secrets', TargetKeyId: keyArn() });
+    expect(json.Outputs.SecretsKeyArn.Value).toEqual(keyArn());
+  });
+
+  it('the callback sender may Decrypt, only under a {client_id, kind} encryption context', () => {
+    const sender = stack.callbackSenderFunction;
+    expect(resources[logicalId(sender)]!.Properties.Environment.Variables.SECRETS_KMS_KEY_ARN).toEqual(keyArn());
+    const onKey = statementsOf(sender).filter((s) => JSON.stringify(s.Resource).includes(keyId()));
+    expect(onKey).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'kms:Decrypt',
+        Resource: keyArn(),
+        Condition: {
+          'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['client_id', 'kind'] },
+          Null: { 'kms:EncryptionContext:client_id': 'false' },
+          StringEquals: { 'kms:EncryptionContext:kind': ['callback', 'webhook'] },
+        },
+      },
+    ]);
+  });
+
+  it('no other role of the stack can decrypt with it, and the key policy denies everyone else', () => {
+    const senderRoleId = logicalId(stack.callbackSenderFunction.role!);
+    for (const [id, policy] of ofType('AWS::IAM::Policy')) {
+      if (policy.Properties.Roles.some((r: CfnJson) => r.Ref === senderRoleId)) continue;
+      for (const statement of policy.Properties.PolicyDocument.Statement as CfnJson[]) {
+        const reachesKey = [statement.Resource].flat().some((r: CfnJson) => r === '*' || JSON.stringify(r).includes(keyId()));
+        expect(reachesKey && actionsOf([statement]).some((a) => DECRYPTING.test(a)), `${id}: ${JSON.stringify(statement)}`).toBe(false);
+      }
+    }
+    for (const fn of allFunctions.filter((f) => f !== stack.callbackSenderFunction)) {
+      expect(resources[logicalId(fn)]!.Properties.Environment.Variables.SECRETS_KMS_KEY_ARN, logicalId(fn)).toBeUndefined();
+    }
+    for (const fn of allFunctions) expect(resources[logicalId(fn)]!.Properties.Environment.Variables.SECRETS_KEY_FILE).toBeUndefined();
+
+    const keyPolicy = resources[keyId()]!.Properties.KeyPolicy.Statement as CfnJson[];
+    expect(keyPolicy).toContainEqual({
+      Sid: 'OnlyTheCallbackSenderOpensSigningSecrets',
+      Effect: 'Deny',
+      Principal: { AWS: '*' },
+      Action: ['kms:Decrypt', 'kms:ReEncryptFrom'],
+      Resource: '*',
+      Condition: { ArnNotEquals: { 'aws:PrincipalArn': senderRoleArn() } },
+    });
+    // The only Allow is the account's (so IAM policies apply, e.g. operators' kms:Encrypt); the Deny above wins over it.
+    const allows = keyPolicy.filter((s) => s.Effect === 'Allow');
+    expect(allows).toHaveLength(1);
+    expect(JSON.stringify(allows[0].Principal)).toContain(':root');
   });
 });
 
@@ -403,22 +461,129 @@ describe('monitoring', () => {
 
 describe('least privilege', () => {
   const tableArn = { 'Fn::GetAtt': [logicalId(stack.table), 'Arn'] };
+  // Production's shape too: no sandbox routes.
+  const prodStack = new HotelIntegrationStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'HotelIntegration-prod', { stage: 'prod' });
+  const prodResources = Template.fromStack(prodStack).toJSON().Resources as Record<string, CfnResourceJson>;
+  const resourcesOf = (target: HotelIntegrationStack): Record<string, CfnResourceJson> => (target === stack ? resources : prodResources);
 
-  it('lets read-only routes read the table and never write it', () => {
-    const readOnly = routes.filter((r) => r.access.table === 'read');
-    expect(readOnly.map((r) => r.id)).toEqual(expect.arrayContaining(['GetAvailability', 'GetPaymentOrder']));
-    for (const route of readOnly) {
-      const actions = actionsOf(statementsOf(fnOf(route.id)));
-      expect(actions, route.id).toContain('dynamodb:Query');
-      expect(actions.filter((a) => WRITE_ACTION.test(a)), route.id).toEqual([]);
+  /** Every IAM policy statement of a stack (inline role policies included). */
+  function allStatements(target: HotelIntegrationStack): CfnJson[] {
+    const all = Object.values(resourcesOf(target));
+    return [
+      ...all.filter((r) => r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::ManagedPolicy').map((r) => r.Properties.PolicyDocument),
+      ...all.filter((r) => r.Type === 'AWS::IAM::Role').flatMap((r) => (r.Properties.Policies ?? []).map((p: CfnJson) => p.PolicyDocument)),
+    ].flatMap((document) => document.Statement);
+  }
+
+  /**
+   * Each function's DynamoDB grants as read from the template, one line per action and resource:
+   * `dynamodb:GetItem`, `dynamodb:Query on index/gsi2`, `dynamodb:DeleteItem under CLIENT# or IDEMPOTENCY#`.
+   */
+  function tableGrantsOf(target: HotelIntegrationStack): Map<string, string[]> {
+    const targetResources = resourcesOf(target);
+    const idOf = (construct: IConstruct) => target.getLogicalId(construct.node.defaultChild as CfnElement);
+    const table = { 'Fn::GetAtt': [idOf(target.table), 'Arn'] };
+    const resourceName = (resource: CfnJson): string => {
+      if (JSON.stringify(resource) === JSON.stringify(table)) return '';
+      const [separator, [base, suffix]] = resource['Fn::Join'] ?? [];
+      if (separator === '' && JSON.stringify(base) === JSON.stringify(table) && /^\/index\/[a-z0-9]+$/.test(suffix)) return ` on ${suffix.slice(1)}`;
+      throw new Error(`unexpected DynamoDB resource ${JSON.stringify(resource)}`);
+    };
+    const condition = (statement: CfnJson): string => {
+      if (!statement.Condition) return '';
+      expect(Object.keys(statement.Condition)).toEqual(['ForAllValues:StringLike']);
+      const { 'dynamodb:LeadingKeys': prefixes, ...others } = statement.Condition['ForAllValues:StringLike'];
+      expect(others).toEqual({});
+      return ` under ${[prefixes].flat().map((p: string) => p.replace(/\*$/, '')).sort().join(' or ')}`;
+    };
+    const functions = new Map([
+      ...target.routeFunctions,
+      ['authorizer', target.authorizerFunction],
+      ['send-callback', target.callbackSenderFunction],
+      ['sweep-deliveries', target.deliverySweeperFunction],
+    ]);
+    return new Map(
+      [...functions].map(([name, fn]) => {
+        const statements = Object.values(targetResources)
+          .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: CfnJson) => role.Ref === idOf(fn.role!)))
+          .flatMap((p) => p.Properties.PolicyDocument.Statement);
+        const grants = statements.flatMap((statement) =>
+          actionsOf([statement])
+            .filter((action) => action.startsWith('dynamodb:'))
+            .flatMap((action) => {
+              expect(statement.Effect).toBe('Allow');
+              return [statement.Resource].flat().map((resource: CfnJson) => `${action}${resourceName(resource)}${condition(statement)}`);
+            }),
+        );
+        return [name, grants.sort()];
+      }),
+    );
+  }
+
+  /** The grants a declaration should produce, in the form tableGrantsOf reads them. */
+  const declaredGrants = (access: TableAccess): string[] =>
+    [
+      ...access.actions.map((action) => `dynamodb:${action}`),
+      ...(access.queries ?? []).map((index) => `dynamodb:Query on index/${index}`),
+      ...(access.deletes?.length ? [`dynamodb:DeleteItem under ${[...access.deletes].sort().join(' or ')}`] : []),
+    ].sort();
+
+  it('grants every function exactly the table access it declares', () => {
+    for (const target of [stack, prodStack]) {
+      const grants = tableGrantsOf(target);
+      const declared = new Map<string, TableAccess>([
+        ...[...target.routeFunctions.keys()].map((id): [string, TableAccess] => [id, routes.find((r) => r.id === id)!.access.dynamodb]),
+        ...Object.entries(supportFunctionAccess),
+      ]);
+      expect([...grants.keys()].sort()).toEqual([...declared.keys()].sort());
+      for (const [name, access] of declared) expect(grants.get(name), name).toEqual(declaredGrants(access));
     }
   });
 
-  it('lets read/write routes write the table', () => {
-    for (const route of routes.filter((r) => r.access.table === 'readwrite')) {
-      expect(actionsOf(statementsOf(fnOf(route.id))), route.id).toEqual(
-        expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query']),
-      );
+  it('grants the public routes, the authorizer, the sender and the sweeper exactly these', () => {
+    const reconcile = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query on index/gsi2', 'dynamodb:UpdateItem'];
+    const expected = {
+      VerifyPaymentOrder: reconcile,
+      StripeWebhook: reconcile,
+      SandboxCheckoutPage: ['dynamodb:GetItem'],
+      SandboxCheckoutSubmit: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      authorizer: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      'send-callback': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      'sweep-deliveries': ['dynamodb:Query on index/gsi1', 'dynamodb:UpdateItem'],
+    };
+    const grants = tableGrantsOf(stack);
+    const publicRoutes = routes.filter((r) => r.auth.kind === 'public').map((r) => r.id);
+    expect(Object.keys(expected).sort()).toEqual([...publicRoutes, ...Object.keys(supportFunctionAccess)].sort());
+    for (const [name, actions] of Object.entries(expected)) expect(grants.get(name), name).toEqual(actions);
+  });
+
+  it('lets no public route delete or batch-write, and no function scan', () => {
+    for (const target of [stack, prodStack]) {
+      for (const [name, grants] of tableGrantsOf(target)) {
+        expect(grants.filter((g) => g.startsWith('dynamodb:Scan')), name).toEqual([]);
+        if (routes.find((r) => r.id === name)?.auth.kind !== 'public') continue;
+        expect(grants.filter((g) => /^dynamodb:(DeleteItem|BatchWriteItem)\b/.test(g)), name).toEqual([]);
+      }
+    }
+    expect(tableGrantsOf(prodStack).get('VerifyPaymentOrder')).toBeDefined();
+  });
+
+  it('has no statement anywhere granting Scan, dynamodb:* or * on DynamoDB, nor DeleteItem beyond a partition-key prefix', () => {
+    for (const target of [stack, prodStack]) {
+      for (const statement of allStatements(target)) {
+        const actions = actionsOf([statement]);
+        expect(actions.filter((a) => a === '*' || /^dynamodb:.*(\*|Scan)/i.test(a)), JSON.stringify(statement)).toEqual([]);
+        if (actions.includes('dynamodb:DeleteItem')) expect(Object.keys(statement.Condition ?? {})).toEqual(['ForAllValues:StringLike']);
+      }
+    }
+  });
+
+  it('gives every idempotent route what Powertools idempotency calls on its records, under their own key prefix', () => {
+    expect(`${keys.idempotency.prefix}#`).toBe('IDEMPOTENCY#');
+    expect(keys.clientPartition('c').pk).toBe('CLIENT#c');
+    for (const route of routes.filter((r) => r.idempotent)) {
+      expect(route.access.dynamodb.actions, route.id).toEqual(expect.arrayContaining(['GetItem', 'PutItem', 'UpdateItem']));
+      expect(route.access.dynamodb.deletes, route.id).toContain('IDEMPOTENCY#');
     }
   });
 
@@ -463,8 +628,9 @@ describe('least privilege', () => {
         expect(ssm[0]).toMatchObject({ Effect: 'Allow', Action: 'ssm:GetParameter' });
         expect([ssm[0].Resource].flat()).toEqual(secrets.map((secret) => arns[secret]));
       }
-      // The default aws/ssm key needs no kms:Decrypt grant.
-      expect(actionsOf(statements).filter((a) => a.startsWith('kms:')), route?.id).toEqual([]);
+      // The default aws/ssm key needs no kms:Decrypt grant (the sender's on the signing secrets key is checked below).
+      const otherKms = statements.filter((s) => !JSON.stringify(s.Resource).includes(logicalId(stack.signingSecretsKey.key)));
+      expect(actionsOf(otherKms).filter((a) => a.startsWith('kms:')), route?.id).toEqual([]);
     }
   });
 
@@ -504,7 +670,6 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-COG4',
         'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
         'AwsSolutions-IAM5[Resource::*]',
-        `AwsSolutions-IAM5[Resource::<${logicalId(stack.table)}.Arn>/index/*]`,
         'AwsSolutions-L1',
         'AwsSolutions-SMG4',
       ].sort(),

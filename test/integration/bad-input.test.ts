@@ -32,6 +32,7 @@ import {
 import { type RawResponse, rawRequest } from '../support/raw-http';
 import { type Snapshot, snapshotDiff, tenantSnapshot } from '../support/snapshot';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
+import { withEnv } from '../support/env';
 
 const SEED = Number(process.env.FC_SEED ?? 20_261_122);
 const RUNS_PER_ROUTE = Number(process.env.FC_RUNS ?? 250);
@@ -609,18 +610,13 @@ describe('valid but unusual or extreme input: a 2xx or a 4xx, never a 5xx', () =
 
 describe.runIf(routes.some((r) => r.id === 'StripeWebhook'))('the Stripe webhook on a stack without Stripe', () => {
   it('answers 404 NOT_FOUND, not a 500, whatever is sent', async () => {
-    const saved = process.env.STRIPE_WEBHOOK_SECRET;
-    delete process.env.STRIPE_WEBHOOK_SECRET;
-    try {
+    await withEnv({ STRIPE_WEBHOOK_SECRET: undefined }, async () => {
       const route = routes.find((r) => r.id === 'StripeWebhook')!;
       const c: BadCase = { kind: 'generic', method: route.method, target: route.path, headers: [['Content-Type', 'text/plain']], body: Buffer.from('junk'), expect: [404] };
       const response = await send(c);
       judge(c, response);
       expect(response.json.error.code).toBe('NOT_FOUND');
-    } finally {
-      if (saved === undefined) delete process.env.STRIPE_WEBHOOK_SECRET;
-      else process.env.STRIPE_WEBHOOK_SECRET = saved;
-    }
+    });
   });
 });
 

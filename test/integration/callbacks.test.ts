@@ -3,10 +3,11 @@
  * CLI uses, the delivery written with it, the local queue poller running the real sender
  * against a receiver on loopback, retries, classification and operator retries.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { verifySignature } from '../../shared/receiver-kit';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
+import { withEnv } from '../support/env';
 
 let stack: TestStack;
 let receiver: Receiver;
@@ -65,7 +66,6 @@ async function hotel(options: { callbackUrl?: string | null } = {}): Promise<Hot
   if (options.callbackUrl !== null) {
     ({ secret } = await domain.callbacks.configureEndpoint(tenant.clientId, 'callback', {
       url: options.callbackUrl ?? receiver.url,
-      allowHttp: true,
     }));
   }
   return { tenant, rooms, secret };
@@ -152,7 +152,7 @@ describe('booking.confirmed', () => {
     expect(JSON.stringify(stored)).not.toContain(h.secret!);
     expect(JSON.stringify(await domain.callbacks.showDelivery(delivery.delivery_id))).not.toContain(h.secret!);
     const endpoint = stored.find((item) => item.sk === 'ENDPOINT#callback');
-    expect(endpoint?.sealed_secret).toMatch(/^v1:/);
+    expect(endpoint?.sealed_secret).toMatch(/^v2:local:/);
   });
 
   it('503 twice then 200 ends delivered after three attempts with one delivery id', async () => {
@@ -189,7 +189,7 @@ describe('booking.confirmed', () => {
     expect(failed.attempts).toHaveLength(3);
     expect(failed.attempts.every((a) => a.status_code === null && /ECONNREFUSED/.test(a.error ?? ''))).toBe(true);
 
-    await domain.callbacks.configureEndpoint(h.tenant.clientId, 'callback', { url: receiver.url, secret: h.secret, allowHttp: true });
+    await domain.callbacks.configureEndpoint(h.tenant.clientId, 'callback', { url: receiver.url, secret: h.secret });
     await domain.callbacks.retryDelivery(failed.delivery_id);
     const delivered = await settled(h.tenant.clientId, 'delivered');
     expect(delivered.delivery_id).toBe(failed.delivery_id);
@@ -219,12 +219,7 @@ describe('booking.confirmed', () => {
     const h = await hotel();
     const queueUrl = process.env.CALLBACK_QUEUE_URL!;
     // The queue "disappears" between the commit and the enqueue.
-    process.env.CALLBACK_QUEUE_URL = `${queueUrl}-missing`;
-    try {
-      await reception(h, '101');
-    } finally {
-      process.env.CALLBACK_QUEUE_URL = queueUrl;
-    }
+    await withEnv({ CALLBACK_QUEUE_URL: `${queueUrl}-missing` }, () => reception(h, '101'));
     const [waiting] = await domain.callbacks.listDeliveries(h.tenant.clientId);
     expect(waiting?.status).toBe('pending');
     // The sweeper (every 200 ms here, every minute in the stack) puts it on the queue.
@@ -252,6 +247,51 @@ describe('the sender', () => {
       new GetQueueAttributesCommand({ QueueUrl: stack.info.callbackDlqUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
     );
     expect(Attributes?.ApproximateNumberOfMessages).toBe('0');
+  });
+});
+
+describe('sealed signing secrets', () => {
+  it("two clients' sealed secrets swapped on the table: the sender signs with neither, both need review", async () => {
+    const { GetCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { db, TABLE } = await import('../../shared/store/dynamo');
+    const { logger } = await import('../../shared/observability');
+    // The sender warns about each refusal; kept here, to check it, instead of in the test output.
+    const warned = vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    const a = await hotel();
+    const b = await hotel();
+    const key = (h: Hotel) => ({ pk: `CLIENT#${h.tenant.clientId}`, sk: 'ENDPOINT#callback' });
+    const sealedOf = async (h: Hotel) => (await db.send(new GetCommand({ TableName: TABLE, Key: key(h) }))).Item!.sealed_secret as string;
+    const [sealedA, sealedB] = [await sealedOf(a), await sealedOf(b)];
+    // What someone with write access to the table could do: each record now holds the other's.
+    for (const [h, sealed] of [[a, sealedB], [b, sealedA]] as const) {
+      await db.send(new UpdateCommand({ TableName: TABLE, Key: key(h), UpdateExpression: 'SET sealed_secret = :s', ExpressionAttributeValues: { ':s': sealed } }));
+    }
+
+    await reception(a, '101');
+    await reception(b, '101');
+    for (const h of [a, b]) {
+      const delivery = await settled(h.tenant.clientId, 'needs_review');
+      expect(delivery.attempts).toHaveLength(1);
+      expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: expect.stringContaining('callback signing secret cannot be opened') });
+      for (const text of [a.secret!, b.secret!, sealedA, sealedB]) expect(delivery.attempts[0]!.error).not.toContain(text);
+    }
+    // Nothing was sent, so nothing was ever signed with another client's secret.
+    expect(receiver.received).toHaveLength(0);
+    const warnings = JSON.stringify(warned.mock.calls.filter(([message]) => message === 'signing secret cannot be opened'));
+    warned.mockRestore();
+    expect(warnings).toContain(a.tenant.clientId);
+    expect(warnings).toContain(b.tenant.clientId);
+    for (const text of [a.secret!, b.secret!, sealedA, sealedB]) expect(warnings).not.toContain(text);
+
+    // The way out: set the callback again (a new secret, sealed for this client), then retry.
+    const [waiting] = await domain.callbacks.listDeliveries(a.tenant.clientId);
+    const { secret } = await domain.callbacks.configureEndpoint(a.tenant.clientId, 'callback', { url: receiver.url });
+    await domain.callbacks.retryDelivery(waiting!.delivery_id);
+    await settled(a.tenant.clientId, 'delivered');
+    expect(receiver.received).toHaveLength(1);
+    const [callback] = receiver.received;
+    expect(callback!.headers['x-service-client']).toBe(a.tenant.clientId);
+    expect(verifySignature(callback!.rawBody, callback!.headers['x-service-signature'] as string, secret)).toBe(true);
   });
 });
 

@@ -93,7 +93,7 @@ describe('callback receiver faults', () => {
         body: { external_source: 'pms', rooms: [{ external_room_id: 'H1', room_number: 'H1', room_type: 'single', price: 10, max_occupancy: 1 }] },
       });
       const [room] = await listRooms(own.clientId);
-      await configureEndpoint(own.clientId, 'callback', { url, allowHttp: true });
+      await configureEndpoint(own.clientId, 'callback', { url });
       await confirmServiceBooking(own.clientId, {
         origin: 'reception', roomId: room!.id, requireRoom: true, guest_name: 'H', guest_email: 'h@example.com', guests: 1,
         check_in_date: '2027-05-01', check_out_date: '2027-05-02', total_amount: 10, payment_status: 'unpaid', payment_method: 'pay_at_property',

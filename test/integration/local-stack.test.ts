@@ -4,7 +4,7 @@
  * SIGTERM.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +83,11 @@ describe('npm start', () => {
 
     const stackFile = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8'));
     expect(stackFile).toMatchObject({ apiUrl: first.url, dynamodbEndpoint: `http://127.0.0.1:${ports.dynamodb}` });
+    // The signing secrets' key file: its path in stack.json, the key itself only in the file (mode 600).
+    const keyFile = join(dataDir, 'secrets.key');
+    expect(stackFile.secretsKeyFile).toBe(keyFile);
+    if (process.platform !== 'win32') expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dataDir, 'stack.json'), 'utf8')).not.toContain(readFileSync(keyFile, 'utf8').trim());
 
     const availability = `${first.url}/api/v1/property-sync/availability?check_in_date=2027-05-01&check_out_date=2027-05-02&guests=1`;
     const put = await fetch(`${first.url}/api/v1/property-sync/rooms`, {

@@ -15,6 +15,7 @@ import { buildOpenApiDocument, OPENAPI_PATH } from '../../shared/openapi/documen
 import { OpenApiValidator, type ResponseLike } from '../../shared/openapi/validator';
 import { type ReceivedCallback, type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { type ApiResponse, type RequestOptions, startTestStack, type Tenant, type TestStack } from '../support/stack';
+import { withEnv } from '../support/env';
 
 const SYNC = '/api/v1/property-sync';
 const ORDERS = '/api/v1/payments/payment-orders';
@@ -35,8 +36,8 @@ beforeAll(async () => {
   callbacks = await startReceiver();
   webhooks = await startReceiver();
   const deliveries = await import('../../shared/domain/callbacks/deliveries');
-  await deliveries.configureEndpoint(tenant.clientId, 'callback', { url: callbacks.url, allowHttp: true });
-  await deliveries.configureEndpoint(tenant.clientId, 'webhook', { url: webhooks.url, allowHttp: true });
+  await deliveries.configureEndpoint(tenant.clientId, 'callback', { url: callbacks.url });
+  await deliveries.configureEndpoint(tenant.clientId, 'webhook', { url: webhooks.url });
 });
 
 afterAll(async () => {
@@ -408,11 +409,8 @@ describe('Stripe webhook', () => {
       await call('StripeWebhook', 400, 'POST', STRIPE_WEBHOOK, { rawBody: payload, headers: { 'Content-Type': 'application/json', 'Stripe-Signature': 't=1,v1=00' } }),
       'INVALID_SIGNATURE',
     );
-    delete process.env.STRIPE_WEBHOOK_SECRET;
-    try {
+    await withEnv({ STRIPE_WEBHOOK_SECRET: undefined }, async () => {
       expectCode(await call('StripeWebhook', 404, 'POST', STRIPE_WEBHOOK, { rawBody: payload, headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature } }), 'NOT_FOUND');
-    } finally {
-      process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
-    }
+    });
   });
 });

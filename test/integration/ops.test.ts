@@ -254,4 +254,17 @@ describe('callbacks, reception bookings and deliveries', () => {
       await receiver.close();
     }
   });
+
+  it('refuses a callback or webhook URL that points inside the network', async () => {
+    const tenant = await stack.createTenant();
+    for (const [kind, url, reason] of [
+      ['callbacks', 'http://10.0.0.1/hooks/booking', '10.0.0.1 is a private address'],
+      ['webhooks', 'https://[::ffff:169.254.169.254]/latest', '::ffff:a9fe:a9fe is an IPv4-mapped link-local address'],
+    ] as const) {
+      const run = await ops([kind, 'set', '--client', tenant.clientId, '--url', url, '--json']);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`error: The URL must not point inside the network: ${reason} (VALIDATION_ERROR)\n`);
+    }
+  });
 });

@@ -73,10 +73,10 @@ async function hotel(options: { callback?: boolean; webhook?: boolean } = {}): P
   const rooms = new Map((await domain.store.listRooms(tenant.clientId)).map((r) => [r.room_number, r.id]));
   const h: Hotel = { tenant, rooms };
   if (options.callback) {
-    h.callbackSecret = (await domain.deliveries.configureEndpoint(tenant.clientId, 'callback', { url: callbacks.url, allowHttp: true })).secret;
+    h.callbackSecret = (await domain.deliveries.configureEndpoint(tenant.clientId, 'callback', { url: callbacks.url })).secret;
   }
   if (options.webhook) {
-    h.webhookSecret = (await domain.deliveries.configureEndpoint(tenant.clientId, 'webhook', { url: webhooks.url, allowHttp: true })).secret;
+    h.webhookSecret = (await domain.deliveries.configureEndpoint(tenant.clientId, 'webhook', { url: webhooks.url })).secret;
   }
   return h;
 }

@@ -32,8 +32,8 @@ describe('receiver kit with the real sender', () => {
   it('verifies and records a booking.confirmed callback and a payment_order.paid webhook', async () => {
     const tenant = await stack.createTenant();
     const { configureEndpoint, listDeliveries } = await import('../../shared/domain/callbacks/deliveries');
-    await configureEndpoint(tenant.clientId, 'callback', { url: receiver.url, secret: secrets[0], allowHttp: true });
-    await configureEndpoint(tenant.clientId, 'webhook', { url: receiver.url, secret: secrets[1], allowHttp: true });
+    await configureEndpoint(tenant.clientId, 'callback', { url: receiver.url, secret: secrets[0] });
+    await configureEndpoint(tenant.clientId, 'webhook', { url: receiver.url, secret: secrets[1] });
 
     const order = await stack.request('POST', '/api/v1/payments/payment-orders', {
       key: tenant.paymentKey,

@@ -96,7 +96,7 @@ beforeAll(async () => {
   expect(
     (await put(b, 'bookings', { external_source: SOURCE, bookings: [{ external_booking_id: 'BOOK-B', external_room_id: 'ROOM-B', guest_name: 'Guest B', guests: 1, ...STAY, status: 'confirmed' }] })).status,
   ).toBe(200);
-  callbackSecret = (await domain.callbacks.configureEndpoint(a.clientId, 'callback', { url: receiver.url, allowHttp: true })).secret;
+  callbackSecret = (await domain.callbacks.configureEndpoint(a.clientId, 'callback', { url: receiver.url })).secret;
 });
 
 afterAll(async () => {
@@ -480,12 +480,15 @@ describe('keys and secrets', () => {
     }
     // Nowhere in clear; the endpoint record holds it sealed, and only that record opens to it.
     expect(items.filter((item) => JSON.stringify(item).includes(callbackSecret))).toEqual([]);
-    const { openSecret } = await import('../../shared/secret-box');
+    const { openSecret } = await import('../../shared/secrets/sealed-secrets');
     // Other test files share the table, each sealing with its own stack's key: only this file's tenants.
-    const ours = new Set([`CLIENT#${a.clientId}`, `CLIENT#${b.clientId}`]);
+    const ours = new Map([`CLIENT#${a.clientId}`, `CLIENT#${b.clientId}`].map((pk) => [pk, pk.slice('CLIENT#'.length)]));
     const sealed = items.filter((item) => ours.has(item.pk as string) && typeof item.sealed_secret === 'string');
     const opening = [];
-    for (const item of sealed) if ((await openSecret(item.sealed_secret as string)) === callbackSecret) opening.push(`${item.pk} ${item.sk}`);
+    for (const item of sealed) {
+      const context = { client_id: ours.get(item.pk as string)!, kind: item.kind as 'callback' | 'webhook' };
+      if ((await openSecret(item.sealed_secret as string, context)) === callbackSecret) opening.push(`${item.pk} ${item.sk}`);
+    }
     expect(opening).toEqual([`CLIENT#${a.clientId} ENDPOINT#callback`]);
   });
 

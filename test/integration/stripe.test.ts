@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfig } from '../../shared/config';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 import { type StandInSession, type StripeStandIn, startStripeStandIn } from '../support/stripe-standin';
 
@@ -127,7 +128,7 @@ describe('providers set', () => {
 
   it('refuses Stripe without a well-formed account, and an account for the sandbox', async () => {
     const command = domain.commands.commands.find((c) => c.name === 'providers set')!;
-    const target = { kind: 'local' as const, source: 'test', ...stack.info };
+    const target = { kind: 'local' as const, source: 'test', environment: {}, ...stack.info };
     const run = (flags: Record<string, string | undefined>) => command.run({ flags: { client: tenant.clientId, ...flags }, args: {}, target });
     await expect(run({ provider: 'stripe' })).rejects.toThrow(/needs --account/);
     await expect(run({ provider: 'stripe', account: 'acct-1' })).rejects.toThrow(/acct_/);
@@ -313,6 +314,37 @@ describe('Stripe webhooks', () => {
   });
 });
 
+describe('an attempt settles on the account it was made on', () => {
+  it('pays an order whose client moved to another connected account meanwhile, asking the first account', async () => {
+    const mover = await stack.createTenant();
+    await domain.providers.configureProvider(mover.clientId, { provider: 'stripe', account: ACCOUNT });
+    const { response } = await createOrder(mover.paymentKey);
+    expect(response.status).toBe(201);
+    const order = response.body;
+    await domain.providers.configureProvider(mover.clientId, { provider: 'stripe', account: 'acct_1SomewhereElse' });
+
+    stripe.complete(order.provider_reference);
+    const back = await guestReturns(sessionOf(order));
+    expect(new URL(back.headers.get('location')!).searchParams.get('payment')).toBe('success');
+    expect((await status(order.order_reference, mover.paymentKey)).status).toBe('paid');
+    expect(retrievesOf(order.provider_reference).map((r) => r.stripeAccount)).toEqual([ACCOUNT]);
+    const history = await domain.store.orderHistory(order.order_reference);
+    expect(history.attempts).toEqual([expect.objectContaining({ provider: 'stripe', provider_account: ACCOUNT, outcome: 'paid' })]);
+  });
+
+  it('keeps the order processing when Stripe cannot find the session on that account', async () => {
+    const { response } = await createOrder();
+    const order = response.body;
+    const session = sessionOf(order);
+    stripe.sessions.delete(order.provider_reference);
+    const back = await guestReturns(session);
+    expect(back.status).toBe(303);
+    expect(new URL(back.headers.get('location')!).searchParams.get('payment')).toBe('failed');
+    expect((await status(order.order_reference)).status).toBe('processing');
+    expect((await domain.store.orderHistory(order.order_reference)).attempts).toEqual([expect.objectContaining({ outcome: 'open' })]);
+  });
+});
+
 describe('Stripe setup and faults', () => {
   it('refuses an order for a Stripe client without a connected account, before calling Stripe', async () => {
     const other = await stack.createTenant();
@@ -385,11 +417,13 @@ describe('platform secrets from SSM (as in the stack)', () => {
       delete process.env.STRIPE_SECRET_KEY;
       delete process.env.STRIPE_WEBHOOK_SECRET;
       process.env.AWS_ENDPOINT_URL_SSM = `http://127.0.0.1:${(ssm.address() as AddressInfo).port}`;
+      resetConfig();
       await expect(domain.secrets.stripeSecret('secretKey')).rejects.toThrow(/STRIPE_SECRET_KEY or STRIPE_SECRET_KEY_PARAMETER/);
       expect(calls).toHaveLength(0);
 
       process.env.STRIPE_SECRET_KEY_PARAMETER = '/hotel-integration/test/stripe/secret-key';
       process.env.STRIPE_WEBHOOK_SECRET_PARAMETER = '/hotel-integration/test/stripe/webhook-secret';
+      resetConfig();
       expect(await domain.secrets.stripeSecret('secretKey')).toBe('sk_test_from_ssm');
       expect(await domain.secrets.stripeSecret('secretKey')).toBe('sk_test_from_ssm');
       expect(await domain.secrets.stripeSecret('webhookSecret')).toBe('whsec_a,whsec_b');
@@ -399,12 +433,14 @@ describe('platform secrets from SSM (as in the stack)', () => {
       ]);
 
       process.env.STRIPE_SECRET_KEY_PARAMETER = '/hotel-integration/test/stripe/missing';
+      resetConfig();
       const missing = domain.secrets.stripeSecret('secretKey');
       await expect(missing).rejects.toThrow(/SSM parameter \/hotel-integration\/test\/stripe\/missing: ParameterNotFound/);
       await expect(missing).rejects.not.toThrow(/sk_test/);
     } finally {
       for (const name of ['STRIPE_SECRET_KEY_PARAMETER', 'STRIPE_WEBHOOK_SECRET_PARAMETER', 'AWS_ENDPOINT_URL_SSM']) delete process.env[name];
       Object.assign(process.env, { STRIPE_SECRET_KEY: saved.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: saved.STRIPE_WEBHOOK_SECRET });
+      resetConfig();
       await new Promise<void>((resolve) => ssm.close(() => resolve()));
     }
   });

@@ -3,11 +3,14 @@
  * and its own local gateway (same route table and authorizer as the stack) on a free port.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { KeyKind } from '../../infra/routes';
 import { ensureQueues } from '../../infra/local/emulators';
+import { ensureKeyFile } from '../../infra/local/key-files';
 import { serve, type ServingStack } from '../../infra/local/stack';
-import { newSecretBoxKey } from '../../shared/secret-box';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -39,16 +42,20 @@ export interface TestStack extends ServingStack {
   issueKey(clientId: string, kind: KeyKind, options?: { scopes?: string[]; origins?: string[] }): Promise<{ key: string; key_id: string }>;
 }
 
-export async function startTestStack(options: { sweepIntervalMs?: number } = {}): Promise<TestStack> {
+export async function startTestStack(options: { sweepIntervalMs?: number; sandboxPayments?: boolean } = {}): Promise<TestStack> {
   const { dynamodbEndpoint, sqsEndpoint, tableName } = inject('emulators');
   const queues = await ensureQueues(sqsEndpoint, `test-${randomUUID().slice(0, 8)}`);
+  // Each test stack seals with its own key file, as each local stack has its own.
+  const keyDir = mkdtempSync(join(tmpdir(), 'test-stack-secrets-'));
   const serving = await serve({
     port: 0,
     tableName,
     dynamodbEndpoint,
     sqsEndpoint,
     queues,
-    secretBoxKey: newSecretBoxKey(),
+    secretsKeyFile: ensureKeyFile(join(keyDir, 'secrets.key')),
+    orderReferenceKeyFile: ensureKeyFile(join(mkdtempSync(join(tmpdir(), 'hotel-test-keys-')), 'order-reference.key')),
+    sandboxPayments: options.sandboxPayments,
     sweepIntervalMs: options.sweepIntervalMs,
   });
   const domain = await import('../../shared/domain/clients');
@@ -59,6 +66,10 @@ export async function startTestStack(options: { sweepIntervalMs?: number } = {})
 
   return {
     ...serving,
+    async stop() {
+      await serving.stop();
+      rmSync(keyDir, { recursive: true, force: true });
+    },
     url,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };

@@ -5,6 +5,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
+process.env.STAGE = 'unit';
 process.env.TABLE_NAME = 'unit-test-table';
 process.env.AWS_REGION = 'us-east-1';
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';

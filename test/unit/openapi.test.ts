@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { gatewayResponses, methodNotAllowedTemplate } from '../../infra/gateway-responses';
 import { routes } from '../../infra/routes';
-import type { getPaymentOrderStatus, orderCreatedView } from '../../shared/domain/payments/payment-orders';
+import type { getPaymentOrderStatus, orderCreatedView } from '../../shared/domain/payments/order-views';
 import type { findAvailableRooms } from '../../shared/domain/property-sync/availability';
 import type { syncBookings } from '../../shared/domain/property-sync/sync-bookings';
 import type { syncCategories } from '../../shared/domain/property-sync/sync-categories';

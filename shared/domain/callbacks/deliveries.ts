@@ -5,8 +5,10 @@
  * the X-Service-Delivery header of every attempt.
  */
 import { callbackQueue } from '../../../infra/queue-definitions';
-import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS } from '../../../infra/service-defaults';
-import { AppError } from '../../errors';
+import { config } from '../../config';
+import { AppError, errors } from '../../errors';
+import { describeHostRefusal, refusedHost } from '../../net/address-policy';
+import { postOutbound } from '../../net/outbound-post';
 import { logger } from '../../observability';
 import { enqueueDelivery, MAX_QUEUE_DELAY_SECONDS } from '../../queue';
 import {
@@ -22,6 +24,7 @@ import {
   recordAttempt,
   requeueDelivery,
 } from '../../store/delivery-store';
+import { SecretCannotBeOpenedError } from '../../secrets/sealed-secrets';
 import { type EndpointKind, getEndpoint, putEndpoint, signingSecretOf } from '../../store/endpoint-store';
 import { generateSigningSecret, signCallbackBody } from './signing';
 
@@ -31,38 +34,45 @@ const LEASE_MS = ATTEMPT_TIMEOUT_MS + 20_000;
 const MAX_ERROR_LENGTH = 1024;
 const TERMINAL_STATUSES: DeliveryStatus[] = ['delivered', 'failed', 'needs_review'];
 
-export function retryDelaysSeconds(): number[] {
-  const raw = process.env.CALLBACK_RETRY_DELAYS_SECONDS;
-  if (!raw) return [...DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS];
-  const delays = raw.split(',').map((v) => Number(v.trim()));
-  if (delays.some((d) => !Number.isFinite(d) || d < 0)) throw new Error(`Invalid CALLBACK_RETRY_DELAYS_SECONDS: ${raw}`);
-  return delays;
-}
 
 // ---- configuration
 
-export function validateEndpointUrl(url: string, allowHttp: boolean): string {
+/**
+ * Why a URL may not receive events on this stage, or undefined (CONTRACT.md "Payment safety in
+ * deployed stages"): https only, except that the local stack, whose receivers run on the
+ * developer's machine, also takes http and loopback. Checked when saved and before every attempt;
+ * a name is judged by its DNS answer at send time only (outbound-post.ts): the saving process
+ * (an operator's laptop) does not see the sender's DNS, and an answer may change after saving.
+ */
+function endpointUrlProblem(url: string, local: boolean): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new AppError(400, 'VALIDATION_ERROR', `Not an absolute URL: ${url}`);
+    return `Not an absolute URL: ${url}`;
   }
-  if (parsed.protocol !== 'https:' && !(allowHttp && parsed.protocol === 'http:')) {
-    throw new AppError(400, 'VALIDATION_ERROR', 'The URL must use https');
-  }
-  if (parsed.username || parsed.password) throw new AppError(400, 'VALIDATION_ERROR', 'The URL must not carry credentials');
-  return parsed.toString();
+  const refusal = refusedHost(parsed.hostname, { allowLoopback: local });
+  if (refusal) return `The URL must not point inside the network: ${describeHostRefusal(parsed.hostname, refusal)}`;
+  if (parsed.protocol !== 'https:' && !(local && parsed.protocol === 'http:')) return 'The URL must use https';
+  if (parsed.username || parsed.password) return 'The URL must not carry credentials';
+  return undefined;
+}
+
+/** A callback or webhook URL, normalized, if this stage may send to it; else 400 VALIDATION_ERROR. */
+export function validateEndpointUrl(url: string): string {
+  const problem = endpointUrlProblem(url, config().isLocal);
+  if (problem) throw errors.validation([{ path: 'url', message: problem }], problem);
+  return new URL(url).toString();
 }
 
 /** Sets where a client receives one kind of event; returns the secret (generated unless given). */
 export async function configureEndpoint(
   clientId: string,
   kind: EndpointKind,
-  input: { url: string; secret?: string; allowHttp: boolean },
+  input: { url: string; secret?: string },
   now = new Date(),
 ): Promise<{ secret: string; url: string }> {
-  const url = validateEndpointUrl(input.url, input.allowHttp);
+  const url = validateEndpointUrl(input.url);
   if (input.secret !== undefined && input.secret.length < 16) {
     throw new AppError(400, 'VALIDATION_ERROR', 'A secret needs at least 16 characters');
   }
@@ -106,26 +116,39 @@ export function classify(statusCode: number | null): Outcome {
   return { kind: 'review' };
 }
 
+/** One POST; `refused` when the URL or its DNS answer points inside the network (never sent). */
 async function post(url: string, headers: Record<string, string>, body: string) {
   const started = performance.now();
+  const { isLocal, dnsServers } = config();
+  const problem = endpointUrlProblem(url, isLocal);
+  if (problem) return { statusCode: null, error: `refused: ${problem}`, durationMs: 0, refused: true };
+  const result = await postOutbound(url, { headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS, allowLoopback: isLocal, dnsServers });
+  const durationMs = performance.now() - started;
+  if (result.kind !== 'response') return { statusCode: null, error: result.error, durationMs, refused: result.kind === 'refused' };
+  const ok = result.statusCode >= 200 && result.statusCode < 300;
+  return { statusCode: result.statusCode, error: ok ? null : `HTTP ${result.statusCode}`, durationMs, refused: false };
+}
+
+/**
+ * Where and with what secret a delivery is sent, or why it cannot be: no URL, or a secret that
+ * does not open for this client and kind (moved from another record, altered, or sealed in a
+ * retired format). No retry changes either, so the attempt is recorded and the delivery waits
+ * for review. A KMS fault (throttling, timeout) throws instead: the message is retried.
+ */
+async function sendTarget(delivery: DeliveryRecord): Promise<{ url: string; secret: string } | { refused: string }> {
+  const endpoint = await getEndpoint(delivery.client_id, delivery.endpoint);
+  if (!endpoint) return { refused: `no ${delivery.endpoint} URL is configured` };
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-    });
-    // Drain the body so the connection is released; its content is not needed.
-    await response.arrayBuffer().catch(() => undefined);
-    return { statusCode: response.status, error: response.ok ? null : `HTTP ${response.status}`, durationMs: performance.now() - started };
+    return { url: endpoint.url, secret: await signingSecretOf(endpoint) };
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const message =
-      (error as Error).name === 'TimeoutError'
-        ? `no response within ${ATTEMPT_TIMEOUT_MS / 1000} s`
-        : `${cause?.code ?? (error as Error).name}: ${cause?.message ?? (error as Error).message}`;
-    return { statusCode: null, error: message, durationMs: performance.now() - started };
+    if (!(error instanceof SecretCannotBeOpenedError)) throw error;
+    logger.warn('signing secret cannot be opened', {
+      delivery_id: delivery.delivery_id,
+      client_id: delivery.client_id,
+      endpoint: delivery.endpoint,
+      reason: error.message,
+    });
+    return { refused: `the ${delivery.endpoint} signing secret cannot be opened (${error.message}); set the ${delivery.endpoint} again` };
   }
 }
 
@@ -144,22 +167,30 @@ export async function attemptDelivery(deliveryId: string, now = new Date()): Pro
   const delivery = await leaseDelivery(deliveryId, now, LEASE_MS);
   if (!delivery) return 'skipped';
 
-  const endpoint = await getEndpoint(delivery.client_id, delivery.endpoint);
-  let result: { statusCode: number | null; error: string | null; durationMs: number };
-  if (!endpoint) {
-    result = { statusCode: null, error: `no ${delivery.endpoint} URL is configured`, durationMs: 0 };
+  const target = await sendTarget(delivery);
+  let result: { statusCode: number | null; error: string | null; durationMs: number; refused: boolean };
+  if ('refused' in target) {
+    result = { statusCode: null, error: target.refused, durationMs: 0, refused: true };
   } else {
     result = await post(
-      endpoint.url,
+      target.url,
       {
         'Content-Type': 'application/json',
         'X-Service-Event': delivery.event,
         'X-Service-Client': delivery.client_id,
         'X-Service-Delivery': delivery.delivery_id,
-        'X-Service-Signature': signCallbackBody(await signingSecretOf(endpoint), delivery.payload),
+        'X-Service-Signature': signCallbackBody(target.secret, delivery.payload),
       },
       delivery.payload,
     );
+    if (result.refused) {
+      logger.warn('delivery not sent: its URL is refused', {
+        delivery_id: delivery.delivery_id,
+        client_id: delivery.client_id,
+        endpoint: delivery.endpoint,
+        reason: result.error,
+      });
+    }
   }
   const finished = new Date();
   const attempt: DeliveryAttempt = {
@@ -168,7 +199,8 @@ export async function attemptDelivery(deliveryId: string, now = new Date()): Pro
     duration_ms: Math.round(result.durationMs),
     error: result.error ? result.error.slice(0, MAX_ERROR_LENGTH) : null,
   };
-  const outcome = endpoint ? classify(result.statusCode) : ({ kind: 'review' } as const);
+  // Refused: no retry changes the answer; the delivery waits for an operator (CONTRACT.md).
+  const outcome = result.refused ? ({ kind: 'review' } as const) : classify(result.statusCode);
   if (outcome.kind === 'delivered') {
     await recordAttempt(deliveryId, attempt, { status: 'delivered', onDueIndex: false });
     return 'delivered';
@@ -177,7 +209,7 @@ export async function attemptDelivery(deliveryId: string, now = new Date()): Pro
     await recordAttempt(deliveryId, attempt, { status: 'needs_review', onDueIndex: false });
     return 'needs_review';
   }
-  const delays = retryDelaysSeconds();
+  const delays = config().callbackRetryDelaysSeconds;
   const delay = delays[delivery.round_attempts];
   if (delay === undefined) {
     await recordAttempt(deliveryId, attempt, { status: 'failed', onDueIndex: false });

@@ -1,4 +1,5 @@
 /** Event payloads, serialized once when the event happens; every attempt sends these bytes. */
+import type { PaymentOrderRecord } from '../../store/payment-store';
 import type { BookingRecord, RoomRecord } from '../../store/property-store';
 
 /** The spec types these fields as strings: an absent value is sent as "". */
@@ -36,5 +37,18 @@ export function bookingConfirmedPayload(clientId: string, booking: BookingRecord
           external_category_id: text(room.external_category_id),
         }
       : null,
+  });
+}
+
+export function paymentOrderPaidPayload(order: PaymentOrderRecord): string {
+  return JSON.stringify({
+    event: 'payment_order.paid',
+    payment_order: {
+      order_reference: order.order_reference,
+      external_reference: order.external_reference,
+      status: order.status,
+      amount_minor: order.amount_minor,
+      currency: order.currency,
+    },
   });
 }

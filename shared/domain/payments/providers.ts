@@ -1,15 +1,24 @@
-/** Which provider adapter serves a client, and the operator's setting of it. */
+/**
+ * Which provider adapter serves a payment attempt, and the operator's setting of a client's
+ * provider. The sandbox provider lets anyone mark an order paid without money, so it exists only
+ * where the stage turns it on (CONTRACT.md "Payment safety in deployed stages"): everywhere
+ * else no code path can reach it, whatever a client's settings or an old attempt say.
+ */
+import { config } from '../../config';
 import { AppError } from '../../errors';
 import type { PaymentProvider } from '../../payments/provider';
 import { sandboxProvider } from '../../payments/sandbox';
 import { STRIPE_ACCOUNT_PATTERN, stripeProvider } from '../../payments/stripe';
-import { type ProviderSettings, putProviderSettings } from '../../store/payment-store';
+import { getProviderSettings, type ProviderName, type ProviderSettings, putProviderSettings } from '../../store/payment-store';
 
-export const PROVIDERS = ['sandbox', 'stripe'] as const;
+export const PROVIDERS: readonly ProviderName[] = ['sandbox', 'stripe'];
 
-export function providerFor(settings: ProviderSettings, baseUrl: string): PaymentProvider {
-  switch (settings.provider) {
+const notConfigured = (message: string) => new AppError(422, 'PROVIDER_NOT_CONFIGURED', message);
+
+export function providerFor(provider: ProviderName, baseUrl: string): PaymentProvider {
+  switch (provider) {
     case 'sandbox':
+      if (!config().sandboxPayments) throw notConfigured('The sandbox payment provider is not available in this stage');
       return sandboxProvider(baseUrl);
     case 'stripe':
       return stripeProvider();
@@ -17,27 +26,37 @@ export function providerFor(settings: ProviderSettings, baseUrl: string): Paymen
 }
 
 /**
- * Sets a client's provider (`providers set`): sandbox, or Stripe with the connected account
- * (acct_…) its checkouts are created on. Orders already processing keep being verified with
- * the client's current settings.
+ * The provider and account a client's new checkouts are created on: its configured provider, or
+ * the sandbox where the stage has one. A client with neither cannot take payments yet.
+ */
+export async function checkoutSettingsOf(clientId: string): Promise<ProviderSettings> {
+  const settings = await getProviderSettings(clientId);
+  if (settings) return settings;
+  if (config().sandboxPayments) return { provider: 'sandbox' };
+  throw notConfigured('No payment provider is configured for this client');
+}
+
+const invalid = (path: string, message: string, detail: string) => new AppError(400, 'VALIDATION_ERROR', message, [{ path, message: detail }]);
+
+/**
+ * Sets a client's provider (`providers set`): sandbox (where the stage has it), or Stripe with
+ * the connected account (acct_…) its checkouts are created on. Orders already processing keep
+ * being settled on the provider and account their attempt was made on.
  */
 export async function configureProvider(clientId: string, input: { provider: string; account?: string }): Promise<ProviderSettings> {
   if (!(PROVIDERS as readonly string[]).includes(input.provider)) {
-    throw new AppError(400, 'VALIDATION_ERROR', `provider must be one of ${PROVIDERS.join(', ')}`, [
-      { path: 'provider', message: `must be one of ${PROVIDERS.join(', ')}` },
-    ]);
+    throw invalid('provider', `provider must be one of ${PROVIDERS.join(', ')}`, `must be one of ${PROVIDERS.join(', ')}`);
   }
   let settings: ProviderSettings;
   if (input.provider === 'stripe') {
     if (!input.account || !STRIPE_ACCOUNT_PATTERN.test(input.account)) {
-      throw new AppError(400, 'VALIDATION_ERROR', 'Stripe needs the connected account id (acct_…)', [
-        { path: 'account', message: 'must be a Stripe account id like acct_1A2b3C' },
-      ]);
+      throw invalid('account', 'Stripe needs the connected account id (acct_…)', 'must be a Stripe account id like acct_1A2b3C');
     }
     settings = { provider: 'stripe', account: input.account };
   } else {
-    if (input.account) {
-      throw new AppError(400, 'VALIDATION_ERROR', 'An account is only set for Stripe', [{ path: 'account', message: 'only for --provider stripe' }]);
+    if (input.account) throw invalid('account', 'An account is only set for Stripe', 'only for --provider stripe');
+    if (!config().sandboxPayments) {
+      throw invalid('provider', 'The sandbox provider is off in this stage (deploy it with -c sandboxPayments=true, never in prod)', 'sandbox is off in this stage');
     }
     settings = { provider: 'sandbox' };
   }

@@ -5,10 +5,10 @@
  */
 import { join } from 'node:path';
 import { type Emulator, ensureQueues, ensureTable, startDynamoLocal, startSqsEmulator } from '../../../infra/local/emulators';
+import { ensureKeyFile } from '../../../infra/local/key-files';
 import { serve, type ServingStack } from '../../../infra/local/stack';
 import { type CapacityMeter, installCapacityMeter } from './capacity';
 import { httpClient, type HttpClient } from './http';
-import { newSecretBoxKey } from '../../../shared/secret-box';
 
 export const BENCH_TABLE = 'hotel-integration-bench';
 export const PING_PATH = '/bench/ping';
@@ -47,7 +47,8 @@ export async function startBenchStack(workDir: string, started: { stop(): Promis
     dynamodbEndpoint: dynamo.endpoint,
     sqsEndpoint: sqs.endpoint,
     queues,
-    secretBoxKey: newSecretBoxKey(),
+    secretsKeyFile: ensureKeyFile(join(workDir, 'secrets.key')),
+    orderReferenceKeyFile: ensureKeyFile(join(workDir, 'order-reference.key')),
     // The sweeper is a safety net for failed enqueues; a periodic sweep would add its reads to
     // the measured requests, so it stays out of the way during the run.
     sweepIntervalMs: 60 * 60_000,

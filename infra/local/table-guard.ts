@@ -1,0 +1,95 @@
+/**
+ * Holds each local function to the table access the stack grants it (infra/table-access.ts):
+ * an SDK middleware on the functions' DynamoDB client refuses, as IAM would, every call the
+ * running function has not declared, checking each item of a transaction as the action IAM
+ * authorizes it as. The integration tests thereby prove the declarations are enough. Code
+ * outside any invocation (test setup, the ops CLI) is not held.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { TableAccess } from '../table-access';
+import { tableDefinition } from '../table-definition';
+import { type LocalFunction, runningFunction } from './lambda-runtime';
+
+/** One authorization IAM makes for a call: an action, on the table or an index, for an item's partition key. */
+interface Authorization {
+  action: string;
+  index?: string;
+  partitionKey?: string;
+}
+
+type Key = Record<string, unknown> | undefined;
+/** The parts of a call's input IAM looks at. */
+interface CallInput {
+  TransactItems?: { Put?: unknown; Update?: unknown; Delete?: { Key?: Key }; ConditionCheck?: unknown }[];
+  IndexName?: string;
+  Key?: Key;
+}
+
+/** The partition key of a request's key, marshalled ({ S: ... }) or not. */
+function partitionKeyOf(key: Key): string | undefined {
+  const value = key?.[tableDefinition.partitionKey] as string | { S?: string } | undefined;
+  return typeof value === 'string' ? value : value?.S;
+}
+
+/** What IAM checks for a call (see the notes in infra/table-access.ts). */
+function authorizationsFor(commandName: string, input: CallInput): Authorization[] {
+  const action = commandName.replace(/Command$/, '');
+  switch (action) {
+    case 'TransactWriteItems':
+      return (input.TransactItems ?? []).map((item): Authorization => {
+        if (item.Put) return { action: 'PutItem' };
+        if (item.Update) return { action: 'UpdateItem' };
+        if (item.Delete) return { action: 'DeleteItem', partitionKey: partitionKeyOf(item.Delete.Key) };
+        return { action: 'ConditionCheckItem' };
+      });
+    case 'TransactGetItems':
+      return (input.TransactItems ?? []).map((): Authorization => ({ action: 'GetItem' }));
+    case 'Query':
+    case 'Scan':
+      return [{ action, index: input.IndexName }];
+    case 'DeleteItem':
+      return [{ action, partitionKey: partitionKeyOf(input.Key) }];
+    default:
+      return [{ action }];
+  }
+}
+
+function allows(access: TableAccess, { action, index, partitionKey }: Authorization): boolean {
+  if (index !== undefined) return action === 'Query' && (access.queries ?? []).some((name) => name === index);
+  if (action === 'DeleteItem') return partitionKey !== undefined && (access.deletes ?? []).some((prefix) => partitionKey.startsWith(prefix));
+  return (access.actions as readonly string[]).includes(action);
+}
+
+class AccessDeniedException extends Error {
+  override name = 'AccessDeniedException';
+  readonly $fault = 'client';
+  readonly $metadata = { httpStatusCode: 400 };
+}
+
+function denial(fn: LocalFunction, { action, index, partitionKey }: Authorization): AccessDeniedException {
+  const resource = `table/${process.env.TABLE_NAME ?? '?'}${index ? `/index/${index}` : ''}`;
+  const item = partitionKey === undefined ? '' : ` (partition key ${partitionKey})`;
+  return new AccessDeniedException(
+    `${fn.name} is not authorized to perform: dynamodb:${action} on resource: ${resource}${item}; ` +
+      'it is not in its declared table access (infra/routes.ts, infra/table-access.ts)',
+  );
+}
+
+const GUARD = 'localTableAccessGuard';
+
+/** Installs the guard on the functions' client (the document client shares its middleware stack). */
+export function installTableGuard(client: DynamoDBClient): void {
+  client.middlewareStack.remove(GUARD);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const fn = runningFunction();
+      if (fn) {
+        const refused = authorizationsFor(context.commandName ?? '', args.input as CallInput).find((a) => !allows(fn.tableAccess, a));
+        if (refused) throw denial(fn, refused);
+      }
+      return next(args);
+    },
+    // Before anything is sent or retried; keys may be marshalled or not yet (both are read).
+    { step: 'serialize', priority: 'high', name: GUARD },
+  );
+}

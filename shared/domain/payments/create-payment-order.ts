@@ -1,0 +1,158 @@
+/**
+ * Creating a payment order (CONTRACT.md "Payment orders"): one order per partner reference,
+ * reused on a repeat, given a new payment attempt when its last checkout failed, was cancelled
+ * or expired. Each attempt records the provider and the provider account its checkout was
+ * created on; the order is later settled against those, whatever the client's settings become.
+ */
+import type { Principal } from '../../auth/authorize';
+import { config } from '../../config';
+import { AppError, errors } from '../../errors';
+import { newId } from '../../ids';
+import { MAX_STAY_NIGHTS, nightsBetween } from '../../schemas/common';
+import type { PaymentOrderRequest } from '../../schemas/payments';
+import { isConditionFailure } from '../../store/items';
+import {
+  type AttemptRecord,
+  attemptItem,
+  findOrderByExternalReference,
+  newOrderItems,
+  type OrderStatus,
+  orderUpdateItem,
+  type PaymentOrderRecord,
+} from '../../store/payment-store';
+import { TABLE } from '../../store/dynamo';
+import { transactWrite } from '../../store/service-booking-store';
+import { orderReferenceFor, providerReturnUrl } from './order-references';
+import { orderCreatedView } from './order-views';
+import { checkoutSettingsOf, providerFor } from './providers';
+
+const RETRYABLE_STATUSES: OrderStatus[] = ['failed', 'cancelled', 'expired'];
+
+function checkRequest(principal: Principal, body: PaymentOrderRequest, allowHttp: boolean) {
+  if (!config().supportedCurrencies.includes(body.currency)) {
+    throw new AppError(400, 'UNSUPPORTED_CURRENCY', `currency ${body.currency} is not supported`);
+  }
+  for (const field of ['success_url', 'cancel_url'] as const) {
+    const url = new URL(body[field]);
+    if (url.protocol !== 'https:' && !allowHttp) {
+      throw errors.validation([{ path: field, message: 'must be an https URL' }]);
+    }
+    if (principal.origins.length && !principal.origins.includes(url.origin.toLowerCase())) {
+      throw new AppError(400, 'RETURN_URL_NOT_ALLOWED', `${field} must use one of the API key's allowed origins`, [
+        { path: field, message: `origin ${url.origin} is not allowed for this key` },
+      ]);
+    }
+  }
+  const context = body.context;
+  if (context?.check_in_date && context.check_out_date) {
+    const nights = nightsBetween(context.check_in_date, context.check_out_date);
+    if (nights < 1 || nights > MAX_STAY_NIGHTS) {
+      throw errors.validation([{ path: 'context.check_out_date', message: `must be 1 to ${MAX_STAY_NIGHTS} nights after check_in_date` }]);
+    }
+  }
+}
+
+type OrderBasics = Pick<PaymentOrderRecord, 'order_reference' | 'external_reference' | 'client_id' | 'amount_minor' | 'currency' | 'customer'>;
+type CheckoutFields = Pick<PaymentOrderRecord, 'provider' | 'provider_account' | 'provider_reference' | 'checkout_url'>;
+
+/** Opens the checkout of one attempt on the client's current provider account. */
+async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string): Promise<CheckoutFields> {
+  const settings = await checkoutSettingsOf(order.client_id);
+  const checkout = await providerFor(settings.provider, baseUrl).createCheckout({
+    orderReference: order.order_reference,
+    attempt,
+    amountMinor: order.amount_minor,
+    currency: order.currency,
+    customer: order.customer,
+    description: `Payment ${order.external_reference}`,
+    returnUrl: providerReturnUrl(baseUrl, order.order_reference),
+    settings,
+  });
+  return {
+    provider: settings.provider,
+    ...(settings.account ? { provider_account: settings.account } : {}),
+    provider_reference: checkout.providerReference,
+    checkout_url: checkout.checkoutUrl,
+  };
+}
+
+/** The attempt record of an order's current checkout, still open. */
+function openAttempt(order: PaymentOrderRecord): AttemptRecord {
+  return {
+    attempt: order.attempt,
+    provider: order.provider,
+    ...(order.provider_account ? { provider_account: order.provider_account } : {}),
+    provider_reference: order.provider_reference,
+    checkout_url: order.checkout_url,
+    outcome: 'open',
+    created_at: order.updated_at,
+    updated_at: order.updated_at,
+  };
+}
+
+/** A failed, cancelled or expired order gets a new attempt with a new checkout. */
+async function newAttempt(order: PaymentOrderRecord, baseUrl: string, now: Date): Promise<PaymentOrderRecord> {
+  const { provider_account: _previousAccount, ...rest } = order;
+  const next: PaymentOrderRecord = {
+    ...rest,
+    ...(await openCheckout(order, order.attempt + 1, baseUrl)),
+    status: 'processing',
+    attempt: order.attempt + 1,
+    updated_at: now.toISOString(),
+  };
+  await transactWrite([orderUpdateItem(next, order), { Put: { TableName: TABLE, Item: attemptItem(order.order_reference, openAttempt(next)) } }]);
+  return next;
+}
+
+export async function createPaymentOrder(
+  principal: Principal,
+  body: PaymentOrderRequest,
+  options: { baseUrl: string; allowHttp: boolean },
+  now = new Date(),
+): Promise<{ status: 200 | 201; body: ReturnType<typeof orderCreatedView> }> {
+  checkRequest(principal, body, options.allowHttp);
+  for (let round = 0; round < 4; round++) {
+    const existing = await findOrderByExternalReference(principal.clientId, body.reference);
+    if (existing) {
+      if (existing.amount_minor !== body.amount_minor || existing.currency !== body.currency) {
+        throw new AppError(409, 'EXTERNAL_REFERENCE_CONFLICT', `reference ${body.reference} is already used with another amount or currency`);
+      }
+      if (!RETRYABLE_STATUSES.includes(existing.status)) return { status: 200, body: orderCreatedView(existing, true) };
+      try {
+        return { status: 200, body: orderCreatedView(await newAttempt(existing, options.baseUrl, now), true) };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        continue;
+      }
+    }
+    const timestamp = now.toISOString();
+    const basics: OrderBasics = {
+      order_reference: await orderReferenceFor(principal.clientId, body.reference),
+      external_reference: body.reference,
+      client_id: principal.clientId,
+      amount_minor: body.amount_minor,
+      currency: body.currency,
+      customer: body.customer,
+    };
+    const order: PaymentOrderRecord = {
+      ...basics,
+      payment_order_id: newId(),
+      status: 'processing',
+      ...(body.context ? { context: body.context } : {}),
+      success_url: body.success_url,
+      cancel_url: body.cancel_url,
+      ...(await openCheckout(basics, 1, options.baseUrl)),
+      attempt: 1,
+      created_at: timestamp,
+      updated_at: timestamp,
+    };
+    try {
+      await transactWrite(newOrderItems(order, openAttempt(order)));
+      return { status: 201, body: orderCreatedView(order, false) };
+    } catch (error) {
+      // Another request created this reference first: answer with that order.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  throw errors.serviceUnavailable();
+}
