@@ -8,6 +8,7 @@ import { type DeliveryRecord, deliveryPutItem } from './delivery-store';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import { bookingItem, type BookingRecord, type RoomRecord } from './property-store';
+import { fromItem } from './items';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -26,8 +27,7 @@ export interface RoomHolds {
 export async function getRoom(clientId: string, roomId: string): Promise<RoomRecord | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.room(clientId, roomId), ConsistentRead: true }));
   if (!Item) return undefined;
-  const { pk: _pk, sk: _sk, entity: _entity, ...room } = Item;
-  return room as RoomRecord;
+  return fromItem<RoomRecord>(Item);
 }
 
 export async function getRoomHolds(clientId: string, roomId: string): Promise<RoomHolds> {
