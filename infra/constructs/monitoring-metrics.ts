@@ -16,3 +16,9 @@ export const PAYMENT_METRICS = {
   /** The provider reports a payment whose amount or currency is not the order's. */
   amountMismatch: 'PaymentAmountMismatch',
 } as const;
+
+/** Published by the delivery sweeper on every run. */
+export const SWEEPER_METRICS = {
+  /** Seconds since the oldest delivery still waiting on the due index became due (0 when none). */
+  oldestDueAgeSeconds: 'OldestDueDeliveryAgeSeconds',
+} as const;
