@@ -22,7 +22,7 @@ async function ensureDemoClient(apiUrl: string) {
     console.log(`  npm run ops -- keys create --client ${demo.client_id} --kind sync)`);
     return;
   }
-  const client = await createClientAccount('Demo Hotel');
+  const client = await createClientAccount({ name: 'Demo Hotel', plan: 'premium' });
   const sync = await issueApiKey({ clientId: client.client_id, kind: 'sync', name: 'demo sync key' });
   const payment = await issueApiKey({ clientId: client.client_id, kind: 'payment', name: 'demo payment key' });
   writeFileSync(demoFile, `${JSON.stringify({ client_id: client.client_id, sync_key_id: sync.key_id, payment_key_id: payment.key_id }, null, 2)}\n`);

@@ -44,12 +44,26 @@ function describe(error: unknown, target: Target | undefined): string {
   return err.message || String(error);
 }
 
+/** What --json prints on stdout for a failure (CONTRACT.md "Local stack and operator CLI"). */
+function errorCode(error: unknown): string {
+  if (error instanceof AppError) return error.code;
+  if (error instanceof UsageError) return 'USAGE_ERROR';
+  if (error instanceof TargetError) return 'STACK_UNAVAILABLE';
+  return 'INTERNAL_ERROR';
+}
+
 async function main(argv: string[]): Promise<number> {
+  // Known before parsing, so that even a usage error answers --json in JSON.
+  const json = argv.includes('--json');
+  const fail = (error: unknown, message: string) => {
+    if (json) print(JSON.stringify({ error: { code: errorCode(error), message } }));
+  };
   let invocation: ReturnType<typeof parseInvocation>;
   try {
     invocation = parseInvocation(commands, argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
+    fail(error, error.message);
     printError(`error: ${error.message}\n\n${error.usage}`);
     return 2;
   }
@@ -58,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const { command, global, flags, args } = invocation;
+  const { command, global, flags, args, usage } = invocation;
   let target: Target | undefined;
   try {
     target = await selectTarget(global.stage, process.env);
@@ -69,9 +83,11 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     // A combination of flags that only the command itself can judge.
     if (error instanceof UsageError) {
-      printError(`error: ${error.message}\n\n${error.usage}`);
+      fail(error, error.message);
+      printError(`error: ${error.message}\n\n${error.usage ?? usage}`);
       return 2;
     }
+    fail(error, error instanceof AppError ? error.message : describe(error, target));
     printError(`error: ${describe(error, target)}`);
     if (process.env.OPS_DEBUG) printError(String((error as Error).stack));
     return 1;

@@ -3,7 +3,7 @@ import { syncBookings } from '../shared/domain/property-sync/sync-bookings';
 import { keyedHandler } from '../shared/http/handler';
 import { putBookingsBody } from '../shared/schemas/property-sync';
 
-export const handler = keyedHandler(findRoute('PutBookings'), { body: putBookingsBody }, async ({ principal, body }) => ({
+export const handler = keyedHandler(findRoute('PutBookings'), { body: putBookingsBody }, async ({ principal, body, remainingTimeMs }) => ({
   status: 200,
-  body: await syncBookings(principal.clientId, body),
+  body: await syncBookings(principal.clientId, body, { budget: { remainingMs: remainingTimeMs } }),
 }));

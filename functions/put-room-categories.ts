@@ -3,7 +3,7 @@ import { syncCategories } from '../shared/domain/property-sync/sync-categories';
 import { keyedHandler } from '../shared/http/handler';
 import { putCategoriesBody } from '../shared/schemas/property-sync';
 
-export const handler = keyedHandler(findRoute('PutRoomCategories'), { body: putCategoriesBody }, async ({ principal, body }) => ({
+export const handler = keyedHandler(findRoute('PutRoomCategories'), { body: putCategoriesBody }, async ({ principal, body, remainingTimeMs }) => ({
   status: 200,
-  body: await syncCategories(principal.clientId, body),
+  body: await syncCategories(principal.clientId, body, { budget: { remainingMs: remainingTimeMs } }),
 }));

@@ -5,13 +5,11 @@
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { JSONStringified } from '@aws-lambda-powertools/parser/helpers';
-import { SqsRecordSchema } from '@aws-lambda-powertools/parser/schemas';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
-import { attemptDelivery, giveUp } from '../shared/domain/callbacks/deliveries';
+import { attemptDelivery, giveUp, type SendTargets } from '../shared/domain/callbacks/deliveries';
 import { DELIVERY_METRICS } from '../infra/constructs/monitoring-metrics';
 import { logger, metrics } from '../shared/observability';
+import { callbackMessage } from '../shared/schemas/callbacks';
 
 const METRIC_OF = {
   delivered: DELIVERY_METRICS.delivered,
@@ -20,13 +18,8 @@ const METRIC_OF = {
   needs_review: DELIVERY_METRICS.needsReview,
 } as const;
 
-const processor = new BatchProcessor(EventType.SQS);
-
-/** A callback message: an SQS record whose body names one delivery. */
-const CallbackMessage = SqsRecordSchema.extend({ body: JSONStringified(z.object({ delivery_id: z.uuid() })) });
-
-async function processRecord(record: SQSRecord): Promise<void> {
-  const message = CallbackMessage.safeParse(record);
+async function processRecord(record: SQSRecord, targets: SendTargets): Promise<void> {
+  const message = callbackMessage.safeParse(record);
   if (!message.success) {
     // It names no delivery, so no retry can make it succeed: dropped, and logged.
     logger.error('message without a delivery id', { message_id: record.messageId });
@@ -34,7 +27,7 @@ async function processRecord(record: SQSRecord): Promise<void> {
   }
   const deliveryId = message.data.body.delivery_id;
   try {
-    const status = await attemptDelivery(deliveryId);
+    const status = await attemptDelivery(deliveryId, new Date(), targets);
     logger.info('delivery attempt', { delivery_id: deliveryId, status });
     if (status in METRIC_OF) metrics.addMetric(METRIC_OF[status as keyof typeof METRIC_OF], MetricUnit.Count, 1);
   } catch (error) {
@@ -49,9 +42,13 @@ async function processRecord(record: SQSRecord): Promise<void> {
 
 export const handler = async (event: SQSEvent, context: Context) => {
   try {
-    return await processPartialResponse(event, processRecord, processor, { context });
+    // A processor and endpoint lookups per invocation: the processor holds the batch's state, and
+    // the local stack runs several batches at once in one process (Lambda runs one per instance).
+    const targets: SendTargets = new Map();
+    return await processPartialResponse(event, (record: SQSRecord) => processRecord(record, targets), new BatchProcessor(EventType.SQS), { context });
   } finally {
-    // Delivery outcomes feed the CallbackFailures and CallbacksNeedReview alarms.
-    metrics.publishStoredMetrics();
+    // Delivery outcomes feed the CallbackFailures and CallbacksNeedReview alarms. A batch of
+    // skipped duplicates has none (publishing nothing would only log a warning).
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
   }
 };

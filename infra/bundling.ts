@@ -4,6 +4,19 @@
  * `esbuildOptions`, which mirrors the arguments aws-cdk-lib's bundler builds from them.
  * No CDK import here, so the benchmark can load it cheaply.
  */
+
+/**
+ * Packages a function loads only on some requests, with `await import()`: the Stripe SDK, for
+ * Stripe clients only. In a one-file bundle esbuild would inline them into index.mjs (no code
+ * splitting): evaluated late, but read, parsed and source-mapped at every cold start. So they
+ * stay out of index.mjs (external) and are bundled on their own, minified, into the function's
+ * asset as node_modules/<name>/index.mjs, where Node resolves the import when it runs. Only a
+ * function whose index.mjs imports one gets it (the afterBundling hook checks).
+ */
+export const lazyPackages = ['stripe'] as const;
+
+const LAZY_PACKAGE_JSON = '{"type":"module","exports":"./index.mjs"}';
+
 export const functionBundling = {
   minify: true,
   sourceMap: true,
@@ -14,8 +27,18 @@ export const functionBundling = {
   mainFields: ['module', 'main'],
   // The project is ESM; CommonJS dependencies bundled into it still need `require`.
   banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  /** Provided by the Lambda runtime. */
-  externalModules: ['@aws-sdk/*'],
+  /**
+   * The SDK's clients are provided by the Lambda runtime; lazy packages are added to the asset on
+   * their own. @aws-sdk/util-dynamodb (12 KB) is bundled: only Powertools' idempotency layer
+   * imports it, on the first request with an Idempotency-Key, and as an external its import would
+   * be hoisted to the top of index.mjs and loaded by every keyed function at init.
+   */
+  externalModules: ['@aws-sdk/client-*', '@aws-sdk/lib-*', ...lazyPackages],
+  commandHooks: {
+    beforeBundling: (): string[] => [],
+    beforeInstall: (): string[] => [],
+    afterBundling: (inputDir: string, outputDir: string): string[] => lazyPackages.map((name) => lazyPackageCommand(name, inputDir, outputDir)),
+  },
 } as const;
 
 /**
@@ -39,4 +62,60 @@ export function esbuildOptions(entry: string, outfile: string, projectRoot: stri
     mainFields: [...functionBundling.mainFields],
     absWorkingDir: projectRoot,
   };
+}
+
+/** Whether a function's bundle imports package `name` (esbuild keeps an external import as written, minified). */
+export function importsPackage(bundle: string, name: string): boolean {
+  return new RegExp(`(?:import\\(|from|import)"${name}"`).test(bundle);
+}
+
+/** Where a lazy package's bundle goes in a function's output directory. */
+export const lazyPackageFile = (outputDir: string, name: string) => `${outputDir}/node_modules/${name}/index.mjs`;
+
+/** esbuild's options for a lazy package's own bundle: the function's target, format and banner, minified, no source map. */
+export function lazyPackageOptions(name: string, outputDir: string, projectRoot: string) {
+  return {
+    entryPoints: [name],
+    bundle: true,
+    target: functionBundling.target,
+    platform: 'node' as const,
+    format: functionBundling.format,
+    outfile: lazyPackageFile(outputDir, name),
+    minify: true,
+    banner: { js: functionBundling.banner },
+    mainFields: [...functionBundling.mainFields],
+    absWorkingDir: projectRoot,
+  };
+}
+
+/** The package.json beside a lazy package's bundle, so that `import(name)` resolves to it. */
+export const lazyPackageJson = (outputDir: string, name: string) => ({ path: `${outputDir}/node_modules/${name}/package.json`, content: LAZY_PACKAGE_JSON });
+
+const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The afterBundling command (bash, run in the project root) that builds `lazyPackageOptions` with
+ * the pinned esbuild CLI and writes its package.json, if the function's index.mjs imports `name`.
+ */
+export function lazyPackageCommand(name: string, inputDir: string, outputDir: string): string {
+  const options = lazyPackageOptions(name, outputDir, inputDir);
+  const args = [
+    '--bundle',
+    name,
+    `--target=${options.target}`,
+    `--platform=${options.platform}`,
+    `--format=${options.format}`,
+    `--outfile=${options.outfile}`,
+    '--minify',
+    `--banner:js=${options.banner.js}`,
+    `--main-fields=${options.mainFields.join(',')}`,
+    '--log-level=warning',
+  ];
+  const pkg = lazyPackageJson(outputDir, name);
+  const imported = `(import\\(|from|import)"${name}"`;
+  return [
+    `if grep -qE ${shellQuote(imported)} ${shellQuote(`${outputDir}/index.mjs`)}; then`,
+    `cd ${shellQuote(inputDir)} && ${shellQuote(`${inputDir}/node_modules/.bin/esbuild`)} ${args.map(shellQuote).join(' ')}`,
+    `&& printf '%s' ${shellQuote(pkg.content)} > ${shellQuote(pkg.path)}; fi`,
+  ].join(' ');
 }

@@ -14,12 +14,20 @@ export type GatewayResponseType =
   | 'THROTTLED'
   | 'QUOTA_EXCEEDED'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'INVALID_API_KEY'
+  | 'WAF_FILTERED'
+  | 'INTEGRATION_TIMEOUT'
   | 'DEFAULT_4XX'
   | 'DEFAULT_5XX';
 
 export interface GatewayResponseDefinition {
   type: GatewayResponseType;
-  statusCode: string;
+  /**
+   * None on DEFAULT_4XX and DEFAULT_5XX: they keep API Gateway's own status. A status there
+   * would replace the status of every 4XX (5XX) response type not configured here
+   * (https://docs.aws.amazon.com/apigateway/latest/developerguide/supported-gateway-response-types.html).
+   */
+  statusCode?: string;
   template: string;
   /** Extra headers as API Gateway mapping expressions ('literal' in single quotes). */
   headers?: Record<string, string>;
@@ -29,8 +37,12 @@ const envelope = (code: string, message: string) =>
   `{"error":{"code":"${code}","message":"${message}","request_id":"$context.requestId"}}`;
 
 export const gatewayResponses: readonly GatewayResponseDefinition[] = [
-  // The authorizer throws Unauthorized only when no key was sent.
+  // No key: the authorizer throws Unauthorized, or (sync routes, cached authorizer) API Gateway
+  // refuses a request without the Authorization header before invoking it.
   { type: 'UNAUTHORIZED', statusCode: '401', template: envelope('MISSING_API_KEY', 'An API key is required') },
+  // An unknown, malformed or revoked key: the authorizer allows it without a usage key, and
+  // API Gateway refuses a keyed method without one (functions/authorizer.ts).
+  { type: 'INVALID_API_KEY', statusCode: '401', template: envelope('INVALID_API_KEY', 'The API key is not valid') },
   // Deny carries the code and message in the authorizer context.
   {
     type: 'ACCESS_DENIED',
@@ -45,14 +57,25 @@ export const gatewayResponses: readonly GatewayResponseDefinition[] = [
   { type: 'REQUEST_TOO_LARGE', statusCode: '413', template: envelope('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB') },
   { type: 'THROTTLED', statusCode: '429', template: envelope('RATE_LIMITED', 'Too many requests'), headers: { 'Retry-After': "'1'" } },
   { type: 'QUOTA_EXCEEDED', statusCode: '429', template: envelope('RATE_LIMITED', 'Request quota exceeded'), headers: { 'Retry-After': "'60'" } },
+  // The web ACL's only blocking rule is the per-IP rate rule on the public routes (infra/constructs/public-rate-limit.ts).
+  { type: 'WAF_FILTERED', statusCode: '429', template: envelope('RATE_LIMITED', 'Too many requests from this address'), headers: { 'Retry-After': "'60'" } },
+  // The function did not answer within API Gateway's integration timeout (29 s): a dependency timed
+  // out. 503, not API Gateway's 504: CONTRACT.md answers SERVICE_UNAVAILABLE (with Retry-After) for a
+  // dependency that timed out, and each code has one status.
+  {
+    type: 'INTEGRATION_TIMEOUT',
+    statusCode: '503',
+    template: envelope('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly'),
+    headers: { 'Retry-After': "'1'" },
+  },
   { type: 'UNSUPPORTED_MEDIA_TYPE', statusCode: '415', template: envelope('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type') },
-  // $context.error.messageString is already a quoted JSON string.
+  // Everything else API Gateway refuses itself is a malformed request (400). $context.error.messageString
+  // is already a quoted JSON string.
   {
     type: 'DEFAULT_4XX',
-    statusCode: '400',
     template: '{"error":{"code":"VALIDATION_ERROR","message":$context.error.messageString,"request_id":"$context.requestId"}}',
   },
-  { type: 'DEFAULT_5XX', statusCode: '500', template: envelope('INTERNAL_ERROR', 'Internal error') },
+  { type: 'DEFAULT_5XX', template: envelope('INTERNAL_ERROR', 'Internal error') },
 ];
 
 /** Headers every gateway response carries (mapping expressions). The request id matches the body. */

@@ -33,7 +33,10 @@ export interface Route {
   auth: RouteAuth;
   /** Honours the Idempotency-Key header. */
   idempotent?: boolean;
-  /** Function timeout (default 10 s). Sync writes of 500 items get API Gateway's 29 s. */
+  /**
+   * Function timeout (default 10 s), at most MAX_ROUTE_TIMEOUT_SECONDS. Sync writes of 500 items
+   * get the most, and stop themselves before it (shared/domain/property-sync/time-budget.ts).
+   */
   timeoutSeconds?: number;
   /** What the function may do; the stack grants exactly this (least privilege). */
   access: {
@@ -65,7 +68,7 @@ export const routes: readonly Route[] = [
     handler: 'put-room-categories',
     auth: { kind: 'sync', scope: 'room_categories:write' },
     idempotent: true,
-    timeoutSeconds: 29,
+    timeoutSeconds: 28,
     // The client's categories by Query; the changed ones by BatchWriteItem.
     access: { dynamodb: { actions: ['Query', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['IDEMPOTENCY#'] } },
     description: 'Create or update room categories by external_category_id',
@@ -77,7 +80,7 @@ export const routes: readonly Route[] = [
     handler: 'put-rooms',
     auth: { kind: 'sync', scope: 'rooms:write' },
     idempotent: true,
-    timeoutSeconds: 29,
+    timeoutSeconds: 28,
     // Categories and rooms by Query; a room and its number guard by PutItem (alone or in a
     // transaction), the old guard deleted in the transaction when the number changes.
     access: { dynamodb: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['CLIENT#', 'IDEMPOTENCY#'] } },
@@ -90,10 +93,12 @@ export const routes: readonly Route[] = [
     handler: 'put-bookings',
     auth: { kind: 'sync', scope: 'bookings:write' },
     idempotent: true,
-    timeoutSeconds: 29,
-    // Rooms by Query, bookings by BatchGetItem, each room's active stays on gsi2, writes by BatchWriteItem.
+    timeoutSeconds: 28,
+    // Rooms by Query, bookings by BatchGetItem, the active stays of rooms with written bookings on
+    // gsi2; each booking by conditional PutItem (new) or UpdateItem (changed attributes), read
+    // again by GetItem when a concurrent write won.
     access: {
-      dynamodb: { actions: ['Query', 'BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], deletes: ['IDEMPOTENCY#'] },
+      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], deletes: ['IDEMPOTENCY#'] },
     },
     description: 'Mirror external bookings',
   },
@@ -104,9 +109,10 @@ export const routes: readonly Route[] = [
     handler: 'put-checkins',
     auth: { kind: 'sync', scope: 'checkins:write' },
     idempotent: true,
-    timeoutSeconds: 29,
-    // Bookings and check-ins by BatchGetItem, rooms by Query, check-ins by BatchWriteItem, each
-    // booking's activity by conditional PutItem.
+    timeoutSeconds: 28,
+    // Bookings and check-ins by BatchGetItem, rooms by Query; each booking's activity by
+    // conditional UpdateItem (read again by GetItem when a concurrent write won), then the
+    // check-ins by BatchWriteItem.
     access: {
       dynamodb: { actions: ['Query', 'BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['IDEMPOTENCY#'] },
     },
@@ -201,6 +207,8 @@ export const routes: readonly Route[] = [
 ];
 
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
+/** API Gateway gives up on an integration after 29 s: a route function stops first. */
+export const MAX_ROUTE_TIMEOUT_SECONDS = 28;
 
 /** The routes a stage serves: the sandbox provider's only where the stage turns it on. */
 export function routesOfStage(stage: { sandboxPayments: boolean }): readonly Route[] {

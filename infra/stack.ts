@@ -5,7 +5,10 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { checkAuthorizerCacheTtl, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from './authorizers';
 import { type ApiThrottling, ServiceApi } from './constructs/api';
+import { DEFAULT_PUBLIC_RATE_LIMIT, type PublicRateLimit } from './constructs/public-rate-limit';
+import { DEFAULT_PLAN_LIMITS, type Plan, type PlanLimits, PLANS } from './plans';
 import { CallbackQueue } from './constructs/callback-queue';
 import { Monitoring } from './constructs/monitoring';
 import { defaultProviderSecretNames, ProviderSecrets } from './constructs/provider-secrets';
@@ -17,13 +20,28 @@ import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage } from './r
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from './service-defaults';
 import { supportFunctionAccess } from './table-access';
 
-export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 50, burstLimit: 100 };
+/**
+ * Every method's ceiling, all clients together: clients are limited one by one by their plans'
+ * usage plans, so this is only a backstop, ten times the highest plan so that one client at its
+ * limit never exhausts it for the others.
+ */
+export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 1_000, burstLimit: 2_000 };
 
 export interface HotelIntegrationStackProps extends StackProps {
   /** Names the API Gateway stage and is passed to every function as STAGE. */
   stage: string;
   /** @default DEFAULT_THROTTLING */
   throttling?: ApiThrottling;
+  /** Per-client rate limits of each plan (its usage plan), for the plans given. @default DEFAULT_PLAN_LIMITS */
+  planLimits?: Partial<Record<Plan, PlanLimits>>;
+  /**
+   * How long API Gateway caches the sync authorizer's policy per Authorization header, 1 to 30 s
+   * (with the authorizer's 30 s key cache a revoked key stops within 60 s).
+   * @default DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS
+   */
+  authorizerCacheTtlSeconds?: number;
+  /** The WAF rate-based rule per source IP on the public routes. @default DEFAULT_PUBLIC_RATE_LIMIT */
+  publicRateLimit?: PublicRateLimit;
   /** Delays between automatic callback attempts. @default DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS */
   callbackRetryDelaysSeconds?: readonly number[];
   /** ISO 4217 codes payment orders accept. @default DEFAULT_SUPPORTED_CURRENCIES */
@@ -65,7 +83,15 @@ export const stackOutputKeys = {
   callbackDlqUrl: 'CallbackDlqUrl',
   secretsKeyArn: 'SecretsKeyArn',
   sandboxPayments: 'SandboxPayments',
+  usagePlanStandardId: 'UsagePlanStandardId',
+  usagePlanPremiumId: 'UsagePlanPremiumId',
 } as const;
+
+/** The output holding each plan's usage plan id. */
+export const usagePlanOutputKey = {
+  standard: stackOutputKeys.usagePlanStandardId,
+  premium: stackOutputKeys.usagePlanPremiumId,
+} as const satisfies Record<Plan, string>;
 
 export class HotelIntegrationStack extends Stack {
   /** The function behind each route, by route id. */
@@ -181,11 +207,13 @@ export class HotelIntegrationStack extends Stack {
       new SqsEventSource(callbacks.queue, {
         batchSize: callbackQueueDefinition.batchSize,
         maxBatchingWindow: Duration.seconds(callbackQueueDefinition.maxBatchingWindowSeconds),
+        maxConcurrency: callbackQueueDefinition.maxConcurrency,
         reportBatchItemFailures: true,
       }),
     );
 
-    // Enqueues deliveries whose enqueue failed and retries delayed beyond SQS's 15 minutes.
+    // Enqueues deliveries whose enqueue failed and retries delayed beyond SQS's 15 minutes: every
+    // due-index shard, until none is due or the run nears its timeout (the next run continues).
     const sweeper = new ServiceFunction(this, 'SweepDeliveriesFunction', {
       ...common,
       handler: 'sweep-deliveries',
@@ -206,13 +234,18 @@ export class HotelIntegrationStack extends Stack {
       routes: stageRoutes,
       handlers,
       authorizerFunction: authorizer,
+      authorizerCacheTtlSeconds: checkAuthorizerCacheTtl(props.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS),
       throttling: props.throttling ?? DEFAULT_THROTTLING,
+      planLimits: checkPlanLimits({ ...DEFAULT_PLAN_LIMITS, ...props.planLimits }),
+      publicRateLimit: props.publicRateLimit ?? DEFAULT_PUBLIC_RATE_LIMIT,
       logRetention,
     });
 
     const monitoring = new Monitoring(this, 'Monitoring', {
       stage,
       restApi: api.restApi,
+      accessLogs: api.accessLogs,
+      table,
       authorizer,
       sender,
       sweeper,
@@ -231,6 +264,12 @@ export class HotelIntegrationStack extends Stack {
       value: signingSecretsKey.key.keyArn,
       description: 'KMS key sealing signing secrets: operators need kms:Encrypt on it to set callback and webhook URLs',
     });
+    for (const plan of PLANS) {
+      new CfnOutput(this, usagePlanOutputKey[plan], {
+        value: api.usagePlans[plan].usagePlanId,
+        description: `Usage plan of the ${plan} plan: the operator CLI registers each ${plan} client's usage key in it`,
+      });
+    }
     new CfnOutput(this, stackOutputKeys.sandboxPayments, { value: String(sandboxPayments), description: 'Whether this stage runs the sandbox payment provider' });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe to receive alarms' });
 
@@ -250,4 +289,15 @@ export class HotelIntegrationStack extends Stack {
 /** Payment order functions validate currencies and choose or settle on a provider. */
 function isPaymentRoute(route: Route): boolean {
   return route.path.startsWith('/api/v1/payments/') || route.sandbox === true;
+}
+
+/** Usage plan throttles: a positive rate, a whole burst of at least one request. */
+function checkPlanLimits(limits: Record<Plan, PlanLimits>): Record<Plan, PlanLimits> {
+  for (const plan of PLANS) {
+    const { rateLimit, burstLimit } = limits[plan];
+    if (!(rateLimit > 0) || !Number.isInteger(burstLimit) || burstLimit < 1) {
+      throw new Error(`planLimits.${plan}: rateLimit must be above 0 and burstLimit a whole number from 1`);
+    }
+  }
+  return limits;
 }

@@ -39,7 +39,8 @@ export interface TableAccess {
 
 /** The functions behind no route, by handler file under functions/. */
 export const supportFunctionAccess = {
-  // The presented key by its hash; its last use, at most every 5 minutes.
+  // The presented key by its hash and its client's record (plan, usage key), cached together; the
+  // key's last use, at most every 5 minutes.
   authorizer: { actions: ['GetItem', 'UpdateItem'] },
   // A delivery and the client's endpoint by key; lease, attempt and re-enqueue by conditional update.
   'send-callback': { actions: ['GetItem', 'UpdateItem'] },

@@ -7,15 +7,43 @@ export const tableDefinition = {
   sortKey: 'sk',
   /** Epoch seconds; DynamoDB deletes expired items. DynamoDB Local never does: code checks it too. */
   timeToLiveAttribute: 'expires_at',
+  /**
+   * Each index projects its keys (and the table's) plus only the attributes its queries read
+   * (docs/data-model.md, "Index projections"); a query that needs whole items reads the keys
+   * here and the items from the table. Nothing else is copied: no guest data on any index.
+   */
   globalSecondaryIndexes: [
-    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    {
+      indexName: 'gsi1',
+      partitionKey: 'gsi1pk',
+      sortKey: 'gsi1sk',
+      // Active stays of a client (availability): which room, whether still active, which nights.
+      // The other queries of gsi1 read keys only: due deliveries (the sweeper reads gsi1sk), a
+      // client's keys and every client (the records come from the table).
+      projectedAttributes: ['room_id', 'status', 'check_in_date', 'check_out_date'],
+    },
+    {
+      indexName: 'gsi2',
+      partitionKey: 'gsi2pk',
+      sortKey: 'gsi2sk',
+      // Active stays of a room (sync conflicts, service bookings): which booking, whether still
+      // active, which nights. A client's deliveries filter on `status` too; their records come
+      // from the table.
+      projectedAttributes: ['id', 'room_id', 'status', 'check_in_date', 'check_out_date'],
+    },
   ],
 } as const;
 
 export type IndexName = (typeof tableDefinition.globalSecondaryIndexes)[number]['indexName'];
 
-/** CreateTable input for DynamoDB Local (on-demand, all string keys, all attributes projected). */
+/** The projection of an index: INCLUDE of its attributes, KEYS_ONLY when it needs none. */
+export function indexProjection(index: (typeof tableDefinition.globalSecondaryIndexes)[number]) {
+  return index.projectedAttributes.length
+    ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.projectedAttributes] }
+    : { ProjectionType: 'KEYS_ONLY' as const };
+}
+
+/** CreateTable input for DynamoDB Local (on-demand, all string keys, the indexes' own projections). */
 export function createTableInput(tableName: string) {
   const { partitionKey, sortKey, globalSecondaryIndexes } = tableDefinition;
   const keyNames = [partitionKey, sortKey, ...globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey])];
@@ -27,13 +55,18 @@ export function createTableInput(tableName: string) {
       { AttributeName: partitionKey, KeyType: 'HASH' as const },
       { AttributeName: sortKey, KeyType: 'RANGE' as const },
     ],
-    GlobalSecondaryIndexes: globalSecondaryIndexes.map((index) => ({
-      IndexName: index.indexName,
-      KeySchema: [
-        { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
-        { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
-      ],
-      Projection: { ProjectionType: 'ALL' as const },
-    })),
+    GlobalSecondaryIndexes: globalSecondaryIndexes.map(globalSecondaryIndexInput),
+  };
+}
+
+/** One index as CreateTable and UpdateTable take it. */
+export function globalSecondaryIndexInput(index: (typeof tableDefinition.globalSecondaryIndexes)[number]) {
+  return {
+    IndexName: index.indexName,
+    KeySchema: [
+      { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+    ],
+    Projection: indexProjection(index),
   };
 }

@@ -8,6 +8,8 @@
  * it loads any function (its own "init").
  */
 import * as z from 'zod/mini';
+import { DEFAULT_API_KEY_CACHE_TTL_SECONDS } from '../infra/authorizers';
+import { isPlan, type Plan } from '../infra/plans';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../infra/service-defaults';
 
 /** The stage name the local stack runs as; every deployed stage has another name. */
@@ -66,7 +68,35 @@ const environment = z.object({
   ORDER_REFERENCE_KEY_SECRET_ARN: optionalText,
   /** What seals signing secrets (shared/secrets/sealed-secrets.ts): the stage's KMS key, or the local stack's key file. */
   SECRETS_KMS_KEY_ARN: optionalText,
+  /**
+   * The stage's API Gateway usage plan of each plan (`standard=id,premium=id`): set for the ops
+   * CLI on a deployed stage, which registers clients' usage keys in them. Locally unset.
+   */
+  USAGE_PLAN_IDS: z.pipe(
+    z.optional(z.string()),
+    z.transform((raw, ctx) => {
+      if (!raw) return undefined;
+      const ids: Partial<Record<Plan, string>> = {};
+      for (const part of raw.split(',')) {
+        const [plan, id] = part.split('=').map((s) => s.trim());
+        if (!isPlan(plan) || !id) {
+          ctx.issues.push({ code: 'custom', input: raw, message: `"${part}" is not plan=usagePlanId` });
+          return z.NEVER;
+        }
+        ids[plan] = id;
+      }
+      return ids;
+    }),
+  ),
   SECRETS_KEY_FILE: optionalText,
+  /**
+   * How long the authorizer keeps a key lookup in memory (1 to 30 s; default 30). With the sync
+   * authorizer's result cache (at most 30 s) a revoked key stops within 60 s. Tests shorten it.
+   */
+  API_KEY_CACHE_TTL_SECONDS: z.pipe(
+    z.optional(z.string().check(z.regex(/^([1-9]|[12]\d|30)$/))),
+    z.transform((value) => (value === undefined ? DEFAULT_API_KEY_CACHE_TTL_SECONDS : Number(value))),
+  ),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -92,6 +122,8 @@ function toConfig(env: z.infer<typeof environment>) {
     },
     orderReferenceKey: { file: env.ORDER_REFERENCE_KEY_FILE, secretArn: env.ORDER_REFERENCE_KEY_SECRET_ARN },
     sealedSecrets: { kmsKeyArn: env.SECRETS_KMS_KEY_ARN, keyFile: env.SECRETS_KEY_FILE },
+    usagePlanIds: env.USAGE_PLAN_IDS,
+    apiKeyCacheTtlSeconds: env.API_KEY_CACHE_TTL_SECONDS,
   } as const;
 }
 

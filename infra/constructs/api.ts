@@ -2,8 +2,10 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
+  ApiKeySourceType,
   AuthorizationType,
   EndpointType,
+  IdentitySource,
   type IResource,
   LambdaIntegration,
   LogGroupLogDestination,
@@ -14,12 +16,16 @@ import {
   RequestAuthorizer,
   ResponseType,
   RestApi,
+  type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { authorizerDefinitions, type AuthorizerKind, authorizerOf } from '../authorizers';
 import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../gateway-responses';
+import { type Plan, type PlanLimits, PLANS } from '../plans';
 import type { Route } from '../routes';
+import { type PublicRateLimit, PublicRateLimitWebAcl } from './public-rate-limit';
 
 export interface ApiThrottling {
   /** Steady-state requests per second for every method of the stage. */
@@ -33,18 +39,30 @@ export interface ServiceApiProps {
   /** The function behind each route, by route id. */
   handlers: ReadonlyMap<string, IFunction>;
   authorizerFunction: IFunction;
+  /** The sync authorizer's result TTL (1 to 30 s). */
+  authorizerCacheTtlSeconds: number;
   throttling: ApiThrottling;
+  /** Each plan's usage plan limits (per client: its usage key). */
+  planLimits: Readonly<Record<Plan, PlanLimits>>;
+  /** The WAF rate-based rule per source IP on the public routes. */
+  publicRateLimit: PublicRateLimit;
   logRetention: RetentionDays;
 }
 
 /**
- * The REST API: one Lambda proxy method per route of the route table, one API key authorizer
- * for the non-public routes, 405 answers for other methods on known paths, and gateway
- * responses that render API Gateway's own errors in the service's error envelope.
+ * The REST API: one Lambda proxy method per route of the route table, the API key authorizers
+ * (infra/authorizers.ts) on the keyed routes, one usage plan per client plan, a WAF web ACL
+ * limiting the public routes per source IP, 405 answers for other methods on known paths, and
+ * gateway responses that render API Gateway's own errors in the service's error envelope.
  */
 export class ServiceApi extends Construct {
   readonly restApi: RestApi;
-  readonly authorizer: RequestAuthorizer;
+  readonly authorizers: Readonly<Record<AuthorizerKind, RequestAuthorizer>>;
+  /** The usage plan of each client plan: the ops CLI registers each client's usage key in one. */
+  readonly usagePlans: Readonly<Record<Plan, UsagePlan>>;
+  readonly webAcl: PublicRateLimitWebAcl;
+  /** The stage's JSON access log (one line per request, every field a string). */
+  readonly accessLogs: LogGroup;
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
@@ -53,11 +71,16 @@ export class ServiceApi extends Construct {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    this.accessLogs = accessLogs;
 
     this.restApi = new RestApi(this, 'RestApi', {
       restApiName: `hotel-integration-${props.stage}`,
       description: 'Hotel integration API: property sync and payment orders',
       endpointTypes: [EndpointType.REGIONAL],
+      // Keyed methods require an API key, and the authorizer names it (usageIdentifierKey): the
+      // client's usage key, so its plan's usage plan rate limits all of its keys together
+      // (https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-api-key-source.html).
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // Access and execution logs need the account-level CloudWatch role; without it the stage
       // fails to deploy in an account where no other stack has set it.
       cloudWatchRole: true,
@@ -93,17 +116,22 @@ export class ServiceApi extends Construct {
       },
     });
 
-    // Caching is disabled on purpose (TTL 0, no identity sources). The authorizer caches key
-    // lookups in memory for 30 s itself, so a revoked key stops working within 60 s, and
-    // API Gateway never reuses a policy computed for one route on another route
-    // (serverless/serverless#6176). With no identity sources API Gateway also does not
-    // reject a request before the authorizer runs, so a missing key still gets our envelope
-    // and payment keys may come in x-api-key as well as Authorization.
-    this.authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
-      handler: props.authorizerFunction,
-      identitySources: [],
-      resultsCacheTtl: Duration.seconds(0),
-    });
+    // One function behind both (infra/authorizers.ts). The sync authorizer's result is cached per
+    // Authorization header and covers every sync route; with the function's own 30 s key cache a
+    // revoked key stops within TTL + 30 s. The payment authorizer is uncached, without identity
+    // sources: its answer depends on the Origin header, and the key may come in x-api-key.
+    this.authorizers = {
+      sync: new RequestAuthorizer(this, 'SyncKeyAuthorizer', {
+        handler: props.authorizerFunction,
+        identitySources: authorizerDefinitions.sync.identityHeaders.map((name) => IdentitySource.header(name)),
+        resultsCacheTtl: Duration.seconds(props.authorizerCacheTtlSeconds),
+      }),
+      payment: new RequestAuthorizer(this, 'PaymentKeyAuthorizer', {
+        handler: props.authorizerFunction,
+        identitySources: [],
+        resultsCacheTtl: Duration.seconds(0),
+      }),
+    };
 
     const resourcesWithMethods = new Set<IResource>();
     for (const route of props.routes) {
@@ -111,7 +139,8 @@ export class ServiceApi extends Construct {
       if (!handler) throw new Error(`No function for route ${route.id}`);
       const resource = this.restApi.root.resourceForPath(route.path);
       const integration = new LambdaIntegration(handler, { allowTestInvoke: false });
-      if (route.auth.kind === 'public') {
+      const authorizer = authorizerOf(route);
+      if (!authorizer) {
         const method = resource.addMethod(route.method, integration, {
           operationName: route.id,
           authorizationType: AuthorizationType.NONE,
@@ -121,7 +150,9 @@ export class ServiceApi extends Construct {
         resource.addMethod(route.method, integration, {
           operationName: route.id,
           authorizationType: AuthorizationType.CUSTOM,
-          authorizer: this.authorizer,
+          authorizer: this.authorizers[authorizer.kind],
+          // The authorizer's usage key: none (an invalid key) is refused 401 INVALID_API_KEY.
+          apiKeyRequired: true,
         });
       }
       resourcesWithMethods.add(resource);
@@ -149,10 +180,33 @@ export class ServiceApi extends Construct {
     // RestApi always adds an `Endpoint` output; the stack outputs the URL as ApiUrl instead.
     this.restApi.node.tryRemoveChild('Endpoint');
 
+    // Per-client rate limits: usage plan throttles apply per API key, before the stage's method
+    // throttling (https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-request-throttling.html).
+    // No quotas: the plans differ only in their rates.
+    this.usagePlans = Object.fromEntries(
+      PLANS.map((plan) => [
+        plan,
+        this.restApi.addUsagePlan(`UsagePlan-${plan}`, {
+          name: `hotel-integration-${props.stage}-${plan}`,
+          description: `Rate limits of the ${plan} plan, per client (its usage key)`,
+          throttle: { rateLimit: props.planLimits[plan].rateLimit, burstLimit: props.planLimits[plan].burstLimit },
+          apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
+        }),
+      ]),
+    ) as Record<Plan, UsagePlan>;
+
+    this.webAcl = new PublicRateLimitWebAcl(this, 'PublicRateLimit', {
+      stage: props.stage,
+      apiStage: this.restApi.deploymentStage,
+      publicPaths: props.routes.filter((route) => route.auth.kind === 'public').map((route) => route.path),
+      rateLimit: props.publicRateLimit,
+    });
+
     for (const response of gatewayResponses) {
       this.restApi.addGatewayResponse(response.type, {
         type: ResponseType.of(response.type),
-        statusCode: response.statusCode,
+        // None on DEFAULT_4XX / DEFAULT_5XX: they keep API Gateway's own status.
+        ...(response.statusCode ? { statusCode: response.statusCode } : {}),
         responseHeaders: { ...gatewayResponseHeaders, ...response.headers },
         templates: { 'application/json': response.template },
       });
@@ -168,10 +222,6 @@ export class ServiceApi extends Construct {
         reason: 'Callers are PMS integrations and payment clients holding API keys, checked by the Lambda REQUEST authorizer; there are no Cognito users.',
       },
     );
-    Validations.of(this.restApi.deploymentStage).acknowledge({
-      id: 'AwsSolutions-APIG3',
-      reason: 'WAF is out of scope for this stack; stage throttling limits abuse. Attach a web ACL per environment if needed.',
-    });
     const cloudWatchRole = this.restApi.node.findChild('CloudWatchRole');
     Validations.of(cloudWatchRole).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

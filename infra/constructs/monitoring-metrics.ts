@@ -17,8 +17,17 @@ export const PAYMENT_METRICS = {
   amountMismatch: 'PaymentAmountMismatch',
 } as const;
 
+/** Counted from the API's access log by a metric filter (infra/constructs/monitoring.ts), not by a function. */
+export const API_METRICS = {
+  /** Requests API Gateway answered 429: a client's usage plan or the stage's throttle. */
+  tooManyRequests: 'ApiTooManyRequests',
+} as const;
+
 /** Published by the delivery sweeper on every run. */
 export const SWEEPER_METRICS = {
-  /** Seconds since the oldest delivery still waiting on the due index became due (0 when none). */
+  /**
+   * Seconds since the oldest delivery still waiting on the due index became due, as the run
+   * starts (0 when none): read from the first entry of each shard, no extra query.
+   */
   oldestDueAgeSeconds: 'OldestDueDeliveryAgeSeconds',
 } as const;

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
@@ -6,22 +6,36 @@ import {
   Dashboard,
   GraphWidget,
   type IMetric,
+  MathExpression,
   Metric,
   TreatMissingData,
+  Unit,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Alias } from 'aws-cdk-lib/aws-kms';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DELIVERY_METRICS, PAYMENT_METRICS } from './monitoring-metrics';
+import { tableDefinition } from '../table-definition';
+import { API_METRICS, DELIVERY_METRICS, PAYMENT_METRICS, SWEEPER_METRICS } from './monitoring-metrics';
+
+const NAMESPACE = 'HotelIntegration';
+/** The sweeper runs every minute: a delivery due this long ago and still waiting is late. */
+export const BACKLOG_ALARM_SECONDS = 15 * 60;
 
 
 export interface MonitoringProps {
   stage: string;
   restApi: RestApi;
+  /** The stage's JSON access log: API Gateway's own 429 answers are counted from it. */
+  accessLogs: ILogGroup;
+  /** The single table; its indexes are those of infra/table-definition.ts. */
+  table: ITable;
   authorizer: IFunction;
   sender: IFunction;
   sweeper: IFunction;
@@ -32,43 +46,147 @@ export interface MonitoringProps {
   alarmEmail?: string;
 }
 
-/** Alarms on what needs an operator, an SNS topic for them, and one dashboard. */
+interface AlarmOptions {
+  /** Consecutive breaching periods that raise the alarm. @default 1 */
+  evaluationPeriods?: number;
+  /** @default NOT_BREACHING: most metrics here have data only when something happened */
+  treatMissingData?: TreatMissingData;
+}
+
+/**
+ * Alarms on what needs an operator, an SNS topic for them, and one dashboard. Every alarm is
+ * named `hotel-integration-<stage>-<id>`: the topic and its key let only those publish.
+ */
 export class Monitoring extends Construct {
   readonly topic: Topic;
+  /** Customer managed: CloudWatch cannot publish to a topic under the AWS managed aws/sns key. */
+  readonly topicKey: Key;
   readonly alarms: Record<string, Alarm>;
   readonly dashboard: Dashboard;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
+    const stack = Stack.of(this);
+    const alarmNamePrefix = `hotel-integration-${props.stage}-`;
+    // CloudWatch publishes as the cloudwatch.amazonaws.com principal on behalf of an alarm,
+    // which it names in aws:SourceArn: only this account's alarms of this stage may.
+    const cloudWatchAlarmsOfTheStage = {
+      principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+      conditions: {
+        StringEquals: { 'aws:SourceAccount': stack.account },
+        ArnLike: {
+          'aws:SourceArn': stack.formatArn({
+            service: 'cloudwatch',
+            resource: 'alarm',
+            resourceName: `${alarmNamePrefix}*`,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        },
+      },
+    };
+
+    // The AWS managed key alias/aws/sns does not let CloudWatch use it, and its policy cannot be
+    // changed: alarms could not publish at all. CloudWatch needs kms:GenerateDataKey* and
+    // kms:Decrypt on a customer managed key, through the key policy
+    // (https://docs.aws.amazon.com/sns/latest/dg/sns-key-management.html#compatibility-with-aws-services,
+    // https://repost.aws/knowledge-center/cloudwatch-configure-alarm-sns).
+    this.topicKey = new Key(this, 'AlarmTopicKey', {
+      description: `Encrypts the ${props.stage} alarm topic; the stage's CloudWatch alarms use it to publish`,
+      alias: `alias/hotel-integration/${props.stage}/alarm-topic`,
+      enableKeyRotation: true,
+      rotationPeriod: Duration.days(365),
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.topicKey.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsOfTheStageEncryptForTheTopic',
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+        ...cloudWatchAlarmsOfTheStage,
+      }),
+    );
     this.topic = new Topic(this, 'AlarmTopic', {
       displayName: `Hotel integration API ${props.stage} alarms`,
       enforceSSL: true,
-      masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
+      masterKey: this.topicKey,
     });
+    // enforceSSL gives the topic a policy of its own, which replaces SNS's default one (that let
+    // the account's alarms publish): CloudWatch needs this Allow
+    // (https://repost.aws/knowledge-center/cloudwatch-receive-sns-for-alarm-trigger).
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsOfTheStagePublish',
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        ...cloudWatchAlarmsOfTheStage,
+      }),
+    );
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
 
+    const oneMinute = Duration.minutes(1);
     const fiveMinutes = Duration.minutes(5);
     const serviceMetric = (metricName: string) =>
       new Metric({
-        namespace: 'HotelIntegration',
+        namespace: NAMESPACE,
         metricName,
         dimensionsMap: { service: 'hotel-integration-api' },
         statistic: 'Sum',
         period: fiveMinutes,
       });
 
-    const alarm = (name: string, metric: IMetric, threshold: number, description: string) => {
+    const alarm = (name: string, metric: IMetric, threshold: number, description: string, options: AlarmOptions = {}) => {
       const created = new Alarm(this, name, {
+        alarmName: `${alarmNamePrefix}${name}`,
         alarmDescription: description,
         metric,
         threshold,
-        evaluationPeriods: 1,
+        evaluationPeriods: options.evaluationPeriods ?? 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
+        treatMissingData: options.treatMissingData ?? TreatMissingData.NOT_BREACHING,
       });
       created.addAlarmAction(new SnsAction(this.topic));
       return created;
     };
+
+    // API Gateway has no metric of its own for 429s (4XXError mixes them with every other 4xx):
+    // they are counted from the access log, whose fields are all strings (infra/constructs/api.ts).
+    new MetricFilter(this, 'ApiTooManyRequestsFilter', {
+      logGroup: props.accessLogs,
+      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      metricNamespace: NAMESPACE,
+      metricName: API_METRICS.tooManyRequests,
+      metricValue: '1',
+      unit: Unit.COUNT,
+    });
+    const tooManyRequests = new Metric({ namespace: NAMESPACE, metricName: API_METRICS.tooManyRequests, statistic: 'Sum', period: fiveMinutes });
+
+    // Read/WriteThrottleEvents count every throttled read or write of the table or of an index,
+    // whatever the cause, on-demand tables included (a hot key range, the on-demand maximum,
+    // account limits); the cause-specific metrics break them down
+    // (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TroubleshootingThrottling-cloudwatch.html).
+    // ThrottledRequests would need one metric per operation.
+    const throttleEvents = [undefined, ...tableDefinition.globalSecondaryIndexes.map((index) => index.indexName)].flatMap((index) =>
+      (['Read', 'Write'] as const).map(
+        (kind) =>
+          new Metric({
+            namespace: 'AWS/DynamoDB',
+            metricName: `${kind}ThrottleEvents`,
+            dimensionsMap: { TableName: props.table.tableName, ...(index ? { GlobalSecondaryIndexName: index } : {}) },
+            statistic: 'Sum',
+            period: fiveMinutes,
+            label: `${kind.toLowerCase()}s, ${index ?? 'table'}`,
+          }),
+      ),
+    );
+    const allThrottleEvents = new MathExpression({
+      expression: `SUM([${throttleEvents.map((_, i) => `t${i}`).join(', ')}])`,
+      usingMetrics: Object.fromEntries(throttleEvents.map((metric, i) => [`t${i}`, metric])),
+      period: fiveMinutes,
+      label: 'DynamoDB throttle events, table and indexes',
+    });
+
+    const oldestDueAge = serviceMetric(SWEEPER_METRICS.oldestDueAgeSeconds).with({ statistic: 'Maximum', period: oneMinute });
+    const allFunctions = [...props.routeFunctions, props.authorizer, props.sender, props.sweeper];
 
     this.alarms = {
       deadLetterQueue: alarm(
@@ -125,6 +243,33 @@ export class Monitoring extends Construct {
         1,
         'The delivery sweeper failed: due deliveries may not be queued',
       ),
+      apiTooManyRequests: alarm(
+        'ApiTooManyRequests',
+        tooManyRequests,
+        100,
+        "API Gateway answered 429 to 100 or more requests in each of two 5-minute periods. Find who in the access log (Logs Insights: filter status = \"429\" | stats count() by clientId, errorType): one client is at its plan's limit (ask the integrator to back off, or ops clients set-plan); many clients mean the stage's throttle or the account's API Gateway quota is too low",
+        { evaluationPeriods: 2 },
+      ),
+      deliveryBacklog: alarm(
+        'DeliveryBacklog',
+        oldestDueAge,
+        BACKLOG_ALARM_SECONDS,
+        'A callback delivery has been due for 15 minutes or more, 3 minutes in a row, or the sweeper published no backlog figure for 3 minutes (it runs every minute). Check DeliverySweeperErrors and the sweeper log group, that the SweepDeliveriesSchedule rule is enabled, the callback queue depth and the sender (errors, throttles). Deliveries wait on the table: none is lost',
+        // The sweeper publishes on every run, 0 when nothing is due: no data means it is not running.
+        { evaluationPeriods: 3, treatMissingData: TreatMissingData.BREACHING },
+      ),
+      dynamoDbThrottling: alarm(
+        'DynamoDbThrottling',
+        allThrottleEvents,
+        10,
+        'DynamoDB throttled 10 or more reads or writes in 5 minutes; requests still throttled after the SDK retries answered 503 SERVICE_UNAVAILABLE. The dashboard shows which table or index, reads or writes. Read/WriteKeyRangeThroughputThrottleEvents (AWS/DynamoDB) mean a hot key: find and spread it; otherwise traffic outgrew on-demand capacity: raise the table\'s warm throughput',
+      ),
+      ...Object.fromEntries(
+        allFunctions.map((fn) => [
+          `${fn.node.id}Throttles`,
+          alarm(`${fn.node.id}Throttles`, fn.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }), 1, throttlesDescription(fn, props)),
+        ]),
+      ),
     };
 
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `hotel-integration-${props.stage}` });
@@ -166,6 +311,37 @@ export class Monitoring extends Construct {
         left: Object.values(PAYMENT_METRICS).map((name) => serviceMetric(name).with({ label: name })),
         width: 12,
       }),
+      new GraphWidget({
+        title: 'Delivery backlog: age of the oldest due delivery (s)',
+        left: [oldestDueAge.with({ label: SWEEPER_METRICS.oldestDueAgeSeconds })],
+        leftAnnotations: [{ value: BACKLOG_ALARM_SECONDS, label: 'DeliveryBacklog alarm' }],
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Throttling: API 429 answers and DynamoDB throttle events',
+        left: [tooManyRequests.with({ period: oneMinute, label: '429 answers' })],
+        right: throttleEvents.map((metric) => metric.with({ period: oneMinute })),
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Function throttles',
+        left: allFunctions.map((fn) => fn.metricThrottles({ period: fiveMinutes, statistic: 'Sum', label: fn.node.id })),
+        width: 12,
+      }),
     );
   }
+}
+
+/** What a throttled invocation of `fn` did to callers, and what to do. */
+function throttlesDescription(fn: IFunction, props: MonitoringProps): string {
+  const effect =
+    fn === props.sender
+      ? 'The SQS event source retries those messages later; repeated throttling moves them to the dead-letter queue'
+      : fn === props.sweeper
+        ? 'Due deliveries wait for a later run'
+        : 'Callers got a 5xx';
+  return (
+    `Lambda throttled ${fn.node.id}. ${effect}. No function has reserved concurrency: the account's concurrency is used up. ` +
+    "Check ConcurrentExecutions (AWS/Lambda) for what uses it, and raise the account's Lambda concurrent executions quota (Service Quotas)"
+  );
 }

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { tableDefinition } from '../table-definition';
+import { indexProjection, tableDefinition } from '../table-definition';
 
 const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 
@@ -19,11 +19,14 @@ export class ServiceTable extends Table {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     for (const index of tableDefinition.globalSecondaryIndexes) {
+      const projection = indexProjection(index);
       this.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: stringKey(index.partitionKey),
         sortKey: stringKey(index.sortKey),
-        projectionType: ProjectionType.ALL,
+        ...(projection.ProjectionType === 'INCLUDE'
+          ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: projection.NonKeyAttributes }
+          : { projectionType: ProjectionType.KEYS_ONLY }),
       });
     }
   }

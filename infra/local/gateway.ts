@@ -1,20 +1,35 @@
 /**
  * A local API Gateway (REST, Lambda proxy integration) over the route table the CDK stack
- * deploys: it builds v1 proxy events, runs the REQUEST authorizer and applies its policy as
- * API Gateway does, renders the stack's gateway responses, and invokes the route's function.
+ * deploys: it builds v1 proxy events, runs the REQUEST authorizers as API Gateway does (the sync
+ * one's result cached per Authorization header and applied to each route by its method ARN),
+ * checks the authorizer's usage key (apiKeySource AUTHORIZER) and its usage plan's rate limits,
+ * renders the stack's gateway responses, and invokes the route's function, at most a few
+ * invocations of one function at once (Lambda instances), the rest waiting in line.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { authorizerOf, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from '../authorizers';
 import { type GatewayResponseType, gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../gateway-responses';
+import type { Plan, PlanLimits } from '../plans';
 import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, matchPath, type Route } from '../routes';
-import { invoke, routeFunction, supportFunction } from './lambda-runtime';
+import { invoke, type LocalFunction, routeFunction, supportFunction } from './lambda-runtime';
+import { type ConcurrencyOptions, FunctionConcurrency, FunctionThrottledError, TokenBuckets } from './limits';
 
 /** API Gateway's own payload limit; the functions enforce the service's 1 MiB. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 const STAGE = 'local';
+/** API Gateway's integration timeout for REST APIs: 29 s, then INTEGRATION_TIMEOUT. */
+const INTEGRATION_TIMEOUT_MS = 29_000;
+/** How long the gateway trusts a usage key's plan (API Gateway, too, applies a usage-plan change after a while). */
+const USAGE_PLAN_CACHE_MS = 5_000;
+/**
+ * Enough instances that a burst of requests is served at DynamoDB Local's pace instead of
+ * opening more connections than it accepts in time (which surfaced as 503s).
+ */
+export const DEFAULT_FUNCTION_CONCURRENCY: ConcurrencyOptions = { perFunction: 10, maxQueued: 1_000 };
 
 export interface ExtraRoute {
   method: string;
@@ -31,12 +46,23 @@ export interface LocalGatewayOptions {
   routes: readonly Route[];
   /** Routes the local stack serves beside the deployed ones (e.g. documents). */
   extraRoutes?: ExtraRoute[];
+  /**
+   * API Gateway's usage plans: each plan's limits, and the plan a usage key (the authorizer's
+   * usageIdentifierKey) is registered in, which the ops CLI records locally.
+   */
+  usagePlans: { limits: Readonly<Record<Plan, PlanLimits>>; planOfKey(usageKey: string): Promise<Plan | undefined> };
+  /** The sync authorizer's result TTL. @default DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS */
+  authorizerCacheTtlSeconds?: number;
+  /** @default DEFAULT_FUNCTION_CONCURRENCY */
+  functionConcurrency?: ConcurrencyOptions;
 }
 
 export interface LocalGateway {
   url: string;
   port: number;
   server: Server;
+  /** Invocations of a function so far (CloudWatch's Invocations metric), by function name. */
+  invocations(functionName: string): number;
   close(): Promise<void>;
 }
 
@@ -86,6 +112,10 @@ function mappingValue(expression: string, context: TemplateContext): string {
   throw new Error(`Unsupported mapping expression ${expression}`);
 }
 
+/**
+ * The response of that type. `status` is API Gateway's own status for the case: DEFAULT_4XX and
+ * DEFAULT_5XX keep it (they define none); a type that defines one always answers that one.
+ */
 function gatewayResponse(type: GatewayResponseType, context: TemplateContext, status?: number) {
   const definition = gatewayResponses.find((g) => g.type === type);
   if (!definition) throw new Error(`No gateway response ${type}`);
@@ -93,7 +123,9 @@ function gatewayResponse(type: GatewayResponseType, context: TemplateContext, st
   for (const [name, expression] of Object.entries({ ...gatewayResponseHeaders, ...definition.headers })) {
     headers[name] = mappingValue(expression, context);
   }
-  return { status: status ?? Number(definition.statusCode), headers, body: renderTemplate(definition.template, context) };
+  const answered = definition.statusCode ? Number(definition.statusCode) : status;
+  if (answered === undefined) throw new Error(`${type} keeps API Gateway's status: pass it`);
+  return { status: answered, headers, body: renderTemplate(definition.template, context) };
 }
 
 function sendGatewayResponse(res: ServerResponse, type: GatewayResponseType, context: TemplateContext, status?: number) {
@@ -192,7 +224,104 @@ function isProxyResult(value: unknown): value is APIGatewayProxyResult {
   return !!value && typeof value === 'object' && typeof (value as APIGatewayProxyResult).statusCode === 'number';
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: LocalGatewayOptions, orderedRoutes: readonly Route[]): Promise<number> {
+/** Thrown when a function does not answer within API Gateway's integration timeout. */
+class IntegrationTimeoutError extends Error {
+  constructor(functionName: string) {
+    super(`${functionName} did not answer within ${INTEGRATION_TIMEOUT_MS / 1000} s`);
+    this.name = 'IntegrationTimeoutError';
+  }
+}
+
+/** A REQUEST authorizer's result cache: one result per identity, for the authorizer's TTL. */
+class AuthorizerResultCache {
+  private readonly results = new Map<string, { result: APIGatewayAuthorizerResult; expiresAt: number }>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  get(identity: string): APIGatewayAuthorizerResult | undefined {
+    const hit = this.results.get(identity);
+    if (hit && hit.expiresAt > performance.now()) return hit.result;
+    this.results.delete(identity);
+    return undefined;
+  }
+
+  set(identity: string, result: APIGatewayAuthorizerResult): void {
+    if (this.results.size > 10_000) this.results.clear();
+    this.results.set(identity, { result, expiresAt: performance.now() + this.ttlMs });
+  }
+}
+
+/** What one gateway keeps between requests. */
+interface GatewayState {
+  options: LocalGatewayOptions;
+  orderedRoutes: readonly Route[];
+  functions: FunctionConcurrency;
+  authorizerResults: AuthorizerResultCache;
+  buckets: TokenBuckets;
+  planOfKey(usageKey: string): Promise<Plan | undefined>;
+  invocations: Map<string, number>;
+}
+
+/**
+ * The plan of a usage key, asked once per key for a few seconds however many requests carry it.
+ * A failed lookup answers the plan found last, if any, and is tried again on the next request.
+ */
+function cachedPlanLookup(planOfKey: (usageKey: string) => Promise<Plan | undefined>) {
+  interface Entry {
+    plan: Promise<Plan | undefined>;
+    at: number;
+    last?: Plan;
+  }
+  const known = new Map<string, Entry>();
+  return (usageKey: string): Promise<Plan | undefined> => {
+    const hit = known.get(usageKey);
+    if (hit && performance.now() - hit.at < USAGE_PLAN_CACHE_MS) return hit.plan;
+    if (known.size > 10_000) known.clear();
+    const entry: Entry = { plan: Promise.resolve(undefined), at: performance.now(), last: hit?.last };
+    entry.plan = planOfKey(usageKey).then(
+      (plan) => (entry.last = plan),
+      (error: unknown) => {
+        entry.at = -Infinity;
+        if (entry.last) return entry.last;
+        throw error;
+      },
+    );
+    known.set(usageKey, entry);
+    return entry.plan;
+  };
+}
+
+/** One invocation in a slot of its function, given up on (as API Gateway does) after `giveUpMs`. */
+async function invokeBounded(state: GatewayState, fn: LocalFunction, event: unknown, timeoutMs: number, giveUpMs: number): Promise<unknown> {
+  const givenUp = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new IntegrationTimeoutError(fn.name);
+      givenUp.abort(error);
+      reject(error);
+    }, giveUpMs);
+  });
+  try {
+    const run = () => {
+      state.invocations.set(fn.name, (state.invocations.get(fn.name) ?? 0) + 1);
+      return invoke(fn, event, timeoutMs);
+    };
+    return await Promise.race([state.functions.run(fn.name, run, givenUp.signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A request header by name, in any case (API Gateway's identity sources ignore case). */
+function headerValue(headers: Record<string, string>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, state: GatewayState): Promise<number> {
+  const { options, orderedRoutes } = state;
   const requestId = randomUUID();
   const context: TemplateContext = { requestId };
   const url = new URL(req.url ?? '/', 'http://localhost');
@@ -251,18 +380,40 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
     stageVariables: null,
   };
 
-  if (route.auth.kind !== 'public') {
+  const authorizer = authorizerOf(route);
+  if (authorizer) {
     const methodArn = `arn:aws:execute-api:us-east-1:000000000000:local/${STAGE}/${method}${url.pathname}`;
-    let result: APIGatewayAuthorizerResult;
-    try {
-      result = (await invoke(supportFunction('authorizer'), { type: 'REQUEST', methodArn, ...request, requestContext }, 10_000)) as APIGatewayAuthorizerResult;
-    } catch (error) {
-      if ((error as Error).message === 'Unauthorized') return sendGatewayResponse(res, 'UNAUTHORIZED', context);
-      console.error('authorizer failed:', (error as Error).message);
-      return sendGatewayResponse(res, 'AUTHORIZER_FAILURE', context);
+    // A cached authorizer is keyed by its identity sources; without one of them API Gateway answers
+    // 401 and never invokes it (infra/authorizers.ts).
+    const identity = authorizer.identityHeaders.map((name) => headerValue(headers, name));
+    if (authorizer.cached && identity.some((value) => !value)) return sendGatewayResponse(res, 'UNAUTHORIZED', context);
+    const cacheKey = authorizer.cached ? JSON.stringify([authorizer.kind, ...identity]) : undefined;
+    let result = cacheKey ? state.authorizerResults.get(cacheKey) : undefined;
+    if (!result) {
+      try {
+        result = (await invokeBounded(state, supportFunction('authorizer'), { type: 'REQUEST', methodArn, ...request, requestContext }, 10_000, 10_000)) as APIGatewayAuthorizerResult;
+      } catch (error) {
+        if ((error as Error).message === 'Unauthorized') return sendGatewayResponse(res, 'UNAUTHORIZED', context);
+        console.error('authorizer failed:', (error as Error).message);
+        return sendGatewayResponse(res, 'AUTHORIZER_FAILURE', context);
+      }
+      if (cacheKey) state.authorizerResults.set(cacheKey, result);
     }
+    // The (possibly cached) policy applied to this route by its method ARN.
     context.authorizer = { ...result.context };
     if (!policyAllows(result, methodArn)) return sendGatewayResponse(res, 'ACCESS_DENIED', context);
+    // Every keyed method requires an API key, and the authorizer names it (apiKeySource AUTHORIZER):
+    // none, or one in no usage plan, is INVALID_API_KEY; then the key's usage plan throttles.
+    const usageKey = result.usageIdentifierKey ?? undefined;
+    let plan: Plan | undefined;
+    try {
+      plan = usageKey ? await state.planOfKey(usageKey) : undefined;
+    } catch (error) {
+      console.error('usage plan lookup failed:', (error as Error).message);
+      return sendGatewayResponse(res, 'DEFAULT_5XX', context, 500);
+    }
+    if (!usageKey || !plan) return sendGatewayResponse(res, 'INVALID_API_KEY', context);
+    if (!state.buckets.take(usageKey, options.usagePlans.limits[plan])) return sendGatewayResponse(res, 'THROTTLED', context);
     requestContext.authorizer = { ...result.context, principalId: result.principalId, integrationLatency: 0 };
   }
 
@@ -274,21 +425,40 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: LocalG
   };
   let result: unknown;
   try {
-    result = await invoke(routeFunction(route), event, (route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS) * 1000);
+    const timeoutMs = (route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS) * 1000;
+    result = await invokeBounded(state, routeFunction(route), event, timeoutMs, INTEGRATION_TIMEOUT_MS);
   } catch (error) {
+    if (error instanceof IntegrationTimeoutError) {
+      console.error(error.message);
+      return sendGatewayResponse(res, 'INTEGRATION_TIMEOUT', context);
+    }
+    // API Gateway answers a throttled Lambda invocation with a 500.
+    if (error instanceof FunctionThrottledError) {
+      console.error(error.message);
+      return sendGatewayResponse(res, 'DEFAULT_5XX', context, 500);
+    }
     console.error(`function ${route.id} failed:`, error);
-    return sendGatewayResponse(res, 'DEFAULT_5XX', context);
+    // A Lambda proxy function that fails, or answers no proxy result: 502 from API Gateway.
+    return sendGatewayResponse(res, 'DEFAULT_5XX', context, 502);
   }
-  if (!isProxyResult(result)) return sendGatewayResponse(res, 'DEFAULT_5XX', context);
+  if (!isProxyResult(result)) return sendGatewayResponse(res, 'DEFAULT_5XX', context, 502);
   writeProxyResult(res, result, requestId);
   return result.statusCode;
 }
 
 export async function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGateway> {
-  const orderedRoutes = byLiteralSegments(options.routes);
+  const state: GatewayState = {
+    options,
+    orderedRoutes: byLiteralSegments(options.routes),
+    functions: new FunctionConcurrency(options.functionConcurrency ?? DEFAULT_FUNCTION_CONCURRENCY),
+    authorizerResults: new AuthorizerResultCache((options.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS) * 1000),
+    buckets: new TokenBuckets(),
+    planOfKey: cachedPlanLookup(options.usagePlans.planOfKey),
+    invocations: new Map(),
+  };
   const server = createServer((req, res) => {
     const started = performance.now();
-    handle(req, res, options, orderedRoutes)
+    handle(req, res, state)
       .then((status) => {
         options.onRequest?.(`${req.method} ${req.url} ${status} ${Math.round(performance.now() - started)}ms`);
       })
@@ -309,6 +479,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     url: `http://${host}:${port}`,
     port,
     server,
+    invocations: (functionName) => state.invocations.get(functionName) ?? 0,
     close: () =>
       new Promise<void>((resolvePromise) => {
         server.closeAllConnections();

@@ -2,8 +2,10 @@
  * Runs a queue-triggered function as a Lambda event source mapping does: receive a batch,
  * invoke with an SQS event, delete what succeeded (partial batch responses), leave the rest
  * to reappear after the visibility timeout; the queue's redrive policy moves repeat failures
- * to the dead-letter queue.
+ * to the dead-letter queue. Up to `maxConcurrency` batches run at once, each receive → invoke →
+ * delete loop on its own, as the mapping's pollers do up to its maximum concurrency.
  */
+import { setMaxListeners } from 'node:events';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { invoke, type LocalFunction } from './lambda-runtime';
@@ -14,6 +16,8 @@ export interface QueuePollerOptions {
   queueArn: string;
   fn: LocalFunction;
   batchSize: number;
+  /** Batches in flight at once (the event source's maximum concurrency). */
+  maxConcurrency: number;
   visibilityTimeoutSeconds: number;
   /** Long-poll wait; short so that stop() returns quickly. */
   waitSeconds?: number;
@@ -27,6 +31,8 @@ export interface QueuePoller {
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   let running = true;
   const abort = new AbortController();
+  // Every concurrent receive loop (up to maxConcurrency) listens on this one signal.
+  setMaxListeners(0, abort.signal);
 
   const toRecord = (m: Message): SQSRecord => {
     return {
@@ -93,7 +99,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       }
     }
   };
-  const finished = loop();
+  const finished = Promise.all(Array.from({ length: options.maxConcurrency }, loop));
 
   return {
     async stop() {

@@ -22,7 +22,10 @@ import {
   startDynamoLocal,
   startSqsEmulator,
 } from './emulators';
-import { type ExtraRoute, type LocalGateway, startLocalGateway } from './gateway';
+import { checkAuthorizerCacheTtl, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from '../authorizers';
+import { DEFAULT_PLAN_LIMITS, type Plan, type PlanLimits } from '../plans';
+import { DEFAULT_FUNCTION_CONCURRENCY, type ExtraRoute, type LocalGateway, startLocalGateway } from './gateway';
+import type { ConcurrencyOptions } from './limits';
 import { routesOfStage } from '../routes';
 import { ensureKeyFile } from './key-files';
 import { invoke, supportFunction } from './lambda-runtime';
@@ -88,6 +91,12 @@ export interface ServeOptions {
   /** @default true: the local stack always has the sandbox provider; a test may switch it off. */
   sandboxPayments?: boolean;
   orderReferenceKeyFile: string;
+  /** Each plan's per-client limits (a stage may override them, as the stack prop `planLimits`). @default DEFAULT_PLAN_LIMITS */
+  planLimits?: Readonly<Record<Plan, PlanLimits>>;
+  /** The sync authorizer's result TTL. @default AUTHORIZER_CACHE_TTL_SECONDS, else the stack's default */
+  authorizerCacheTtlSeconds?: number;
+  /** Invocations of one function at once, and waiting. @default LOCAL_FUNCTION_CONCURRENCY, else DEFAULT_FUNCTION_CONCURRENCY */
+  functionConcurrency?: ConcurrencyOptions;
 }
 
 export interface ServingStack {
@@ -116,11 +125,24 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
   };
   Object.assign(process.env, functionEnvironment(base));
   resetConfig();
+  const ttlFromEnv = process.env.AUTHORIZER_CACHE_TTL_SECONDS;
+  const concurrencyFromEnv = process.env.LOCAL_FUNCTION_CONCURRENCY;
   const gateway = await startLocalGateway({
     routes: routesOfStage({ sandboxPayments: base.sandboxPayments }),
     port: options.port,
     onRequest: options.onRequest,
     extraRoutes: [openApiRoute(), ...(options.extraRoutes ?? [])],
+    // The same plan limits as the stack's usage plans; the ops CLI registers usage keys in the table.
+    usagePlans: {
+      limits: options.planLimits ?? DEFAULT_PLAN_LIMITS,
+      planOfKey: async (usageKey) => (await import('../../shared/store/usage-key-store')).getUsagePlanOfKey(usageKey),
+    },
+    authorizerCacheTtlSeconds: checkAuthorizerCacheTtl(
+      options.authorizerCacheTtlSeconds ?? (ttlFromEnv ? Number(ttlFromEnv) : DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS),
+    ),
+    functionConcurrency:
+      options.functionConcurrency ??
+      (concurrencyFromEnv ? { ...DEFAULT_FUNCTION_CONCURRENCY, perFunction: Number(concurrencyFromEnv) } : DEFAULT_FUNCTION_CONCURRENCY),
   });
   const info: LocalStackInfo = { ...base, apiUrl: gateway.url };
   process.env.PUBLIC_BASE_URL = gateway.url;
@@ -135,8 +157,13 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
     queueArn: options.queues.callbackQueueArn,
     fn: supportFunction('send-callback'),
     batchSize: callbackQueue.batchSize,
+    maxConcurrency: callbackQueue.maxConcurrency,
     visibilityTimeoutSeconds: callbackQueue.visibilityTimeoutSeconds,
-    onError: (error) => console.error('callback sender failed:', (error as Error).message),
+    onError: (error) => {
+      // A whole batch failed (Powertools' FullBatchFailureError): name what each record hit.
+      const causes = new Set(((error as { recordErrors?: Error[] }).recordErrors ?? []).map((e) => `${e.name}: ${e.message}`));
+      console.error('callback sender failed:', (error as Error).message, ...causes);
+    },
   });
   const sweeper = startSweeper(options.sweepIntervalMs ?? 10_000);
   return {

@@ -1,5 +1,6 @@
 /** Operator use cases: clients and their API keys. The full key leaves here once. */
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_PLAN, isPlan, PAYMENT_KEY_PLANS, PLANS, type Plan } from '../../infra/plans';
 import { type KeyKind, SYNC_SCOPES } from '../../infra/routes';
 import { generateApiKey, hashApiKey } from '../auth/api-keys';
 import { normalizeOrigin } from '../auth/authorize';
@@ -10,9 +11,12 @@ import {
   createClient,
   getClient,
   listApiKeys,
+  listClients,
   putApiKey,
   revokeApiKey,
+  updateClientPlan,
 } from '../store/api-key-store';
+import { type UsageKey, usagePlanKeys } from '../plans/usage-plan-keys';
 
 export interface IssueKeyInput {
   clientId: string;
@@ -31,14 +35,70 @@ export interface IssuedKey {
   name?: string;
 }
 
-export async function createClientAccount(name: string, currency = 'USD'): Promise<ClientRecord> {
-  if (!name.trim()) throw new AppError(400, 'VALIDATION_ERROR', 'A client needs a name');
+export interface NewClient {
+  name: string;
+  /** @default DEFAULT_PLAN */
+  plan?: string;
+  /** @default USD */
+  currency?: string;
+}
+
+function checkPlan(plan: string): Plan {
+  if (!isPlan(plan)) throw new AppError(400, 'VALIDATION_ERROR', `plan must be one of ${PLANS.join(', ')}`, [{ path: 'plan', message: `must be one of ${PLANS.join(', ')}` }]);
+  return plan;
+}
+
+/** A new client on a plan, with its usage key registered in that plan's usage plan. */
+export async function createClientAccount(input: NewClient, now = new Date()): Promise<ClientRecord> {
+  const name = input.name.trim();
+  const currency = input.currency ?? 'USD';
+  if (!name) throw new AppError(400, 'VALIDATION_ERROR', 'A client needs a name');
   if (!/^[A-Z]{3}$/.test(currency)) throw new AppError(400, 'VALIDATION_ERROR', 'currency must be an ISO 4217 code');
-  return createClient(name.trim(), currency);
+  const plan = checkPlan(input.plan ?? DEFAULT_PLAN);
+  const clientId = randomUUID();
+  const usageKey = await usagePlanKeys().create(clientId, plan);
+  const client: ClientRecord = { client_id: clientId, name, currency, plan, ...usageKey, created_at: now.toISOString() };
+  await createClient(client);
+  return client;
+}
+
+export const listClientAccounts = listClients;
+
+/**
+ * Moves a client to a plan: its usage key into that plan's usage plan (its rate limits), and,
+ * on a plan without payment keys, its payment keys revoked (they stop working within 60 s, as
+ * any revoked key). Safe to repeat after a failure half way.
+ */
+export async function setClientPlan(clientId: string, plan: string, now = new Date()): Promise<{ client: ClientRecord; revoked: ApiKeyRecord[] }> {
+  const target = checkPlan(plan);
+  const client = await requireClient(clientId);
+  const registry = usagePlanKeys();
+  let usageKey: UsageKey;
+  if (client.usage_key && client.usage_key_id) {
+    usageKey = { usage_key: client.usage_key, usage_key_id: client.usage_key_id };
+    await registry.assign(usageKey, target);
+  } else {
+    // A client made before plans existed gets its usage key now.
+    usageKey = await registry.create(clientId, target);
+  }
+  const updated = await updateClientPlan(clientId, target, usageKey);
+  if (!updated) throw new AppError(404, 'NOT_FOUND', `No client ${clientId}`);
+  const revoked: ApiKeyRecord[] = [];
+  if (!PAYMENT_KEY_PLANS.includes(target)) {
+    for (const key of await listApiKeys(clientId)) {
+      if (key.kind !== 'payment' || key.revoked_at) continue;
+      const done = await revokeApiKey(key.key_id, now);
+      if (done) revoked.push(done);
+    }
+  }
+  return { client: updated, revoked };
 }
 
 export async function issueApiKey(input: IssueKeyInput, now = new Date()): Promise<IssuedKey> {
-  await requireClient(input.clientId);
+  const client = await requireClient(input.clientId);
+  if (input.kind === 'payment' && !PAYMENT_KEY_PLANS.includes(client.plan)) {
+    throw new AppError(403, 'PLAN_REQUIRED', `Payment keys need the ${PAYMENT_KEY_PLANS.join(' or ')} plan; this client is on ${client.plan}`);
+  }
   let scopes: string[] = [];
   if (input.kind === 'sync') {
     scopes = input.scopes?.length ? [...new Set(input.scopes)] : [...SYNC_SCOPES];

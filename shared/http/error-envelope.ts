@@ -1,5 +1,5 @@
 /** The one place that turns any thrown value into the error envelope of CONTRACT.md. */
-import { ZodError } from 'zod';
+import { $ZodError } from 'zod/v4/core';
 import { AppError, type ErrorDetail, errors } from '../errors';
 import { logger } from '../observability';
 
@@ -43,7 +43,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return result || '(root)';
 }
 
-export function zodDetails(error: ZodError, prefix: readonly PropertyKey[] = []): ErrorDetail[] {
+export function zodDetails(error: $ZodError, prefix: readonly PropertyKey[] = []): ErrorDetail[] {
   return error.issues.map((issue) => ({ path: formatPath([...prefix, ...issue.path]), message: issue.message }));
 }
 
@@ -56,7 +56,7 @@ function fromBodyParser(error: unknown): AppError | undefined {
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof ZodError) return errors.validation(zodDetails(error));
+  if (error instanceof $ZodError) return errors.validation(zodDetails(error));
   const parserError = fromBodyParser(error);
   if (parserError) return parserError;
   if (isTransient(error)) {

@@ -10,7 +10,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { ZodType, z } from 'zod';
+import type { ZodMiniType, z } from 'zod/mini';
 
 type ZodIssue = z.core.$ZodIssue;
 import type { Route } from '../../infra/routes';
@@ -33,6 +33,8 @@ export interface HttpRequest<TBody, TQuery> {
   path: string;
   /** The service's public base URL (for links it hands out: checkout and return URLs). */
   baseUrl: string;
+  /** Milliseconds until the function times out (the Lambda context's), for use cases that must stop in time. */
+  remainingTimeMs: () => number;
 }
 
 export interface KeyedRequest<TBody, TQuery> extends HttpRequest<TBody, TQuery> {
@@ -48,12 +50,12 @@ export interface HttpResult {
 }
 
 interface Schemas<TBody, TQuery> {
-  body?: ZodType<TBody>;
-  query?: ZodType<TQuery>;
+  body?: ZodMiniType<TBody>;
+  query?: ZodMiniType<TQuery>;
   /** A route's own error code for some invalid fields (else VALIDATION_ERROR). */
   mapIssues?: (issues: readonly ZodIssue[]) => AppError | undefined;
   /** Path parameters; a value the schema refuses cannot name a record. */
-  params?: ZodType<Record<string, string>>;
+  params?: ZodMiniType<Record<string, string>>;
   /** The route's answer for a path parameter that cannot name a record (else 404 NOT_FOUND). */
   notFound?: () => AppError;
 }
@@ -146,7 +148,7 @@ const normalizeRequest = (): MiddlewareObj<Event, APIGatewayProxyResult> => ({
 });
 
 function parseWith<T>(
-  schema: ZodType<T> | undefined,
+  schema: ZodMiniType<T> | undefined,
   value: unknown,
   location: 'body' | 'query',
   mapIssues?: Schemas<unknown, unknown>['mapIssues'],
@@ -179,6 +181,7 @@ function buildHandler<TBody, TQuery>(
       method: event.httpMethod,
       path: event.path,
       baseUrl: baseUrlOf(event),
+      remainingTimeMs: () => context.getRemainingTimeInMillis(),
     };
     const result = await run(event, request, context);
     metrics.addMetric(result.status >= 400 ? 'Http4xx' : 'Http2xx', MetricUnit.Count, 1);

@@ -4,13 +4,6 @@
  * value; the body is compared by a hash of its canonical JSON. Outcomes below 500 are stored
  * and replayed; a 5xx is thrown, so Powertools deletes the record and a retry runs again.
  */
-import {
-  IdempotencyAlreadyInProgressError,
-  IdempotencyConfig,
-  IdempotencyValidationError,
-  makeIdempotent,
-} from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { tableDefinition } from '../../infra/table-definition';
@@ -21,23 +14,45 @@ import { keys } from '../store/keys';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
-/** One partition per idempotency key, instead of Powertools' single static partition. */
-class SingleTablePersistence extends DynamoDBPersistenceLayer {
-  protected override getKey(idempotencyKey: string): Record<string, AttributeValue> {
-    return {
-      [tableDefinition.partitionKey]: { S: idempotencyKey },
-      [tableDefinition.sortKey]: { S: keys.idempotency.sortKey },
-    };
-  }
-}
+/**
+ * Powertools idempotency, with the JMESPath engine under it, loaded by the first request that
+ * carries an Idempotency-Key: most requests carry none, and a cold start does not pay for it.
+ */
+let powertools: ReturnType<typeof loadPowertools> | undefined;
 
-const persistenceStore = new SingleTablePersistence({
-  tableName: TABLE,
-  keyAttr: tableDefinition.partitionKey,
-  sortKeyAttr: tableDefinition.sortKey,
-  expiryAttr: tableDefinition.timeToLiveAttribute,
-  awsSdkV3Client: dynamoClient,
-});
+async function loadPowertools() {
+  const [idempotency, { DynamoDBPersistenceLayer }] = await Promise.all([
+    import('@aws-lambda-powertools/idempotency'),
+    import('@aws-lambda-powertools/idempotency/dynamodb'),
+  ]);
+
+  /** One partition per idempotency key, instead of Powertools' single static partition. */
+  class SingleTablePersistence extends DynamoDBPersistenceLayer {
+    protected override getKey(idempotencyKey: string): Record<string, AttributeValue> {
+      return {
+        [tableDefinition.partitionKey]: { S: idempotencyKey },
+        [tableDefinition.sortKey]: { S: keys.idempotency.sortKey },
+      };
+    }
+  }
+
+  const persistenceStore = new SingleTablePersistence({
+    tableName: TABLE,
+    keyAttr: tableDefinition.partitionKey,
+    sortKeyAttr: tableDefinition.sortKey,
+    expiryAttr: tableDefinition.timeToLiveAttribute,
+    awsSdkV3Client: dynamoClient,
+  });
+
+  const config = new idempotency.IdempotencyConfig({
+    eventKeyJmesPath: '[scope, key]',
+    payloadValidationJmesPath: 'body',
+    expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
+    throwOnNoIdempotencyKey: true,
+    responseHook: (response) => ({ ...(response as object), replayed: true }),
+  });
+  return { ...idempotency, persistenceStore, config };
+}
 
 /** The response as sent: the body is kept as JSON text so a replay is byte-identical. */
 export interface StoredOutcome {
@@ -52,14 +67,6 @@ interface IdempotentCall {
   key: string;
   body: unknown;
 }
-
-const config = new IdempotencyConfig({
-  eventKeyJmesPath: '[scope, key]',
-  payloadValidationJmesPath: 'body',
-  expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
-  throwOnNoIdempotencyKey: true,
-  responseHook: (response) => ({ ...(response as object), replayed: true }),
-});
 
 export function readIdempotencyKey(headers: Record<string, string>): string | undefined {
   const key = headers['idempotency-key'];
@@ -80,6 +87,8 @@ export async function runIdempotent(
   execute: () => Promise<StoredOutcome>,
   toOutcome: (error: AppError) => StoredOutcome,
 ): Promise<StoredOutcome> {
+  powertools ??= loadPowertools();
+  const { makeIdempotent, persistenceStore, config, IdempotencyValidationError, IdempotencyAlreadyInProgressError } = await powertools;
   const once = makeIdempotent(
     async (_call: IdempotentCall): Promise<StoredOutcome> => {
       let outcome: StoredOutcome;

@@ -1,7 +1,8 @@
 /**
  * The OpenAPI 3.1 document of the API, built from the zod schemas the handlers validate with
  * (shared/schemas/property-sync.ts, payments.ts) and the response schemas of
- * shared/schemas/responses.ts, for every route of infra/routes.ts.
+ * shared/schemas/responses.ts, for every route of infra/routes.ts. Those are zod/mini schemas;
+ * the generator gets their classic zod equivalents (classic.ts).
  *
  * Only this module (and the scripts and tests around it) imports the generator; no function
  * does, so it never reaches a Lambda bundle. OpenAPI names and metadata for the handlers' own
@@ -44,6 +45,7 @@ import {
   serviceBookingSync,
   stripeWebhookReceived,
 } from '../schemas/responses';
+import { classic } from './classic';
 import { ERROR_CODES, type ErrorCode, HTTP_ERROR_CODES } from './error-codes';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../config';
 
@@ -56,17 +58,21 @@ export const OPENAPI_PATH = '/api/v1/openapi.json';
 
 type AnySchema = z.core.$ZodType;
 
-/** Adds OpenAPI metadata (and a component name) to a schema instance, in the generator's own registry. */
-function annotate<T extends AnySchema>(schema: T, metadata: Record<string, unknown>, refId?: string): T {
-  const current = zodToOpenAPIRegistry.get(schema) ?? {};
-  zodToOpenAPIRegistry.add(schema, { ...current, ...metadata, ...(refId ? { _internal: { ...current._internal, refId } } : {}) });
-  return schema;
+/**
+ * Adds OpenAPI metadata (and a component name) to a schema instance (its classic equivalent, the
+ * one the generator sees), in the generator's own registry.
+ */
+function annotate<T extends AnySchema>(schema: T, metadata: Record<string, unknown>, refId?: string) {
+  const target = classic<z.ZodType<z.output<T>, z.input<T>>>(schema);
+  const current = zodToOpenAPIRegistry.get(target) ?? {};
+  zodToOpenAPIRegistry.add(target, { ...current, ...metadata, ...(refId ? { _internal: { ...current._internal, refId } } : {}) });
+  return target;
 }
 
 const component = <T extends AnySchema>(refId: string, schema: T, metadata: Record<string, unknown> = {}) => annotate(schema, metadata, refId);
 
 /** Element schema of a sync array (the item schema wrapped in its size check). */
-const element = (array: z.ZodArray) => array.element as AnySchema;
+const element = (array: AnySchema) => classic<z.ZodArray>(array).element as AnySchema;
 
 let named = false;
 
@@ -108,7 +114,7 @@ function nameSchemas(): void {
   annotate(paymentOrderRequest.shape.reference, { description: 'Your reference; unique per client. 1 to 100 of `A-Z a-z 0-9 . _ : -`.', example: 'INV-1001' });
   annotate(paymentOrderRequest.shape.amount_minor, { description: 'Integer in the smallest currency unit (JPY 0 decimals, KWD/BHD/JOD/OMR/TND 3, most others 2).', example: 24000 });
   annotate(paymentOrderRequest.shape.currency, { description: 'Uppercase ISO 4217 code of the supported list.', example: 'USD' });
-  const context = paymentOrderRequest.shape.context.unwrap();
+  const context = classic<z.ZodOptional<z.ZodObject>>(paymentOrderRequest.shape.context).unwrap();
   annotate(context, { description: 'Business context of the payment.' });
   annotate(context.shape.type, { description: '`room_booking` with both stay dates makes a paid order a confirmed hotel booking.', example: 'room_booking' });
   annotate(context.shape.service_room_id, { description: 'A room of the service (its `id` in availability): locked for the stay when free; otherwise the booking is recorded for manual room assignment.' });
@@ -387,7 +393,9 @@ interface Operation {
   errorExamples?: Partial<Record<ErrorCode, { message: string; details?: { path: string; message: string }[] }>>;
 }
 
-const json = (schema: AnySchema | object, example: unknown) => ({ 'application/json': { schema: schema as z.ZodType, example } });
+const json = (schema: AnySchema | object, example: unknown) => ({
+  'application/json': { schema: '_zod' in schema ? classic(schema as AnySchema) : (schema as z.ZodType), example },
+});
 
 const syncWriteErrors = (array: string, references?: string): ErrorNote[] => [
   { code: 'TOO_MANY_ITEMS', when: `More than ${MAX_SYNC_ITEMS} items in \`${array}\`. Nothing is written.` },
@@ -479,7 +487,7 @@ const OPERATIONS: Record<string, Operation> = {
     summary: 'Rooms available for a stay',
     description:
       'Rooms that are active, have `max_occupancy >= guests`, and have no active booking of any origin (synced, reception, paid order) with check-in before the requested check-out and check-out after the requested check-in. Optional filters narrow the rooms. Rooms come in natural room-number order; `categories` counts the available rooms per synced category.',
-    request: { query: availabilityQuery },
+    request: { query: classic<z.ZodObject>(availabilityQuery) },
     responses: { 200: { description: 'The available rooms.', content: json(availabilityResult, examples.availability) } },
     errors: [
       {
@@ -536,7 +544,7 @@ const OPERATIONS: Record<string, Operation> = {
       '',
       "The provider is asked on the provider and account the order's current attempt was made on, whatever the client's settings are now. A checkout the provider cannot find leaves the order `processing` (the guest goes to `cancel_url`), logged and alarmed.",
     ].join('\n'),
-    request: { query: verifyQuery },
+    request: { query: classic<z.ZodObject>(verifyQuery) },
     responses: {
       303: {
         description: 'To `success_url` (`payment=success`) or `cancel_url` (`payment=failed`). The body is empty.',
@@ -563,7 +571,7 @@ const OPERATIONS: Record<string, Operation> = {
     summary: 'Payment order status',
     description:
       'The order as it stands, with `paid_at` and the hotel booking it became (`service_booking_sync`). This is how your server confirms a payment. Another client\'s order is 404, as is a reference the service could not have minted.',
-    request: { params: orderReferenceParam },
+    request: { params: classic<z.ZodObject>(orderReferenceParam) },
     responses: { 200: { description: 'The order.', content: json(paymentOrderStatus, examples.orderStatus) } },
     errors: [{ code: 'PAYMENT_ORDER_NOT_FOUND' }],
   },
@@ -597,7 +605,7 @@ const OPERATIONS: Record<string, Operation> = {
       'The hosted page\'s form: records the tester\'s choice (once; a completed session keeps its first outcome) and redirects (303) the guest to the service\'s verify URL.',
     request: {
       params: z.object({ provider_reference: z.string().min(1).max(128).meta({ param: { description: 'The sandbox checkout session (`provider_reference`).' }, example: SANDBOX_REF }) }),
-      body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: sandboxCheckoutForm, example: { outcome: 'paid' } } } },
+      body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: classic(sandboxCheckoutForm), example: { outcome: 'paid' } } } },
     },
     responses: {
       303: {

@@ -4,6 +4,7 @@
  * test/unit/openapi.test.ts scans the sources (`new AppError(status, 'CODE'`, shared/errors.ts,
  * the gateway responses) and fails when a code is missing here or has another status.
  */
+import { DEFAULT_PLAN_LIMITS, PLANS } from '../../infra/plans';
 import { MAX_SYNC_ITEMS } from '../config';
 
 export interface ErrorCodeInfo {
@@ -62,13 +63,13 @@ export const ERROR_CODES = {
   },
   MISSING_API_KEY: {
     status: 401,
-    meaning: 'No API key was sent (neither `Authorization: Bearer` nor, for payment keys, `x-api-key`).',
+    meaning: 'No API key was sent: no `Authorization` header on a sync route (sync routes read the key there only), neither `Authorization: Bearer` nor `x-api-key` on a payment route.',
     message: 'An API key is required',
     surface: 'api',
   },
   INVALID_API_KEY: {
     status: 401,
-    meaning: 'The key is unknown, malformed or revoked (a revoked key stops working within 60 s), or a sync key was sent in `x-api-key`.',
+    meaning: 'The key is unknown, malformed or revoked (a revoked key stops working within 60 s), or a sync key was sent in `x-api-key` to a payment route.',
     message: 'The API key is not valid',
     surface: 'api',
   },
@@ -150,21 +151,41 @@ export const ERROR_CODES = {
   },
   RATE_LIMITED: {
     status: 429,
-    meaning: 'API Gateway throttling (stage default 50 requests/s, burst 100); retry after `Retry-After` seconds.',
+    meaning: `The client is over its plan's rate limit (all its keys together: ${PLANS.map((p) => `\`${p}\` ${DEFAULT_PLAN_LIMITS[p].rateLimit} requests/s, bursts of ${DEFAULT_PLAN_LIMITS[p].burstLimit}`).join('; ')}), or, on the public routes, one address sent too many requests; retry after \`Retry-After\` seconds.`,
     message: 'Too many requests',
     surface: 'api',
   },
   INTERNAL_ERROR: { status: 500, meaning: 'An unexpected fault. The body never carries a stack trace or an internal message.', message: 'Internal error', surface: 'api' },
   SERVICE_UNAVAILABLE: {
     status: 503,
-    meaning: 'A dependency (DynamoDB, the authorizer, SSM, the payment provider) was throttled, timed out or is unavailable; retry after `Retry-After` seconds.',
+    meaning: 'A dependency (DynamoDB, the authorizer, SSM, the payment provider) was throttled, timed out or is unavailable, or the request did not finish within API Gateway\'s 29 s; retry after `Retry-After` seconds.',
     message: 'A dependency is temporarily unavailable; retry shortly',
     surface: 'api',
   },
   ROOM_NOT_AVAILABLE: {
     status: 409,
-    meaning: 'Operator CLI `bookings create` only: an active booking overlaps the stay in that room.',
+    meaning:
+      'Operator CLI `bookings create` and `bookings assign` only: an active booking overlaps the stay in that room, the room is not active, or it takes fewer guests.',
     message: 'Cannot book room …: the room is taken for some of these nights',
+    surface: 'cli',
+  },
+  BOOKING_ALREADY_ASSIGNED: {
+    status: 409,
+    meaning: 'Operator CLI `bookings assign` only (and the dashboard): the booking already has a room.',
+    message: 'Booking … already has room …',
+    surface: 'cli',
+  },
+  BOOKING_NOT_ASSIGNABLE: {
+    status: 409,
+    meaning:
+      'Operator CLI `bookings assign` only (and the dashboard): the booking is no longer active (cancelled, checked out, no-show), or was synced from a PMS, which assigns its rooms.',
+    message: 'Booking … is cancelled; only active bookings get a room',
+    surface: 'cli',
+  },
+  PLAN_REQUIRED: {
+    status: 403,
+    meaning: "Operator CLI `keys create --kind payment` (and the dashboard): payment keys exist only on the `premium` plan; the client is on `standard`.",
+    message: 'Payment keys need the premium plan; this client is on standard',
     surface: 'cli',
   },
   DELIVERY_NOT_RETRYABLE: {

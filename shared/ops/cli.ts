@@ -1,9 +1,10 @@
 /**
- * The operator CLI's grammar: commands are entries in a table (see commands.ts), each declaring
- * its words, flags and positionals; this module parses argv against that table and renders
- * usage text. It imports nothing that reads configuration, so `--help` and usage errors work
- * without a stack.
+ * The operator CLI's grammar. Commands are entries in a table (commands.ts), each declaring its
+ * words, flags and positionals; this module turns the table into a commander program, which
+ * parses argv and renders each command's help. It imports nothing that reads configuration, so
+ * `--help` and usage errors work without a stack.
  */
+import { Command as Program, CommanderError, Help, Option } from 'commander';
 import type { Target } from './target';
 
 export const PROGRAM = 'npm run ops --';
@@ -53,6 +54,9 @@ export interface CommandSpec<F extends Record<string, FlagSpec>, P extends reado
   render(result: R): string;
 }
 
+type FlagValues = Record<string, string | string[] | undefined>;
+type ArgValues = Record<string, string | undefined>;
+
 /** A table entry with its types erased. */
 export interface Command {
   name: string;
@@ -60,7 +64,7 @@ export interface Command {
   summary: string;
   flags: Record<string, FlagSpec>;
   positionals: readonly PositionalSpec[];
-  run(input: { flags: Record<string, string | string[] | undefined>; args: Record<string, string | undefined>; target: Target }): Promise<object>;
+  run(input: { flags: FlagValues; args: ArgValues; target: Target }): Promise<object>;
   render(result: object): string;
 }
 
@@ -80,10 +84,14 @@ export function defineCommand<
   };
 }
 
+/**
+ * Exit 2. `usage` is the help of the command (or group) concerned; a command's run() may leave
+ * it out for a combination of flags only it can judge, and the caller shows the command's help.
+ */
 export class UsageError extends Error {
   constructor(
     message: string,
-    readonly usage: string,
+    readonly usage?: string,
   ) {
     super(message);
     this.name = 'UsageError';
@@ -101,169 +109,175 @@ export type Invocation =
       kind: 'run';
       command: Command;
       global: GlobalOptions;
-      flags: Record<string, string | string[] | undefined>;
-      args: Record<string, string | undefined>;
+      flags: FlagValues;
+      args: ArgValues;
+      /** The command's help, for usage errors its run() raises. */
+      usage: string;
     };
-
-const GLOBAL_FLAGS: readonly { usage: string; help: string }[] = [
-  { usage: '--json', help: 'Print exactly one JSON object on stdout' },
-  { usage: '--stage NAME', help: 'Work on the deployed stack HotelIntegration-NAME (your AWS credentials)' },
-  { usage: '-h, --help', help: 'Show help' },
-];
 
 const STAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 
-function columns(rows: [string, string][]): string {
-  const width = Math.max(...rows.map(([left]) => left.length));
-  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join('\n');
+/** A few choices stand in the placeholder (`--kind <sync|payment>`); more are listed in the help. */
+const choicesInPlaceholder = (flag: FlagSpec) => flag.choices !== undefined && flag.choices.join('|').length <= 24;
+
+const flagPlaceholder = (flag: FlagSpec) => (choicesInPlaceholder(flag) ? flag.choices!.join('|') : flag.value);
+
+function flagHelp(flag: FlagSpec): string {
+  const notes = [
+    flag.choices && !choicesInPlaceholder(flag) ? `one of ${flag.choices.join(', ')}` : '',
+    flag.required ? 'required' : '',
+    flag.default !== undefined ? `default ${flag.default}` : '',
+  ].filter(Boolean);
+  return notes.length ? `${flag.help} (${notes.join('; ')})` : flag.help;
 }
 
-export function programUsage(commands: readonly Command[], prefix: string[] = []): string {
-  const shown = commands.filter((c) => prefix.every((word, i) => c.words[i] === word));
-  return [
-    `Usage: ${PROGRAM} <command> [options]`,
-    '',
-    'Operates the service: by default the local stack `npm start` runs (found through',
-    '${LOCAL_DATA_DIR:-.local}/stack.json, or $OPS_STACK_FILE); with --stage NAME the deployed stack.',
-    '',
-    'Commands:',
-    columns(shown.map((c) => [c.name, c.summary])),
-    '',
-    'Global options:',
-    columns(GLOBAL_FLAGS.map((g) => [g.usage, g.help])),
-    '',
-    `Run \`${PROGRAM} <command> --help\` for a command's options.`,
-  ].join('\n');
-}
+/** Not empty, and not the next option: `--client --json` lacks the client. */
+const isValue = (value: string) => value !== '' && !(value.startsWith('--') && value.length > 2);
 
-function flagUsage(name: string, flag: FlagSpec): string {
-  const value = flag.choices ? flag.choices.join('|') : flag.value;
-  return `--${name} ${value}`;
-}
-
-export function commandUsage(command: Command): string {
-  const synopsis = [
-    ...Object.entries(command.flags).map(([name, flag]) => (flag.required ? flagUsage(name, flag) : `[${flagUsage(name, flag)}]`)),
-    ...command.positionals.map((p) => (p.optional ? `[${p.name}]` : p.name)),
-    '[--json] [--stage NAME]',
-  ];
-  const rows: [string, string][] = [
-    ...command.positionals.map((p): [string, string] => [p.name, p.help]),
-    ...Object.entries(command.flags).map(([name, flag]): [string, string] => [
-      flagUsage(name, flag),
-      flag.help + (flag.default ? ` (default ${flag.default})` : ''),
-    ]),
-    ...GLOBAL_FLAGS.map((g): [string, string] => [g.usage, g.help]),
-  ];
-  return [`Usage: ${PROGRAM} ${command.name} ${synopsis.join(' ')}`, '', command.summary, '', 'Options:', columns(rows)].join('\n');
-}
-
-/** The longest run of leading words (ignoring flags) that names a command or a group of them. */
-function resolveWords(commands: readonly Command[], words: string[]): { prefix: string[]; command?: Command } {
-  const prefix: string[] = [];
-  for (const word of words) {
-    const next = [...prefix, word];
-    if (!commands.some((c) => next.every((w, i) => c.words[i] === w))) break;
-    prefix.push(word);
-    const command = commands.find((c) => c.words.length === prefix.length && c.words.every((w, i) => w === prefix[i]));
-    if (command) return { prefix, command };
-  }
-  return { prefix };
-}
-
-export function parseInvocation(commands: readonly Command[], argv: readonly string[]): Invocation {
-  const end = argv.indexOf('--');
-  const options = end === -1 ? argv : argv.slice(0, end);
-  if (argv.length === 0 || options.includes('--help') || options.includes('-h')) {
-    // Best effort: the words that are neither options nor --stage's value.
-    const words = options.filter((t, i) => !t.startsWith('-') && options[i - 1] !== '--stage');
-    const { prefix, command } = resolveWords(commands, words);
-    return { kind: 'help', text: command ? commandUsage(command) : programUsage(commands, prefix) };
-  }
-
-  const global: GlobalOptions = { json: false };
-  const flags: Record<string, string | string[] | undefined> = {};
-  const positionals: string[] = [];
+/** The full words of a command, e.g. `keys create` (the program itself has none). */
+function wordsOf(cmd: Program): string[] {
   const words: string[] = [];
-  let command: Command | undefined;
-  const usage = () => (command ? commandUsage(command) : programUsage(commands, words));
-  const fail = (message: string): never => {
-    throw new UsageError(message, usage());
+  for (let c: Program | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
+  return words;
+}
+
+/** What the program does instead of exiting: carry commander's outcome, with the command it concerns. */
+class ParseExit extends Error {
+  constructor(
+    readonly outcome: CommanderError,
+    readonly command: Program,
+  ) {
+    super(outcome.message);
+  }
+}
+
+const commanderMessage = (error: CommanderError) => error.message.replace(/^error: /, '').replace(/\n/g, ' ');
+
+/**
+ * Parses argv against the command table. Returns the command to run with its flags, defaults
+ * applied, or the help asked for; throws UsageError for anything else. Never exits, never prints.
+ */
+export function parseInvocation(commands: readonly Command[], argv: readonly string[]): Invocation {
+  let help = '';
+  let chosen: { command: Command; usage: string; args: ArgValues } | undefined;
+  const flags: FlagValues = {};
+  const global: GlobalOptions = { json: false };
+  const leaves: Program[] = [];
+
+  const program = new Program(PROGRAM)
+    .description(
+      'Operates the service: by default the local stack `npm start` runs (found through\n' +
+        '${LOCAL_DATA_DIR:-.local}/stack.json, or $OPS_STACK_FILE); with --stage NAME the deployed stack.',
+    )
+    .usage('<command> [options]')
+    .helpCommand(false)
+    .configureOutput({ writeOut: (text) => (help += text), writeErr: (text) => (help += text), outputError: () => {} })
+    .addHelpText('after', `\nRun \`${PROGRAM} <command> --help\` for a command's options.`);
+  // Every help shows the global options and names commands by their full words; the program's
+  // help lists every command rather than the groups (`keys`, `rooms`...) they belong to.
+  program.configureHelp({
+    showGlobalOptions: true,
+    visibleCommands(this: Help, cmd: Program) {
+      return cmd.parent ? Help.prototype.visibleCommands.call(this, cmd) : [...leaves];
+    },
+    subcommandTerm: (cmd: Program) =>
+      [...wordsOf(cmd), ...cmd.registeredArguments.map((a) => (a.required ? a.name() : `[${a.name()}]`))].join(' '),
+  });
+
+  /** A single value: given once, and a value (commander reports a flag at the end of argv). */
+  const single = (owner: Program, name: string, store: (value: string) => void, check?: (value: string) => string | undefined) => {
+    let given = false;
+    return (value: string) => {
+      if (given) throw new UsageError(`--${name} given twice`, owner.helpInformation());
+      given = true;
+      if (!isValue(value)) throw new UsageError(`--${name} needs a value`, owner.helpInformation());
+      const problem = check?.(value);
+      if (problem) throw new UsageError(problem, owner.helpInformation());
+      store(value);
+      return value;
+    };
   };
 
-  let i = 0;
-  const valueOf = (name: string, inline: string | undefined): string => {
-    if (inline !== undefined) return inline;
-    const next = argv[i + 1];
-    if (next === undefined || (next.startsWith('--') && next.length > 2)) fail(`--${name} needs a value`);
-    i += 1;
-    return next!;
+  // Global options: recognized before and after the command's words.
+  program
+    .addOption(new Option('--json', 'Print exactly one JSON object on stdout (also on failure)'))
+    .addOption(
+      new Option('--stage <NAME>', 'Work on the deployed stack HotelIntegration-NAME (your AWS credentials)').argParser(
+        single(program, 'stage', (value) => (global.stage = value), (value) => (STAGE_NAME.test(value) ? undefined : `not a stage name: ${value}`)),
+      ),
+    );
+
+  const groups = new Map<string, Program>([['', program]]);
+  const groupOf = (words: string[]): Program => {
+    const key = words.join(' ');
+    let group = groups.get(key);
+    if (!group) {
+      group = groupOf(words.slice(0, -1)).command(words.at(-1)!).usage('<command> [options]').helpCommand(false);
+      groups.set(key, group);
+    }
+    return group;
   };
 
-  let afterTerminator = false;
-  for (; i < argv.length; i += 1) {
-    const token = argv[i]!;
-    if (!afterTerminator && token === '--') {
-      afterTerminator = true;
-      continue;
+  for (const spec of commands) {
+    const leaf = groupOf(spec.words.slice(0, -1)).command(spec.words.at(-1)!).description(spec.summary);
+    leaves.push(leaf);
+    for (const positional of spec.positionals) {
+      leaf.argument(positional.optional ? `[${positional.name}]` : `<${positional.name}>`, positional.help);
     }
-    if (!afterTerminator && token.startsWith('-') && token !== '-') {
-      const match = /^--([^=]+)(?:=(.*))?$/s.exec(token);
-      if (!match) fail(`unknown option ${token}`);
-      const name = match![1]!;
-      const inline = match![2];
-      if (name === 'json') {
-        if (inline !== undefined) fail('--json takes no value');
-        global.json = true;
-      } else if (name === 'stage') {
-        if (global.stage !== undefined) fail('--stage given twice');
-        global.stage = valueOf(name, inline);
-        if (!STAGE_NAME.test(global.stage)) fail(`not a stage name: ${global.stage}`);
-      } else if (!command) {
-        fail(words.length ? `unknown command: ${words.join(' ')}` : `unknown option ${token} (give the command first)`);
-      } else {
-        const spec = command.flags[name];
-        if (!spec) fail(`unknown option --${name}`);
-        const value = valueOf(name, inline);
-        if (spec!.list) {
-          const items = value.split(',').map((item) => item.trim()).filter(Boolean);
-          flags[name] = [...((flags[name] as string[] | undefined) ?? []), ...items];
-        } else {
-          if (flags[name] !== undefined) fail(`--${name} given twice`);
-          if (spec!.choices && !spec!.choices.includes(value)) fail(`--${name} must be one of ${spec!.choices.join(', ')}`);
-          flags[name] = value;
-        }
-      }
-      continue;
+    for (const [name, flag] of Object.entries(spec.flags)) {
+      const option = new Option(`--${name} <${flagPlaceholder(flag)}>`, flagHelp(flag));
+      if (flag.required) option.makeOptionMandatory();
+      option.argParser<string | string[]>(
+        flag.list
+          ? (value: string) => {
+              const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+              if (!isValue(value) || !items.length) throw new UsageError(`--${name} needs a value`, leaf.helpInformation());
+              const list = [...((flags[name] as string[] | undefined) ?? []), ...items];
+              flags[name] = list;
+              return list;
+            }
+          : single(leaf, name, (value) => (flags[name] = value), (value) =>
+              flag.choices && !flag.choices.includes(value) ? `--${name} must be one of ${flag.choices.join(', ')}` : undefined,
+            ),
+      );
+      leaf.addOption(option);
     }
-    if (command) {
-      positionals.push(token);
-      continue;
-    }
-    words.push(token);
-    const resolved = resolveWords(commands, words);
-    if (resolved.prefix.length < words.length) fail(`unknown command: ${words.join(' ')}`);
-    command = resolved.command;
+    leaf.action((...received: unknown[]) => {
+      const values = received.slice(0, spec.positionals.length) as (string | undefined)[];
+      const args: ArgValues = Object.fromEntries(spec.positionals.map((p, i) => [p.name, values[i]]));
+      chosen = { command: spec, usage: leaf.helpInformation(), args };
+    });
+  }
+  // Each command reports its own outcome, so an error carries the help of the command concerned.
+  for (const cmd of [...groups.values(), ...leaves]) {
+    cmd.exitOverride((error) => {
+      throw new ParseExit(error, cmd);
+    });
   }
 
-  if (!command) fail(words.length ? `incomplete command: ${words.join(' ')}` : 'no command given');
-  const resolved = command!;
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof ParseExit)) throw error;
+    const { outcome, command } = error;
+    // -h/--help asked for, or no words at all: the help is the answer.
+    if (outcome.code === 'commander.helpDisplayed' || (outcome.code === 'commander.help' && command === program && argv.length === 0)) {
+      return { kind: 'help', text: help.trimEnd() };
+    }
+    // A group's words alone (`keys`): commander shows its help; here that is a usage error.
+    if (outcome.code === 'commander.help') {
+      const words = wordsOf(command);
+      throw new UsageError(words.length ? `incomplete command: ${words.join(' ')}` : 'no command given', command.helpInformation());
+    }
+    throw new UsageError(commanderMessage(outcome), command.helpInformation());
+  }
+  global.json = program.opts().json === true;
+  if (!chosen) throw new UsageError('no command given', program.helpInformation());
 
-  for (const [name, spec] of Object.entries(resolved.flags)) {
+  const { command, usage, args } = chosen;
+  for (const [name, spec] of Object.entries(command.flags)) {
     if (spec.list) flags[name] ??= [];
     else if (flags[name] === undefined && spec.default !== undefined) flags[name] = spec.default;
-    if (spec.required && (flags[name] === undefined || flags[name] === '' || (spec.list && !flags[name]!.length))) {
-      fail(`missing required option --${name}`);
-    }
   }
-  const args: Record<string, string | undefined> = {};
-  resolved.positionals.forEach((spec, index) => {
-    const value = positionals[index];
-    if (value === undefined && !spec.optional) fail(`missing ${spec.name}`);
-    args[spec.name] = value;
-  });
-  if (positionals.length > resolved.positionals.length) {
-    fail(`unexpected argument: ${positionals[resolved.positionals.length]}`);
-  }
-  return { kind: 'run', command: resolved, global, flags, args };
+  return { kind: 'run', command, global, flags, args, usage };
 }

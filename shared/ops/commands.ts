@@ -5,6 +5,9 @@
  * in force only by then (bin/ops.ts applies it).
  */
 import type { ApiKeyRecord } from '../store/api-key-store';
+import { DEFAULT_PLAN, PLANS } from '../../infra/plans';
+import { BOOKING_ORIGINS } from '../schemas/bookings';
+import { BOOKING_STATUSES } from '../schemas/property-sync';
 import { type Command, defineCommand, UsageError } from './cli';
 
 const clients = () => import('../domain/clients');
@@ -75,6 +78,9 @@ function fields(rows: [string, string][], indent = ''): string {
 
 const listed = (items: string[]) => (items.length ? items.join(', ') : '(none)');
 
+/** A number flag as a number when it is written as one; otherwise the text, which validation then refuses by its type. */
+const numeric = (value: string): number | string => (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value);
+
 /** What an operator may see of a key: never the key or its hash. */
 function keyView(record: ApiKeyRecord) {
   return {
@@ -95,13 +101,52 @@ export const commands: readonly Command[] = [
     summary: 'Create a client (a hotel account)',
     flags: {
       name: { value: 'NAME', help: 'The client name', required: true },
+      plan: { value: 'PLAN', help: 'Its plan: rate limits, and payment keys on premium only', default: DEFAULT_PLAN, choices: PLANS },
       currency: { value: 'CODE', help: 'ISO 4217 currency of its prices and payments', default: 'USD' },
     },
     async run({ flags }) {
-      const client = await (await clients()).createClientAccount(flags.name, flags.currency);
-      return { client_id: client.client_id };
+      const client = await (await clients()).createClientAccount({ name: flags.name, plan: flags.plan, currency: flags.currency });
+      return { client_id: client.client_id, plan: client.plan };
     },
-    render: (result) => fields([['client_id', result.client_id]]),
+    render: (result) =>
+      fields([
+        ['client_id', result.client_id],
+        ['plan', result.plan],
+      ]),
+  }),
+
+  defineCommand({
+    name: 'clients set-plan',
+    summary: "Move a client to a plan (its rate limits); moving to standard revokes its payment keys",
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+      plan: { value: 'PLAN', help: 'The new plan', required: true, choices: PLANS },
+    },
+    async run({ flags }) {
+      const { client, revoked } = await (await clients()).setClientPlan(flags.client, flags.plan);
+      return { client_id: client.client_id, plan: client.plan, revoked_keys: revoked.map((key) => key.key_id) };
+    },
+    render: (result) =>
+      [
+        fields([
+          ['client_id', result.client_id],
+          ['plan', result.plan],
+          ['revoked keys', listed(result.revoked_keys)],
+        ]),
+        ...(result.revoked_keys.length ? ['', 'The revoked payment keys stop working within 60 s.'] : []),
+      ].join('\n'),
+  }),
+
+  defineCommand({
+    name: 'clients list',
+    summary: 'List every client with its plan',
+    flags: {},
+    async run() {
+      const records = await (await clients()).listClientAccounts();
+      return { clients: records.map((c) => ({ client_id: c.client_id, name: c.name, plan: c.plan, currency: c.currency, created_at: c.created_at })) };
+    },
+    render: ({ clients: list }) =>
+      list.length ? list.map((c) => `${c.client_id}  ${c.plan.padEnd(8)}  ${c.currency}  ${c.name}`).join('\n') : '(no clients)',
   }),
 
   defineCommand({
@@ -207,6 +252,29 @@ export const commands: readonly Command[] = [
         : 'No rooms for this client.',
   }),
 
+  defineCommand({
+    name: 'rooms create',
+    summary: 'Set up a room in the service before any PMS links it (a later sync with its room number links it)',
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+      'room-number': { value: 'N', help: 'Room number, unique within the client', required: true },
+      'room-type': { value: 'T', help: 'Room type, e.g. double', required: true },
+      price: { value: 'P', help: "Price per night in the client's currency, not negative", required: true },
+      'max-occupancy': { value: 'M', help: 'Most guests, a whole number from 1', required: true },
+    },
+    async run({ flags }) {
+      await (await clients()).requireClient(flags.client);
+      const room = await (await import('../domain/rooms/service-rooms')).createServiceRoom(flags.client, {
+        room_number: flags['room-number'],
+        room_type: flags['room-type'],
+        price: numeric(flags.price),
+        max_occupancy: numeric(flags['max-occupancy']),
+      });
+      return { room_id: room.id };
+    },
+    render: (result) => fields([['room_id', result.room_id]]),
+  }),
+
   endpointCommand('callback', 'Set where booking.confirmed callbacks go, and their signing secret'),
   endpointCommand('webhook', 'Set where payment_order.paid webhooks go, and their signing secret'),
 
@@ -264,6 +332,61 @@ export const commands: readonly Command[] = [
   }),
 
   defineCommand({
+    name: 'bookings list',
+    summary: "List a client's bookings of every origin (sync, reception, payment) in check-in order",
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+      from: { value: 'YYYY-MM-DD', help: 'Only stays with a night on or after this date' },
+      to: { value: 'YYYY-MM-DD', help: 'Only stays with a night on or before this date' },
+      status: { value: 'S', help: 'Only this status', choices: BOOKING_STATUSES },
+      origin: { value: 'O', help: 'Only this origin', choices: BOOKING_ORIGINS },
+    },
+    async run({ flags }) {
+      await (await clients()).requireClient(flags.client);
+      const { bookings } = await (await import('../domain/bookings/list-bookings')).listClientBookings(flags.client, {
+        from: flags.from,
+        to: flags.to,
+        status: flags.status,
+        origin: flags.origin,
+      });
+      const order = (b: (typeof bookings)[number]) => `${b.check_in_date}#${b.check_out_date}#${b.booking_id}`;
+      return { bookings: bookings.sort((a, b) => order(a).localeCompare(order(b))) };
+    },
+    render: ({ bookings }) =>
+      bookings.length
+        ? bookings
+            .map(
+              (b) =>
+                `${b.check_in_date} → ${b.check_out_date}  ${b.status.padEnd(11)} ${b.origin.padEnd(9)} ` +
+                `${b.room_number ? `room ${b.room_number}` : b.awaiting_room ? 'AWAITING ROOM' : '(no room)'}  ${b.guest_name}  ${b.booking_id}`,
+            )
+            .join('\n')
+        : 'No bookings.',
+  }),
+
+  defineCommand({
+    name: 'bookings assign',
+    summary: 'Give a paid booking recorded for manual assignment a room (emits booking.confirmed again, with the room)',
+    flags: {
+      room: { value: 'ROOM_ID', help: "A room of the booking's client, free for the whole stay (see rooms list)", required: true },
+    },
+    positionals: [{ name: 'BOOKING_ID', help: 'The booking (see bookings list; the order status names it as service_booking_sync.booking_id)' }],
+    async run({ args, flags }) {
+      const [assign, list] = await Promise.all([import('../domain/bookings/assign-room'), import('../domain/bookings/list-bookings')]);
+      const clientId = await assign.findBookingClient(args.BOOKING_ID);
+      const { booking, room, delivery_id } = await assign.assignBookingRoom(clientId, args.BOOKING_ID, flags.room);
+      return { ...list.bookingView(booking, () => room.room_number), delivery_id: delivery_id ?? null };
+    },
+    render: (result) =>
+      fields([
+        ['booking_id', result.booking_id],
+        ['room', `${result.room_number} (${result.room_id})`],
+        ['stay', `${result.check_in_date} → ${result.check_out_date}`],
+        ['booking.confirmed', result.delivery_id ? `delivery ${result.delivery_id}` : 'not sent (no callback URL)'],
+      ]),
+  }),
+
+  defineCommand({
     name: 'deliveries list',
     summary: "List a client's callback and webhook deliveries with every attempt",
     flags: {
@@ -307,7 +430,7 @@ export const commands: readonly Command[] = [
         const retried = await domain.retryDeliveries(flags.client, flags.status as 'failed' | 'needs_review');
         return { retried: retried.map(deliveryView) };
       }
-      throw new UsageError('give either DELIVERY_ID, or --client and --status', 'deliveries retry DELIVERY_ID | deliveries retry --client ID --status failed|needs_review');
+      throw new UsageError('give either DELIVERY_ID, or --client and --status');
     },
     render: ({ retried }) => (retried.length ? `Queued again: ${retried.map((d) => d.delivery_id).join(', ')}` : 'Nothing to retry.'),
   }),
@@ -321,10 +444,9 @@ export const commands: readonly Command[] = [
       account: { value: 'acct_...', help: 'The Stripe connected account checkouts are created on (required for stripe)' },
     },
     async run({ flags }) {
-      const usage = 'providers set --client ID --provider sandbox | providers set --client ID --provider stripe --account acct_...';
-      if (flags.provider === 'stripe' && !flags.account) throw new UsageError('--provider stripe needs --account acct_...', usage);
-      if (flags.provider === 'sandbox' && flags.account) throw new UsageError('--account is only for --provider stripe', usage);
-      if (flags.account && !/^acct_[A-Za-z0-9]+$/.test(flags.account)) throw new UsageError(`--account must be a Stripe account id (acct_...), not ${flags.account}`, usage);
+      if (flags.provider === 'stripe' && !flags.account) throw new UsageError('--provider stripe needs --account acct_...');
+      if (flags.provider === 'sandbox' && flags.account) throw new UsageError('--account is only for --provider stripe');
+      if (flags.account && !/^acct_[A-Za-z0-9]+$/.test(flags.account)) throw new UsageError(`--account must be a Stripe account id (acct_...), not ${flags.account}`);
       await (await clients()).requireClient(flags.client);
       const settings = await (await import('../domain/payments/providers')).configureProvider(flags.client, {
         provider: flags.provider,

@@ -37,6 +37,8 @@ const OUTPUT_KEYS = {
   callbackDlqUrl: 'CallbackDlqUrl',
   secretsKeyArn: 'SecretsKeyArn',
   sandboxPayments: 'SandboxPayments',
+  usagePlanStandardId: 'UsagePlanStandardId',
+  usagePlanPremiumId: 'UsagePlanPremiumId',
 } as const satisfies typeof stackOutputKeys;
 
 const STACK_INFO_FIELDS = ['apiUrl', 'tableName', 'dynamodbEndpoint', 'sqsEndpoint', 'callbackQueueUrl', 'callbackDlqUrl', 'region', 'secretsKeyFile', 'orderReferenceKeyFile'] as const;
@@ -132,6 +134,8 @@ async function selectStage(stage: string, env: CallerEnvironment): Promise<Targe
       // Saving a callback or webhook secret seals it: the operator needs kms:Encrypt on this key.
       SECRETS_KMS_KEY_ARN: value('secretsKeyArn'),
       PUBLIC_BASE_URL: value('apiUrl'),
+      // Clients' usage keys go into these usage plans (clients create, clients set-plan).
+      USAGE_PLAN_IDS: `standard=${value('usagePlanStandardId')},premium=${value('usagePlanPremiumId')}`,
       // `providers set --provider sandbox` is refused where the stage has no sandbox.
       SANDBOX_PAYMENTS: value('sandboxPayments') === 'true' ? 'true' : 'false',
       AWS_REGION: region,

@@ -1,5 +1,5 @@
 /** Payment order request (spec "Payment order request", CONTRACT.md "Payment orders"). */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AppError } from '../errors';
 import { calendarDate, count, email, identifier, phone, text } from './common';
 
@@ -21,27 +21,27 @@ export function majorAmount(amountMinor: number, currency: string): number {
 }
 
 export const paymentOrderRequest = z.object({
-  reference: z.string().min(1).max(100).regex(/^[A-Za-z0-9._:-]+$/, 'use 1 to 100 of A-Z a-z 0-9 . _ : -'),
-  amount_minor: z.number().int().min(1).max(MAX_AMOUNT_MINOR),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an uppercase ISO 4217 code'),
+  reference: z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9._:-]+$/, 'use 1 to 100 of A-Z a-z 0-9 . _ : -')),
+  amount_minor: z.number().check(z.int(), z.minimum(1), z.maximum(MAX_AMOUNT_MINOR)),
+  currency: z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an uppercase ISO 4217 code')),
   customer: z.object({
-    name: text.min(1).optional(),
+    name: z.optional(text.check(z.minLength(1))),
     email,
-    phone: phone.optional(),
+    phone: z.optional(phone),
   }),
-  context: z
-    .object({
-      type: identifier.optional(),
-      booking_id: identifier.optional(),
-      department: text.optional(),
-      check_in_date: calendarDate.optional(),
-      check_out_date: calendarDate.optional(),
-      guests: count.optional(),
-      service_room_id: z.uuid().optional(),
-    })
-    .optional(),
-  success_url: z.url({ protocol: /^https?$/ }).max(2000),
-  cancel_url: z.url({ protocol: /^https?$/ }).max(2000),
+  context: z.optional(
+    z.object({
+      type: z.optional(identifier),
+      booking_id: z.optional(identifier),
+      department: z.optional(text),
+      check_in_date: z.optional(calendarDate),
+      check_out_date: z.optional(calendarDate),
+      guests: z.optional(count),
+      service_room_id: z.optional(z.uuid()),
+    }),
+  ),
+  success_url: z.url({ protocol: /^https?$/ }).check(z.maxLength(2000)),
+  cancel_url: z.url({ protocol: /^https?$/ }).check(z.maxLength(2000)),
 });
 export type PaymentOrderRequest = z.infer<typeof paymentOrderRequest>;
 
@@ -56,6 +56,6 @@ export function paymentOrderIssue(issues: readonly z.core.$ZodIssue[]): AppError
   return undefined;
 }
 
-export const orderReferenceParam = z.object({ order_reference: z.string().regex(/^PO-[A-Z0-9]{12}$/, 'not an order reference') });
+export const orderReferenceParam = z.object({ order_reference: z.string().check(z.regex(/^PO-[A-Z0-9]{12}$/, 'not an order reference')) });
 
-export const verifyQuery = z.object({ reference: z.string().min(1).max(128) });
+export const verifyQuery = z.object({ reference: z.string().check(z.minLength(1), z.maxLength(128)) });

@@ -1,5 +1,5 @@
 /** Request schemas of the Area A endpoints (CONTRACT.md "Sync writes", "Availability"). */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { MAX_SYNC_ITEMS } from '../config';
 import {
   calendarDate,
@@ -23,13 +23,13 @@ export const PAYMENT_STATUSES = ['unpaid', 'partially_paid', 'paid', 'refunded']
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-const items = <T extends z.ZodType>(item: T) => z.array(withinItemSize(item)).max(MAX_SYNC_ITEMS);
+const items = <T extends z.ZodMiniType>(item: T) => z.array(withinItemSize(item)).check(z.maxLength(MAX_SYNC_ITEMS));
 
 /**
  * Check-out after check-in, at most 365 nights. Compared only when both are real dates: an
  * invalid date is reported on its own field, not again as a wrong order on the other one.
  */
-function checkStay(dates: { check_in_date?: unknown; check_out_date?: unknown }, ctx: z.RefinementCtx, what: string): void {
+function checkStay(dates: { check_in_date?: unknown; check_out_date?: unknown }, ctx: z.core.$RefinementCtx, what: string): void {
   const { check_in_date: checkIn, check_out_date: checkOut } = dates;
   if (typeof checkIn !== 'string' || typeof checkOut !== 'string' || !isCalendarDate(checkIn) || !isCalendarDate(checkOut)) return;
   const nights = nightsBetween(checkIn, checkOut);
@@ -41,49 +41,49 @@ function checkStay(dates: { check_in_date?: unknown; check_out_date?: unknown },
 
 export const categoryInput = z.object({
   external_category_id: identifier,
-  name: text.min(1),
-  base_price: money.optional(),
-  max_occupancy: count.optional(),
-  description: text.optional(),
-  amenities: z.array(text).max(100).optional(),
-  images: images.optional(),
-  is_active: z.boolean().optional(),
+  name: text.check(z.minLength(1)),
+  base_price: z.optional(money),
+  max_occupancy: z.optional(count),
+  description: z.optional(text),
+  amenities: z.optional(z.array(text).check(z.maxLength(100))),
+  images: z.optional(images),
+  is_active: z.optional(z.boolean()),
 });
 
 export const roomInput = z.object({
   external_room_id: identifier,
-  external_category_id: identifier.optional(),
+  external_category_id: z.optional(identifier),
   room_number: identifier,
-  room_type: text.min(1),
+  room_type: text.check(z.minLength(1)),
   price: money,
   max_occupancy: count,
-  images: images.optional(),
-  is_active: z.boolean().optional(),
+  images: z.optional(images),
+  is_active: z.optional(z.boolean()),
 });
 
 export const bookingInput = z
   .object({
     external_booking_id: identifier,
     external_room_id: identifier,
-    guest_name: text.min(1),
-    guest_email: email.optional(),
-    guest_phone: phone.optional(),
+    guest_name: text.check(z.minLength(1)),
+    guest_email: z.optional(email),
+    guest_phone: z.optional(phone),
     guests: count,
     check_in_date: calendarDate,
     check_out_date: calendarDate,
-    total_amount: money.optional(),
+    total_amount: z.optional(money),
     status: z.enum(BOOKING_STATUSES),
-    payment_status: z.enum(PAYMENT_STATUSES).optional(),
+    payment_status: z.optional(z.enum(PAYMENT_STATUSES)),
   })
-  .superRefine((booking, ctx) => checkStay(booking, ctx, 'a stay'));
+  .check(z.superRefine((booking, ctx) => checkStay(booking, ctx, 'a stay')));
 
 export const checkinInput = z.object({
   external_checkin_id: identifier,
   external_booking_id: identifier,
   event: z.enum(['check_in', 'check_out']),
   occurred_at: timestamp,
-  external_room_id: identifier.optional(),
-  notes: text.optional(),
+  external_room_id: z.optional(identifier),
+  notes: z.optional(text),
 });
 
 const envelope = { external_source: identifier };
@@ -103,19 +103,16 @@ export type PutBookingsBody = z.infer<typeof putBookingsBody>;
 export type PutCheckinsBody = z.infer<typeof putCheckinsBody>;
 
 /** Query strings are text: guests must be written as a plain positive integer. */
-const integerParam = z
-  .string()
-  .regex(/^[1-9]\d{0,4}$/, 'must be a whole number from 1')
-  .transform(Number);
+const integerParam = z.pipe(z.string().check(z.regex(/^[1-9]\d{0,4}$/, 'must be a whole number from 1')), z.transform(Number));
 
 export const availabilityQuery = z
   .object({
     check_in_date: calendarDate,
     check_out_date: calendarDate,
     guests: integerParam,
-    external_source: identifier.optional(),
-    external_category_id: identifier.optional(),
-    room_type: text.min(1).optional(),
+    external_source: z.optional(identifier),
+    external_category_id: z.optional(identifier),
+    room_type: z.optional(text.check(z.minLength(1))),
   })
-  .superRefine((query, ctx) => checkStay(query, ctx, 'a range'));
+  .check(z.superRefine((query, ctx) => checkStay(query, ctx, 'a range')));
 export type AvailabilityQuery = z.infer<typeof availabilityQuery>;

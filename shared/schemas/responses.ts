@@ -6,29 +6,37 @@
  * answers against the document built from them, and test/unit/openapi.test.ts checks their
  * field names against the functions' return types.
  *
- * Plain zod only: this module must stay free of the OpenAPI generator.
+ * zod/mini, like every schema here (common.ts says why), and free of the OpenAPI generator.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { calendarDate } from './common';
 import { BOOKING_STATUSES, PAYMENT_STATUSES } from './property-sync';
 import { SANDBOX_OUTCOMES } from './payments';
 
 // ---- shared pieces
 
+/** A copy of `schema` with OpenAPI metadata (classic zod's `.meta()`): a shared piece keeps its own. */
+function described<T extends z.ZodMiniType>(schema: T, metadata: z.core.GlobalMeta): T {
+  const copy = schema.clone();
+  z.globalRegistry.add(copy as z.ZodMiniType, metadata);
+  return copy;
+}
+
 /** Ids the service mints: UUIDs (random, or name-based version 5 for synced records). */
-export const serviceId = z.uuid().meta({ description: 'An id the service minted (UUID).' });
+export const serviceId = described(z.uuid(), { description: 'An id the service minted (UUID).' });
 
 /** Every timestamp the service writes: ISO 8601 UTC with `Z`. */
-export const utcTimestamp = z.iso.datetime().meta({ description: 'ISO 8601 UTC timestamp with `Z`.', example: '2027-06-01T12:00:00.000Z' });
+export const utcTimestamp = described(z.iso.datetime(), { description: 'ISO 8601 UTC timestamp with `Z`.', example: '2027-06-01T12:00:00.000Z' });
 
 // ---- errors
 
-export const errorDetail = z
-  .object({
-    path: z.string().meta({ description: 'Where the problem is, e.g. `rooms[3].price`, `headers.Idempotency-Key` or `(root)`.' }),
+export const errorDetail = described(
+  z.object({
+    path: described(z.string(), { description: 'Where the problem is, e.g. `rooms[3].price`, `headers.Idempotency-Key` or `(root)`.' }),
     message: z.string(),
-  })
-  .meta({ description: 'One problem of a request.' });
+  }),
+  { description: 'One problem of a request.' },
+);
 
 /**
  * The envelope of every error (CONTRACT.md "Errors, everywhere"), restricted to the codes one
@@ -40,23 +48,26 @@ export function errorEnvelope(codes: readonly [string, ...string[]]) {
       code: z.enum(codes),
       message: z.string(),
       request_id: z.string(),
-      details: z.array(errorDetail).optional(),
+      details: z.optional(z.array(errorDetail)),
     }),
   });
 }
 
 /** The same envelope with every code and the meaning of each field (a component of the document). */
-export function describedErrorEnvelope(code: z.ZodType<string>) {
-  return z
-    .object({
+export function describedErrorEnvelope(code: z.core.$ZodType<string>) {
+  return described(
+    z.object({
       error: z.object({
         code,
-        message: z.string().meta({ description: 'Human-readable; may change. Never a stack trace or an internal message.' }),
-        request_id: z.string().meta({ description: 'The same value as the `X-Request-Id` response header and in the service logs; quote it in support requests.' }),
-        details: z.array(errorDetail).optional().meta({ description: 'On validation errors (and `UNKNOWN_REFERENCE`, `ROOM_NUMBER_CONFLICT`, `RETURN_URL_NOT_ALLOWED`, `TOO_MANY_ITEMS`): one entry per problem.' }),
+        message: described(z.string(), { description: 'Human-readable; may change. Never a stack trace or an internal message.' }),
+        request_id: described(z.string(), { description: 'The same value as the `X-Request-Id` response header and in the service logs; quote it in support requests.' }),
+        details: described(z.optional(z.array(errorDetail)), {
+          description: 'On validation errors (and `UNKNOWN_REFERENCE`, `ROOM_NUMBER_CONFLICT`, `RETURN_URL_NOT_ALLOWED`, `TOO_MANY_ITEMS`): one entry per problem.',
+        }),
       }),
-    })
-    .meta({ description: 'The body of every error. Each response of each operation lists the codes it can carry.' });
+    }),
+    { description: 'The body of every error. Each response of each operation lists the codes it can carry.' },
+  );
 }
 
 // ---- Area A: sync writes
@@ -64,11 +75,11 @@ export function describedErrorEnvelope(code: z.ZodType<string>) {
 export const SYNC_ACTIONS = ['created', 'updated', 'unchanged', 'linked'] as const;
 
 const syncCounts = {
-  external_source: z.string().meta({ description: 'Echo of the request\'s `external_source`.' }),
-  received: z.number().int().min(0).meta({ description: 'Items in the request.' }),
-  created: z.number().int().min(0),
-  updated: z.number().int().min(0).meta({ description: 'Updated items, including rooms linked by room number.' }),
-  unchanged: z.number().int().min(0).meta({ description: 'Items whose stored content was identical; not rewritten.' }),
+  external_source: described(z.string(), { description: 'Echo of the request\'s `external_source`.' }),
+  received: described(z.number().check(z.int(), z.minimum(0)), { description: 'Items in the request.' }),
+  created: z.number().check(z.int(), z.minimum(0)),
+  updated: described(z.number().check(z.int(), z.minimum(0)), { description: 'Updated items, including rooms linked by room number.' }),
+  unchanged: described(z.number().check(z.int(), z.minimum(0)), { description: 'Items whose stored content was identical; not rewritten.' }),
 };
 
 const upsertAction = z.enum(['created', 'updated', 'unchanged']);
@@ -77,18 +88,19 @@ export const categorySyncItem = z.object({ external_category_id: z.string(), id:
 export const roomSyncItem = z.object({
   external_room_id: z.string(),
   id: serviceId,
-  action: z.enum(SYNC_ACTIONS).meta({ description: '`linked`: an existing room of the same `room_number` got this external id.' }),
+  action: described(z.enum(SYNC_ACTIONS), { description: '`linked`: an existing room of the same `room_number` got this external id.' }),
 });
 export const bookingSyncItem = z.object({ external_booking_id: z.string(), id: serviceId, action: upsertAction });
 export const checkinSyncItem = z.object({ external_checkin_id: z.string(), id: serviceId, action: upsertAction });
 
-export const bookingConflict = z
-  .object({
+export const bookingConflict = described(
+  z.object({
     external_booking_id: z.string(),
     room_id: serviceId,
-    overlapping_booking_id: serviceId.meta({ description: 'The other active booking (of any origin) holding the room for overlapping nights.' }),
-  })
-  .meta({ description: 'An overlap with another active booking of the same room; the booking is recorded anyway.' });
+    overlapping_booking_id: described(serviceId, { description: 'The other active booking (of any origin) holding the room for overlapping nights.' }),
+  }),
+  { description: 'An overlap with another active booking of the same room; the booking is recorded anyway.' },
+);
 
 export const categorySyncResult = z.object({ ...syncCounts, items: z.array(categorySyncItem) });
 export const roomSyncResult = z.object({ ...syncCounts, items: z.array(roomSyncItem) });
@@ -100,28 +112,28 @@ export const checkinSyncResult = z.object({ ...syncCounts, items: z.array(checki
 export const categorySummary = z.object({
   external_category_id: z.string(),
   name: z.string(),
-  base_price: z.number().nullable().meta({ description: '`null` when the category was synced without a base price.' }),
+  base_price: described(z.nullable(z.number()), { description: '`null` when the category was synced without a base price.' }),
 });
 
 export const availableRoom = z.object({
   id: serviceId,
   room_number: z.string(),
   room_type: z.string(),
-  price: z.number().meta({ description: 'Decimal, in the client\'s currency.' }),
-  max_occupancy: z.number().int(),
-  external_source: z.string().nullable().meta({ description: '`null` for a room set up in the service and never linked by a sync.' }),
-  external_room_id: z.string().nullable(),
-  external_category_id: z.string().nullable(),
-  category: categorySummary.nullable().meta({ description: 'The synced category of the room, or `null`.' }),
+  price: described(z.number(), { description: 'Decimal, in the client\'s currency.' }),
+  max_occupancy: z.number().check(z.int()),
+  external_source: described(z.nullable(z.string()), { description: '`null` for a room set up in the service and never linked by a sync.' }),
+  external_room_id: z.nullable(z.string()),
+  external_category_id: z.nullable(z.string()),
+  category: described(z.nullable(categorySummary), { description: 'The synced category of the room, or `null`.' }),
 });
 
 export const availabilityResult = z.object({
   check_in_date: calendarDate,
   check_out_date: calendarDate,
-  nights: z.number().int().min(1),
-  guests: z.number().int().min(1),
-  available_rooms: z.array(availableRoom).meta({ description: 'In natural room-number order.' }),
-  categories: z.array(categorySummary.extend({ available_count: z.number().int().min(1) })),
+  nights: z.number().check(z.int(), z.minimum(1)),
+  guests: z.number().check(z.int(), z.minimum(1)),
+  available_rooms: described(z.array(availableRoom), { description: 'In natural room-number order.' }),
+  categories: z.array(z.extend(categorySummary, { available_count: z.number().check(z.int(), z.minimum(1)) })),
 });
 
 // ---- Area B: payment orders
@@ -131,33 +143,33 @@ export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
 export const BOOKING_SYNC_STATUSES = ['synced', 'not_applicable', 'failed'] as const;
 export const ROOM_ASSIGNMENTS = ['locked', 'manual'] as const;
 
-const orderReference = z.string().regex(/^PO-[A-Z0-9]{12}$/).meta({ description: 'The service\'s own reference of the order.', example: 'PO-7KQ2M9XR4TLP' });
+const orderReference = described(z.string().check(z.regex(/^PO-[A-Z0-9]{12}$/)), { description: 'The service\'s own reference of the order.', example: 'PO-7KQ2M9XR4TLP' });
 const orderStatus = z.enum(ORDER_STATUSES);
-const provider = z.enum(PAYMENT_PROVIDERS).meta({ description: 'The payment provider of the current attempt.' });
+const provider = described(z.enum(PAYMENT_PROVIDERS), { description: 'The payment provider of the current attempt.' });
 
 export const paymentOrderCreated = z.object({
   payment_order_id: serviceId,
   order_reference: orderReference,
-  external_reference: z.string().meta({ description: 'Echo of the request\'s `reference`.' }),
-  status: orderStatus.meta({ description: '`processing` for a new order or a new attempt; a reused order answers its current status.' }),
-  amount_minor: z.number().int(),
-  amount: z.number().meta({ description: 'Amount in major units (`amount_minor` / 10^minor units of the currency).' }),
+  external_reference: described(z.string(), { description: 'Echo of the request\'s `reference`.' }),
+  status: described(orderStatus, { description: '`processing` for a new order or a new attempt; a reused order answers its current status.' }),
+  amount_minor: z.number().check(z.int()),
+  amount: described(z.number(), { description: 'Amount in major units (`amount_minor` / 10^minor units of the currency).' }),
   currency: z.string(),
   provider,
-  provider_reference: z.string().meta({ description: 'The provider\'s reference of the checkout (sandbox `sbx_…`, Stripe Checkout Session `cs_…`).' }),
-  checkout_url: z.url().meta({ description: 'Hosted checkout: send the guest here.' }),
-  reused: z.boolean().meta({ description: '`true` when an existing order of the same `reference`, amount and currency was returned (HTTP 200).' }),
+  provider_reference: described(z.string(), { description: 'The provider\'s reference of the checkout (sandbox `sbx_…`, Stripe Checkout Session `cs_…`).' }),
+  checkout_url: described(z.url(), { description: 'Hosted checkout: send the guest here.' }),
+  reused: described(z.boolean(), { description: '`true` when an existing order of the same `reference`, amount and currency was returned (HTTP 200).' }),
 });
 
 export const serviceBookingSync = z.object({
-  status: z.enum(BOOKING_SYNC_STATUSES).meta({
+  status: described(z.enum(BOOKING_SYNC_STATUSES), {
     description: '`synced`: a paid `room_booking` order with both stay dates became a confirmed hotel booking; `not_applicable`: not paid yet, or not a room booking.',
   }),
-  booking_id: serviceId.nullable(),
-  booking_reference: z.string().nullable(),
-  confirmation_code: z.string().nullable(),
-  room_id: serviceId.nullable().meta({ description: 'The locked room, or `null` when the booking awaits manual room assignment.' }),
-  room_assignment: z.enum(ROOM_ASSIGNMENTS).nullable().meta({ description: '`locked`: `context.service_room_id` was free and is held; `manual`: recorded for manual room assignment.' }),
+  booking_id: z.nullable(serviceId),
+  booking_reference: z.nullable(z.string()),
+  confirmation_code: z.nullable(z.string()),
+  room_id: described(z.nullable(serviceId), { description: 'The locked room, or `null` when the booking awaits manual room assignment.' }),
+  room_assignment: described(z.nullable(z.enum(ROOM_ASSIGNMENTS)), { description: '`locked`: `context.service_room_id` was free and is held; `manual`: recorded for manual room assignment.' }),
 });
 
 export const paymentOrderStatus = z.object({
@@ -165,11 +177,11 @@ export const paymentOrderStatus = z.object({
   order_reference: orderReference,
   external_reference: z.string(),
   status: orderStatus,
-  amount_minor: z.number().int(),
+  amount_minor: z.number().check(z.int()),
   currency: z.string(),
   provider,
   provider_reference: z.string(),
-  paid_at: utcTimestamp.nullable().meta({ description: 'When the provider\'s payment was verified; `null` until paid.' }),
+  paid_at: described(z.nullable(utcTimestamp), { description: 'When the provider\'s payment was verified; `null` until paid.' }),
   service_booking_sync: serviceBookingSync,
 });
 
@@ -177,18 +189,18 @@ export const stripeWebhookReceived = z.object({ received: z.literal(true) });
 
 /** The sandbox hosted page's form (functions/sandbox-checkout-submit.ts reads `outcome` from it). */
 export const sandboxCheckoutForm = z.object({
-  outcome: z.enum(SANDBOX_OUTCOMES).meta({ description: 'The tester\'s choice.' }),
+  outcome: described(z.enum(SANDBOX_OUTCOMES), { description: 'The tester\'s choice.' }),
 });
 
 // ---- outbound events (signed POSTs to the client's callback / webhook URL)
 
 /** Strings the booking does not have are sent as "" (the spec types them as strings). */
-const textOrEmpty = (description?: string) => (description ? z.string().meta({ description }) : z.string());
+const textOrEmpty = (description?: string) => (description ? described(z.string(), { description }) : z.string());
 
 export const bookingConfirmedPayload = z.object({
   event: z.literal('booking.confirmed'),
   created_at: utcTimestamp,
-  hotel_id: serviceId.meta({ description: 'The client (hotel) id; the same value as the `X-Service-Client` header.' }),
+  hotel_id: described(serviceId, { description: 'The client (hotel) id; the same value as the `X-Service-Client` header.' }),
   booking: z.object({
     id: serviceId,
     booking_reference: z.string(),
@@ -196,26 +208,28 @@ export const bookingConfirmedPayload = z.object({
     guest_name: z.string(),
     guest_email: textOrEmpty('E-mail address of the guest.'),
     guest_phone: textOrEmpty('E.164 phone number, or "" when the booking has none.'),
-    guests: z.number().int().min(1),
+    guests: z.number().check(z.int(), z.minimum(1)),
     check_in_date: calendarDate,
     check_out_date: calendarDate,
-    total_amount: z.number().meta({ description: 'Decimal in the client\'s currency (a paid order: its amount in major units).' }),
-    status: z.enum(BOOKING_STATUSES).meta({ description: 'Always `confirmed` for this event.' }),
+    total_amount: described(z.number(), { description: 'Decimal in the client\'s currency (a paid order: its amount in major units).' }),
+    status: described(z.enum(BOOKING_STATUSES), { description: 'Always `confirmed` for this event.' }),
     payment_status: z.enum(PAYMENT_STATUSES),
     payment_method: textOrEmpty('The payment provider of a paid order (`sandbox`, `stripe`), or "" for a reception booking.'),
     gateway_reference: textOrEmpty('The provider payment reference of a paid order, or "" for a reception booking.'),
   }),
-  room: z
-    .object({
-      id: serviceId,
-      room_number: z.string(),
-      room_type: z.string(),
-      external_source: textOrEmpty('"" when the room was never linked by a sync.'),
-      external_room_id: textOrEmpty(),
-      external_category_id: textOrEmpty(),
-    })
-    .nullable()
-    .meta({ description: '`null` when a paid booking awaits manual room assignment (no free room was named).' }),
+  room: described(
+    z.nullable(
+      z.object({
+        id: serviceId,
+        room_number: z.string(),
+        room_type: z.string(),
+        external_source: textOrEmpty('"" when the room was never linked by a sync.'),
+        external_room_id: textOrEmpty(),
+        external_category_id: textOrEmpty(),
+      }),
+    ),
+    { description: '`null` when a paid booking awaits manual room assignment (no free room was named).' },
+  ),
 });
 
 export const paymentOrderPaidPayload = z.object({
@@ -224,7 +238,7 @@ export const paymentOrderPaidPayload = z.object({
     order_reference: orderReference,
     external_reference: z.string(),
     status: z.literal('paid'),
-    amount_minor: z.number().int(),
+    amount_minor: z.number().check(z.int()),
     currency: z.string(),
   }),
 });

@@ -1,7 +1,8 @@
 /** Clients and their API keys on the single table. */
-import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_PLAN, type Plan } from '../../infra/plans';
 import type { KeyKind } from '../../infra/routes';
+import { batchGet, queryAll, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import { isConditionFailure } from './items';
@@ -10,7 +11,24 @@ export interface ClientRecord {
   client_id: string;
   name: string;
   currency: string;
+  /** Clients made before plans existed have none: they are `standard` (DEFAULT_PLAN). */
+  plan: Plan;
+  /**
+   * The value of the client's API Gateway API key: the authorizer's usageIdentifierKey, which
+   * puts all of the client's requests under its plan's usage plan (rate limits).
+   */
+  usage_key?: string;
+  /** API Gateway's id of that API key (locally the value itself). */
+  usage_key_id?: string;
   created_at: string;
+}
+
+const CLIENT_FIELDS = ['client_id', 'name', 'currency', 'plan', 'usage_key', 'usage_key_id', 'created_at'] as const;
+
+function toClient(item: Record<string, unknown>): ClientRecord {
+  const record: Record<string, unknown> = { plan: DEFAULT_PLAN };
+  for (const field of CLIENT_FIELDS) if (item[field] !== undefined) record[field] = item[field];
+  return record as unknown as ClientRecord;
 }
 
 export interface ApiKeyRecord {
@@ -33,21 +51,52 @@ function toApiKey(item: Record<string, unknown>): ApiKeyRecord {
   return record as unknown as ApiKeyRecord;
 }
 
-export async function createClient(name: string, currency = 'USD'): Promise<ClientRecord> {
-  const client: ClientRecord = { client_id: randomUUID(), name, currency, created_at: new Date().toISOString() };
+export async function createClient(client: ClientRecord): Promise<void> {
   await db.send(
     new PutCommand({
       TableName: TABLE,
-      Item: { ...keys.client(client.client_id), entity: 'client', ...client },
+      Item: { ...keys.client(client.client_id), ...keys.clientListIndex(client.created_at, client.client_id), entity: 'client', ...client },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
-  return client;
 }
 
 export async function getClient(clientId: string): Promise<ClientRecord | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.client(clientId) }));
-  return Item ? { client_id: Item.client_id, name: Item.name, currency: Item.currency, created_at: Item.created_at } : undefined;
+  return Item ? toClient(Item) : undefined;
+}
+
+/** Every client, oldest first: the client index gives the ids, the table the records. */
+export async function listClients(): Promise<ClientRecord[]> {
+  const listed = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.allClients.gsi1pk },
+  });
+  const ids = listed.map((item) => String(item.pk).slice('CLIENT#'.length));
+  const records = new Map((await batchGet(ids.map((id) => keys.client(id)))).map((item) => [item.client_id as string, toClient(item)]));
+  return ids.flatMap((id) => records.get(id) ?? []);
+}
+
+/** Sets the plan (and the usage key, when the client had none); undefined when no such client. */
+export async function updateClientPlan(clientId: string, plan: Plan, usageKey: { usage_key: string; usage_key_id: string }): Promise<ClientRecord | undefined> {
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.client(clientId),
+        UpdateExpression: 'SET #plan = :plan, usage_key = :usage_key, usage_key_id = :usage_key_id',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#plan': 'plan' },
+        ExpressionAttributeValues: { ':plan': plan, ':usage_key': usageKey.usage_key, ':usage_key_id': usageKey.usage_key_id },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ? toClient(Attributes) : undefined;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 }
 
 /** Stores a new key by its hash, with a pointer from its id; both or neither. */
@@ -86,23 +135,14 @@ export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | 
   return Item ? toApiKey(Item) : undefined;
 }
 
+/** A client's keys: the key index names them (it projects keys only), the table holds them. */
 export async function listApiKeys(clientId: string): Promise<ApiKeyRecord[]> {
-  const found: ApiKeyRecord[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: TABLE,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.apiKeysOfClient(clientId).gsi1pk },
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    found.push(...(page.Items ?? []).map(toApiKey));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return found;
+  const listed = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.apiKeysOfClient(clientId).gsi1pk },
+  });
+  return (await tableItemsOf(listed)).map(toApiKey);
 }
 
 /** Marks a key revoked; returns undefined when no such key exists. */

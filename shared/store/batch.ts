@@ -6,21 +6,33 @@ import {
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { tableDefinition } from '../../infra/table-definition';
 import { db, TABLE } from './dynamo';
 
 type Item = Record<string, NativeAttributeValue>;
 type Key = Record<string, string>;
 
+/**
+ * `fn` over the values, at most `limit` at a time. After a failure no further value is started;
+ * the calls already running are awaited, then the first failure is thrown, so nothing is still
+ * writing once the caller has its answer.
+ */
 export async function mapConcurrent<T, R>(values: readonly T[], limit: number, fn: (value: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(values.length);
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const workers = Array.from({ length: Math.min(limit, values.length) }, async () => {
-    while (next < values.length) {
+    while (!failure && next < values.length) {
       const index = next++;
-      results[index] = await fn(values[index]!, index);
+      try {
+        results[index] = await fn(values[index]!, index);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   });
   await Promise.all(workers);
+  if (failure) throw failure.error;
   return results;
 }
 
@@ -62,10 +74,29 @@ export async function batchGet(keys: readonly Key[]): Promise<Item[]> {
   return found;
 }
 
-/** PutItem for many items: BatchWriteItem in chunks of 25, unprocessed items retried. */
-export async function batchPut(items: readonly Item[]): Promise<number> {
+/**
+ * The table's items behind index entries, in the entries' order. The indexes project only what
+ * their hot queries read (infra/table-definition.ts); a listing that needs whole items reads
+ * the index for the keys and the table for the items.
+ */
+export async function tableItemsOf(entries: readonly Item[]): Promise<Item[]> {
+  const { partitionKey, sortKey } = tableDefinition;
+  const id = (item: Item) => `${item[partitionKey]}\u0000${item[sortKey]}`;
+  const found = new Map((await batchGet(entries.map((e) => ({ [partitionKey]: e[partitionKey], [sortKey]: e[sortKey] })))).map((item) => [id(item), item]));
+  return entries.flatMap((entry) => found.get(id(entry)) ?? []);
+}
+
+/** BatchWriteItem chunks (25 items) written at once. */
+export const BATCH_PUT_PARALLEL_ITEMS = 25 * 8;
+
+/**
+ * PutItem for many items: BatchWriteItem in chunks of 25, unprocessed items retried.
+ * `beforeChunk` may throw to start no further chunk (the ones running finish).
+ */
+export async function batchPut(items: readonly Item[], beforeChunk?: () => void): Promise<number> {
   let calls = 0;
-  await mapConcurrent(chunks(items, 25), 8, async (chunk) => {
+  await mapConcurrent(chunks(items, 25), BATCH_PUT_PARALLEL_ITEMS / 25, async (chunk) => {
+    beforeChunk?.();
     let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; pending.length; attempt++) {
       if (attempt > 8) throw Object.assign(new Error('BatchWriteItem kept returning unprocessed items'), { name: 'ThrottlingException' });

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll } from './batch';
+import { queryAll, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import type { EndpointKind } from './endpoint-store';
 import { keys } from './keys';
@@ -105,25 +105,58 @@ export async function markEnqueued(deliveryId: string, dueAt: string): Promise<v
   }
 }
 
-/** Deliveries waiting for the queue whose due time has come. */
-export async function findDueDeliveries(now: string, limit = 100): Promise<{ delivery_id: string; due_at: string }[]> {
-  const { Items = [] } = await db.send(
+/** A delivery waiting on the due index, as its index entry names it. */
+export interface DueDelivery {
+  delivery_id: string;
+  due_at: string;
+}
+
+/** The due index's partitions, each read page by page with findDueDeliveries. */
+export const dueIndexPartitions: readonly string[] = keys.deliveryDuePartitions;
+
+/** Where the next page of a due-index partition starts (DynamoDB's LastEvaluatedKey). */
+export type DueCursor = Record<string, unknown>;
+
+/**
+ * One page of a due-index partition (keys.deliveryDuePartitions): what is due at `now`, oldest
+ * first. Reads only the index's keys, so the index may project KEYS_ONLY.
+ */
+export async function findDueDeliveries(
+  partition: string,
+  now: string,
+  page: { limit: number; cursor?: DueCursor },
+): Promise<{ due: DueDelivery[]; cursor?: DueCursor }> {
+  const { Items = [], LastEvaluatedKey } = await db.send(
     new QueryCommand({
       TableName: TABLE,
       IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
-      ExpressionAttributeValues: { ':pk': keys.deliveriesDue, ':now': `${now}~` },
-      Limit: limit,
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :until',
+      ExpressionAttributeValues: { ':pk': partition, ':until': keys.deliveryDueUntil(now) },
+      ProjectionExpression: 'gsi1sk',
+      Limit: page.limit,
+      ExclusiveStartKey: page.cursor,
     }),
   );
-  return Items.map((item) => ({ delivery_id: item.delivery_id as string, due_at: item.due_at as string }));
+  const due = Items.map((item) => {
+    const entry = keys.deliveryDueEntry(item.gsi1sk as string);
+    return { delivery_id: entry.deliveryId, due_at: entry.dueAt };
+  });
+  return { due, cursor: LastEvaluatedKey };
 }
+
+/** Why a delivery could not be claimed: as it stands (status and due time), or absent. */
+export type LeaseRefusal = { status: DeliveryStatus; due_at: string } | undefined;
 
 /**
  * Claims a delivery for one attempt: only when it is waiting (pending or retrying), due, and
- * not leased by another attempt. Returns the claimed record, or undefined.
+ * not leased by another attempt. Returns the claimed record, or, read by the same call, what
+ * the delivery is instead (no read before the claim).
  */
-export async function leaseDelivery(deliveryId: string, now: Date, leaseMs: number): Promise<DeliveryRecord | undefined> {
+export async function leaseDelivery(
+  deliveryId: string,
+  now: Date,
+  leaseMs: number,
+): Promise<{ leased: DeliveryRecord } | { leased?: undefined; current: LeaseRefusal }> {
   try {
     const { Attributes } = await db.send(
       new UpdateCommand({
@@ -140,13 +173,22 @@ export async function leaseDelivery(deliveryId: string, now: Date, leaseMs: numb
           ':retrying': 'retrying',
         },
         ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return Attributes ? fromItem<DeliveryRecord>(Attributes) : undefined;
+    return { leased: fromItem<DeliveryRecord>(Attributes!) };
   } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    // The document client leaves this item in DynamoDB's own format.
+    const item = (error as { Item?: Record<string, { S?: string }> }).Item;
+    return { current: item ? { status: item.status?.S as DeliveryStatus, due_at: item.due_at?.S ?? '' } : undefined };
   }
+}
+
+/** The values of `gsi1pk = :duePk, gsi1sk = :dueSk`: the delivery's place on the due index. */
+function dueIndexValues(dueAt: string, deliveryId: string) {
+  const { gsi1pk, gsi1sk } = keys.deliveryDue(dueAt, deliveryId);
+  return { ':duePk': gsi1pk, ':dueSk': gsi1sk };
 }
 
 /**
@@ -177,7 +219,7 @@ export async function recordAttempt(
         ':one': 1,
         ':at': attempt.at,
         ...(next.dueAt ? { ':due': next.dueAt } : {}),
-        ...(onIndex ? { ':duePk': keys.deliveriesDue, ':dueSk': keys.deliveryDue(next.dueAt!, deliveryId).gsi1sk } : {}),
+        ...(onIndex ? dueIndexValues(next.dueAt!, deliveryId) : {}),
       },
     }),
   );
@@ -213,8 +255,7 @@ export async function requeueDelivery(deliveryId: string, now: string): Promise<
           ':pending': 'pending',
           ':now': now,
           ':zero': 0,
-          ':duePk': keys.deliveriesDue,
-          ':dueSk': keys.deliveryDue(now, deliveryId).gsi1sk,
+          ...dueIndexValues(now, deliveryId),
           ':failed': 'failed',
           ':review': 'needs_review',
         },
@@ -228,12 +269,13 @@ export async function requeueDelivery(deliveryId: string, now: string): Promise<
   }
 }
 
+/** A client's deliveries, oldest first: the index names them (and filters on status, which it projects), the table holds them. */
 export async function listDeliveries(clientId: string, status?: DeliveryStatus): Promise<DeliveryRecord[]> {
-  const items = await queryAll({
+  const listed = await queryAll({
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :pk',
     ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
     ExpressionAttributeValues: { ':pk': keys.deliveriesOfClient(clientId), ...(status ? { ':status': status } : {}) },
   });
-  return items.map((item) => fromItem<DeliveryRecord>(item));
+  return (await tableItemsOf(listed)).map((item) => fromItem<DeliveryRecord>(item));
 }

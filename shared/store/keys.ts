@@ -2,8 +2,32 @@
  * Every key of the single table is built here, and nowhere else.
  * The data model (README "Data model") lists the access pattern each key serves.
  */
+
+/**
+ * Partitions of the delivery "due" index. One partition takes about 1,000 writes a second; the
+ * sweeper reads every shard in parallel, a Query each, so this also bounds its idle cost.
+ */
+export const DELIVERY_DUE_SHARDS = 16;
+
+/** A delivery's due-index shard: FNV-1a of its id, so it never changes while the delivery waits. */
+function deliveryDueShard(deliveryId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < deliveryId.length; i++) hash = Math.imul(hash ^ deliveryId.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % DELIVERY_DUE_SHARDS;
+}
+
+const DELIVERIES_DUE = 'DELIVERIES#DUE';
+
 export const keys = {
   client: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'PROFILE' }),
+  /** Listing every client (operators): gsi1 on the client's profile, oldest first. */
+  clientListIndex: (createdAt: string, clientId: string) => ({ gsi1pk: 'CLIENTS', gsi1sk: `${createdAt}#${clientId}` }),
+  allClients: { gsi1pk: 'CLIENTS' },
+  /**
+   * The local stack's stand-in for API Gateway's usage-plan keys: which plan's limits a usage
+   * key (the authorizer's usageIdentifierKey) gets. In the stack API Gateway holds this.
+   */
+  usageKey: (usageKey: string) => ({ pk: `USAGEKEY#${usageKey}`, sk: 'USAGEKEY' }),
 
   /** Authorizer lookup: GetItem by the SHA-256 of the presented key. */
   apiKeyByHash: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
@@ -28,6 +52,15 @@ export const keys = {
   /** Guard item: one room per room number within a client. */
   roomNumber: (clientId: string, roomNumber: string) => ({ pk: `CLIENT#${clientId}`, sk: `ROOMNUM#${roomNumber}` }),
   booking: (clientId: string, bookingId: string) => ({ pk: `CLIENT#${clientId}`, sk: `BOOKING#${bookingId}` }),
+  /** Every booking of a client, any origin: the client partition from this sort-key prefix on. */
+  bookingPrefix: 'BOOKING#',
+  /** The booking id of a sort key of `booking`. */
+  bookingIdOf: (sk: string) => sk.slice('BOOKING#'.length),
+  /**
+   * Which client a service-made booking (reception, paid order) belongs to, by its id alone:
+   * the operator CLI's `bookings assign BOOKING_ID` names no client.
+   */
+  bookingClient: (bookingId: string) => ({ pk: `BOOKINGID#${bookingId}`, sk: 'BOOKINGID' }),
   checkin: (clientId: string, source: string, externalCheckinId: string) => ({
     pk: `CLIENT#${clientId}`,
     sk: `CHECKIN#${source}#${externalCheckinId}`,
@@ -62,9 +95,25 @@ export const keys = {
   /**
    * Sparse "due" index (gsi1): present while a delivery waits to be put on the queue, by due
    * time. The sweeper enqueues what is due, so a failed or lost enqueue is picked up again.
+   * Spread over DELIVERY_DUE_SHARDS partitions by delivery id: moving a delivery in time (a
+   * retry, an operator retry) rewrites its sort key within the same partition.
    */
-  deliveryDue: (dueAt: string, deliveryId: string) => ({ gsi1pk: 'DELIVERIES#DUE', gsi1sk: `${dueAt}#${deliveryId}` }),
-  deliveriesDue: 'DELIVERIES#DUE',
+  deliveryDue: (dueAt: string, deliveryId: string) => ({
+    gsi1pk: `${DELIVERIES_DUE}#${deliveryDueShard(deliveryId)}`,
+    gsi1sk: `${dueAt}#${deliveryId}`,
+  }),
+  /**
+   * The partitions the sweeper reads: every shard, then the single partition of versions before
+   * sharding, which nothing writes any more and the sweeper drains (a one-off migration).
+   */
+  deliveryDuePartitions: [...Array.from({ length: DELIVERY_DUE_SHARDS }, (_, n) => `${DELIVERIES_DUE}#${n}`), DELIVERIES_DUE] as readonly string[],
+  /** The highest due-index sort key of what is due at `now` (`~` sorts after every id character). */
+  deliveryDueUntil: (now: string) => `${now}~`,
+  /** A due-index entry read from its sort key alone, so the index may project keys only. */
+  deliveryDueEntry: (gsi1sk: string) => {
+    const at = gsi1sk.indexOf('#');
+    return { dueAt: gsi1sk.slice(0, at), deliveryId: gsi1sk.slice(at + 1) };
+  },
 
   /** A payment order and, in its partition, its attempts, provider events and transactions. */
   paymentOrder: (orderReference: string) => ({ pk: `ORDER#${orderReference}`, sk: 'ORDER' }),

@@ -1,10 +1,10 @@
 /**
  * Categories, rooms, bookings and check-in records of a client on the single table.
- * Access patterns (README "Data model"): Query the client partition by sk prefix for
+ * Access patterns (docs/data-model.md): Query the client partition by sk prefix for
  * categories and rooms; GetItem/BatchGetItem bookings and check-ins by id; Query gsi1 and gsi2
- * for active stays. Nothing here scans.
+ * for active stays (they project only what overlap checks read). Nothing here scans.
  */
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { addDays } from '../schemas/common';
 import { ACTIVE_BOOKING_STATUSES, type BookingStatus, type PaymentStatus } from '../schemas/property-sync';
 import { batchGet, batchPut, queryAll } from './batch';
@@ -69,14 +69,30 @@ export interface BookingRecord {
   confirmation_code?: string;
   payment_method?: string;
   gateway_reference?: string;
+  /** Paid-order bookings: the order they were made by (its booking_sync names their room). */
+  payment_order_reference?: string;
   /** Hash of the synced content; a re-sync of identical content writes nothing. */
   content_hash?: string;
+  /**
+   * Synced bookings: the status and room as the PMS last sent them. A re-sync sets the booking's
+   * status or room only when the PMS changed what it says about them, so repeating an old status
+   * never undoes a check-in (docs/data-model.md, "Who writes which booking attributes").
+   */
+  synced?: SyncedStatement;
+  /** Synced bookings: every write checks the version it read and bumps it (optimistic lock). */
+  version?: number;
   /** occurred_at of the latest check-in/check-out applied; older events do not override it. */
   last_activity_at?: string;
   checked_in_at?: string;
   checked_out_at?: string;
   created_at: string;
   updated_at: string;
+}
+
+export interface SyncedStatement {
+  status: BookingStatus;
+  room_id: string;
+  external_room_id: string;
 }
 
 export interface CheckinRecord {
@@ -117,9 +133,11 @@ export async function listCategories(clientId: string): Promise<CategoryRecord[]
   return items.map((item) => fromItem<CategoryRecord>(item));
 }
 
-export async function putCategories(clientId: string, categories: readonly CategoryRecord[]): Promise<number> {
+/** `beforeChunk` may stop the writes between BatchWriteItem calls (batchPut). */
+export async function putCategories(clientId: string, categories: readonly CategoryRecord[], beforeChunk?: () => void): Promise<number> {
   return batchPut(
     categories.map((c) => ({ ...keys.category(clientId, c.external_source, c.external_category_id), entity: 'category', ...c })),
+    beforeChunk,
   );
 }
 
@@ -216,33 +234,65 @@ export async function getBookings(clientId: string, bookingIds: readonly string[
   return new Map(items.map((item) => [item.id as string, fromItem<BookingRecord>(item)]));
 }
 
-export async function putBookings(clientId: string, bookings: readonly BookingRecord[]): Promise<number> {
-  return batchPut(bookings.map((b) => bookingItem(clientId, b)));
+/** One booking, strongly consistent: read again after losing a write to a concurrent one. */
+export async function getBooking(clientId: string, bookingId: string): Promise<BookingRecord | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.booking(clientId, bookingId), ConsistentRead: true }));
+  return Item ? fromItem<BookingRecord>(Item) : undefined;
 }
 
-/** Applies a check-in or check-out to a booking unless a later activity was already applied. */
-export async function applyBookingActivity(
-  clientId: string,
-  booking: BookingRecord,
-  change: { status: BookingStatus; occurredAt: string; roomId?: string; externalRoomId?: string },
-  now: string,
-): Promise<boolean> {
-  const next: BookingRecord = {
-    ...booking,
-    status: change.status,
-    room_id: change.roomId ?? booking.room_id,
-    external_room_id: change.externalRoomId ?? booking.external_room_id,
-    last_activity_at: change.occurredAt,
-    ...(change.status === 'checked_in' ? { checked_in_at: change.occurredAt } : { checked_out_at: change.occurredAt }),
+/** A new booking; false when a concurrent request created it first. */
+export async function createBooking(clientId: string, booking: BookingRecord): Promise<boolean> {
+  try {
+    await db.send(new PutCommand({ TableName: TABLE, Item: bookingItem(clientId, booking), ConditionExpression: 'attribute_not_exists(pk)' }));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+const STAY_INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'] as const;
+
+/**
+ * Sets `changes` (an undefined value removes the attribute) on a booking still at the version
+ * read, bumps the version and moves its stay-index entries to match the booking as it now is.
+ * Attributes not in `changes` are left as they are, whoever wrote them. False when another
+ * writer changed the booking since it was read.
+ */
+export async function updateBooking(clientId: string, previous: BookingRecord, changes: Partial<BookingRecord>, now: string): Promise<boolean> {
+  const version = (previous.version ?? 0) + 1;
+  const next: BookingRecord = { ...previous, ...changes, version, updated_at: now };
+  const index: Record<string, string | undefined> = stayIndex(clientId, next);
+  const attributes: Record<string, unknown> = {
+    ...changes,
+    version,
     updated_at: now,
+    ...Object.fromEntries(STAY_INDEX_ATTRIBUTES.map((name) => [name, index[name]])),
   };
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Record<string, unknown> = {};
+  const set: string[] = [];
+  const remove: string[] = [];
+  Object.entries(attributes).forEach(([name, value], i) => {
+    names[`#a${i}`] = name;
+    if (value === undefined) {
+      remove.push(`#a${i}`);
+    } else {
+      values[`:a${i}`] = value;
+      set.push(`#a${i} = :a${i}`);
+    }
+  });
+  const read = previous.version === undefined ? 'attribute_not_exists(#version)' : '#version = :read';
+  if (previous.version !== undefined) values[':read'] = previous.version;
   try {
     await db.send(
-      new PutCommand({
+      new UpdateCommand({
         TableName: TABLE,
-        Item: bookingItem(clientId, next),
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_activity_at) OR last_activity_at <= :at)',
-        ExpressionAttributeValues: { ':at': change.occurredAt },
+        Key: keys.booking(clientId, previous.id),
+        UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+        ConditionExpression: `attribute_exists(pk) AND ${read}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
       }),
     );
     return true;
@@ -252,44 +302,138 @@ export async function applyBookingActivity(
   }
 }
 
+/** Filters of a client's booking list, each optional (docs/data-model.md, pattern 23). */
+export interface BookingFilter {
+  /** Stays with a night on or after this date: check-out after it. */
+  from?: string;
+  /** Stays with a night on or before this date: check-in on or before it. */
+  to?: string;
+  status?: BookingStatus;
+  origin?: BookingOrigin;
+}
+
+function bookingListQuery(clientId: string, filter: BookingFilter) {
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, string> = { ':pk': keys.clientPartition(clientId).pk, ...prefixRange(keys.bookingPrefix) };
+  if (filter.from !== undefined) {
+    conditions.push('check_out_date > :from_date');
+    values[':from_date'] = filter.from;
+  }
+  if (filter.to !== undefined) {
+    conditions.push('check_in_date <= :to_date');
+    values[':to_date'] = filter.to;
+  }
+  if (filter.status !== undefined) {
+    conditions.push('#status = :status');
+    names['#status'] = 'status';
+    values[':status'] = filter.status;
+  }
+  if (filter.origin !== undefined) {
+    conditions.push('origin = :origin');
+    values[':origin'] = filter.origin;
+  }
+  return {
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: values,
+    ConsistentRead: true,
+  };
+}
+
+/** Every booking of a client matching the filter, any origin, in booking-id order. */
+export async function listBookings(clientId: string, filter: BookingFilter = {}): Promise<BookingRecord[]> {
+  return (await queryAll(bookingListQuery(clientId, filter))).map((item) => fromItem<BookingRecord>(item));
+}
+
+/**
+ * At most `limit` bookings matching the filter after the booking id `after`, in booking-id order,
+ * and the id to continue after when there may be more.
+ */
+export async function listBookingsPage(
+  clientId: string,
+  filter: BookingFilter,
+  page: { limit: number; after?: string },
+): Promise<{ bookings: BookingRecord[]; continueAfter?: string }> {
+  const query = bookingListQuery(clientId, filter);
+  const bookings: BookingRecord[] = [];
+  let start: Record<string, unknown> | undefined = page.after === undefined ? undefined : keys.booking(clientId, page.after);
+  // The filter applies after `Limit` items are read: a selective filter takes several reads.
+  while (bookings.length < page.limit) {
+    const result = await db.send(new QueryCommand({ ...query, TableName: TABLE, Limit: Math.max(page.limit, 100), ExclusiveStartKey: start }));
+    const items = result.Items ?? [];
+    const room = page.limit - bookings.length;
+    bookings.push(...items.slice(0, room).map((item) => fromItem<BookingRecord>(item)));
+    if (items.length > room) return { bookings, continueAfter: bookings.at(-1)!.id };
+    start = result.LastEvaluatedKey;
+    if (!start) return { bookings };
+  }
+  return { bookings, continueAfter: keys.bookingIdOf(start!.sk as string) };
+}
+
 export interface StayWindow {
   checkIn: string;
   checkOut: string;
 }
 
-/** Active bookings whose check-out falls in (checkIn, checkOut + longest stay): every possible overlap. */
-function staysQuery(partitionAttr: 'gsi1pk' | 'gsi2pk', partition: string, window: StayWindow, maxNights: number) {
+/**
+ * What a stay index holds of a booking, and all its queries read (the index projections in
+ * infra/table-definition.ts): enough to tell an overlap, never guest data.
+ */
+export interface ActiveStay {
+  room_id: string;
+  status: BookingStatus;
+  check_in_date: string;
+  check_out_date: string;
+}
+
+/** gsi2 names the booking too (sync conflicts report it). */
+export interface ActiveStayOfRoom extends ActiveStay {
+  id: string;
+}
+
+const STAY_ATTRIBUTES = ['room_id', 'status', 'check_in_date', 'check_out_date'] as const;
+
+/**
+ * Active bookings whose check-out falls in (checkIn, checkOut + longest stay): every possible
+ * overlap. Reads exactly `attributes`, which the index projects (DynamoDB refuses others).
+ */
+async function staysQuery<T extends ActiveStay>(
+  partitionAttr: 'gsi1pk' | 'gsi2pk',
+  partition: string,
+  window: StayWindow,
+  maxNights: number,
+  attributes: readonly string[],
+): Promise<T[]> {
   const index = partitionAttr === 'gsi1pk' ? 'gsi1' : 'gsi2';
   const sortAttr = partitionAttr === 'gsi1pk' ? 'gsi1sk' : 'gsi2sk';
-  return queryAll({
+  const items = await queryAll({
     IndexName: index,
     KeyConditionExpression: `${partitionAttr} = :pk AND ${sortAttr} BETWEEN :from AND :to`,
+    ProjectionExpression: attributes.map((_, i) => `#p${i}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#p${i}`, name])),
     ExpressionAttributeValues: {
       ':pk': partition,
       ':from': addDays(window.checkIn, 1),
       ':to': `${addDays(window.checkOut, maxNights)}~`,
     },
   });
+  return (items as unknown as T[]).filter((b) => isActive(b.status) && b.check_in_date < window.checkOut && b.check_out_date > window.checkIn);
 }
 
-function overlapping(items: Record<string, unknown>[], window: StayWindow): BookingRecord[] {
-  return items
-    .map((item) => fromItem<BookingRecord>(item))
-    .filter((b) => isActive(b.status) && b.check_in_date < window.checkOut && b.check_out_date > window.checkIn);
-}
-
-/** Active bookings of a client overlapping the window. */
-export async function activeBookingsOverlapping(clientId: string, window: StayWindow): Promise<BookingRecord[]> {
+/** Active bookings of a client overlapping the window (availability): which rooms are taken. */
+export async function activeBookingsOverlapping(clientId: string, window: StayWindow): Promise<ActiveStay[]> {
   const [short, long] = await Promise.all([
-    staysQuery('gsi1pk', keys.activeStays(clientId, 'short'), window, SHORT_STAY_NIGHTS),
-    staysQuery('gsi1pk', keys.activeStays(clientId, 'long'), window, MAX_STAY_NIGHTS),
+    staysQuery<ActiveStay>('gsi1pk', keys.activeStays(clientId, 'short'), window, SHORT_STAY_NIGHTS, STAY_ATTRIBUTES),
+    staysQuery<ActiveStay>('gsi1pk', keys.activeStays(clientId, 'long'), window, MAX_STAY_NIGHTS, STAY_ATTRIBUTES),
   ]);
-  return overlapping([...short, ...long], window);
+  return [...short, ...long];
 }
 
 /** Active bookings of one room overlapping the window. */
-export async function activeBookingsOfRoom(roomId: string, window: StayWindow): Promise<BookingRecord[]> {
-  return overlapping(await staysQuery('gsi2pk', keys.activeStaysOfRoom(roomId), window, MAX_STAY_NIGHTS), window);
+export async function activeBookingsOfRoom(roomId: string, window: StayWindow): Promise<ActiveStayOfRoom[]> {
+  return staysQuery<ActiveStayOfRoom>('gsi2pk', keys.activeStaysOfRoom(roomId), window, MAX_STAY_NIGHTS, ['id', ...STAY_ATTRIBUTES]);
 }
 
 // ---- check-in records
@@ -299,9 +443,11 @@ export async function getCheckins(clientId: string, source: string, externalIds:
   return new Map(items.map((item) => [item.external_checkin_id as string, fromItem<CheckinRecord>(item)]));
 }
 
-export async function putCheckins(clientId: string, checkins: readonly CheckinRecord[]): Promise<number> {
+/** `beforeChunk` may stop the writes between BatchWriteItem calls (batchPut). */
+export async function putCheckins(clientId: string, checkins: readonly CheckinRecord[], beforeChunk?: () => void): Promise<number> {
   return batchPut(
     checkins.map((c) => ({ ...keys.checkin(clientId, c.external_source, c.external_checkin_id), entity: 'checkin', ...c })),
+    beforeChunk,
   );
 }
 

@@ -2,6 +2,7 @@
  * Service-made bookings (reception, paid orders). A booking that locks a room is written in one
  * transaction with the room's hold item (version-checked) and, when the client receives
  * callbacks, its delivery record: the booking and its delivery exist together or not at all.
+ * A booking recorded for manual assignment gets its room later the same way (roomAssignmentItems).
  */
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type DeliveryRecord, deliveryPutItem } from './delivery-store';
@@ -43,19 +44,81 @@ export interface ServiceBookingWrite {
   hold?: { roomId: string; holds: Hold[]; readVersion: number };
 }
 
-/** The transaction items of a service booking: booking, room hold (version-checked) and deliveries. */
+/** The room's hold item with `holds`, if it is still at the version read: concurrent bookings of the room serialize here. */
+function holdItem(clientId: string, hold: NonNullable<ServiceBookingWrite['hold']>): TransactItem {
+  return {
+    Put: {
+      TableName: TABLE,
+      Item: { ...keys.roomHold(clientId, hold.roomId), entity: 'room_hold', room_id: hold.roomId, holds: hold.holds, version: hold.readVersion + 1 },
+      ConditionExpression: hold.readVersion === 0 ? 'attribute_not_exists(pk)' : 'version = :read',
+      ...(hold.readVersion === 0 ? {} : { ExpressionAttributeValues: { ':read': hold.readVersion } }),
+    },
+  };
+}
+
+/**
+ * The transaction items of a service booking: booking, the pointer from its id to its client,
+ * room hold (version-checked) and deliveries.
+ */
 export function serviceBookingItems(write: ServiceBookingWrite): TransactItem[] {
   const { clientId, booking, deliveries, hold } = write;
   const items: TransactItem[] = [
     { Put: { TableName: TABLE, Item: bookingItem(clientId, booking), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: TABLE, Item: { ...keys.bookingClient(booking.id), entity: 'booking_client', client_id: clientId } } },
   ];
-  if (hold) {
-    items.push({
-      Put: {
+  if (hold) items.push(holdItem(clientId, hold));
+  items.push(...deliveries.map(deliveryPutItem));
+  return items;
+}
+
+/** The client of a service-made booking, by the booking id alone. */
+export async function getBookingClient(bookingId: string): Promise<string | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.bookingClient(bookingId) }));
+  return Item?.client_id as string | undefined;
+}
+
+export interface RoomAssignmentWrite {
+  clientId: string;
+  /** The booking as read, and as assigned (with its room_id and updated_at). */
+  read: BookingRecord;
+  assigned: BookingRecord;
+  hold: NonNullable<ServiceBookingWrite['hold']>;
+  deliveries: DeliveryRecord[];
+}
+
+/**
+ * The transaction items giving a booking awaiting manual assignment its room: the booking (only
+ * if it still has no room and is as read), the room's hold (version-checked), the paid order's
+ * booking_sync naming the room, and the new booking.confirmed delivery.
+ */
+export function roomAssignmentItems(write: RoomAssignmentWrite): TransactItem[] {
+  const { clientId, read, assigned, hold, deliveries } = write;
+  // The stay-index attributes the booking now needs, as every booking write computes them.
+  const item = bookingItem(clientId, assigned);
+  const index = Object.entries(item).filter(([name]) => /^gsi\d+(pk|sk)$/.test(name));
+  const values: Record<string, unknown> = { ':room': assigned.room_id, ':now': assigned.updated_at, ':read': read.updated_at };
+  index.forEach(([, value], i) => (values[`:i${i}`] = value));
+  const items: TransactItem[] = [
+    {
+      Update: {
         TableName: TABLE,
-        Item: { ...keys.roomHold(clientId, hold.roomId), entity: 'room_hold', room_id: hold.roomId, holds: hold.holds, version: hold.readVersion + 1 },
-        ConditionExpression: hold.readVersion === 0 ? 'attribute_not_exists(pk)' : 'version = :read',
-        ...(hold.readVersion === 0 ? {} : { ExpressionAttributeValues: { ':read': hold.readVersion } }),
+        Key: keys.booking(clientId, read.id),
+        UpdateExpression: `SET room_id = :room, updated_at = :now${index.map((_, i) => `, #i${i} = :i${i}`).join('')}`,
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(room_id) AND updated_at = :read',
+        ...(index.length ? { ExpressionAttributeNames: Object.fromEntries(index.map(([name], i) => [`#i${i}`, name])) } : {}),
+        ExpressionAttributeValues: values,
+      },
+    },
+    holdItem(clientId, hold),
+  ];
+  if (read.payment_order_reference) {
+    items.push({
+      Update: {
+        TableName: TABLE,
+        Key: keys.paymentOrder(read.payment_order_reference),
+        UpdateExpression: 'SET booking_sync.room_id = :room, updated_at = :now',
+        ConditionExpression: 'booking_sync.booking_id = :booking',
+        ExpressionAttributeValues: { ':room': assigned.room_id, ':now': assigned.updated_at, ':booking': read.id },
       },
     });
   }

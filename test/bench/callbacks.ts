@@ -5,54 +5,15 @@
  * the last delivery received, deliveries per second, and a check that every delivery arrived
  * with its own id and ended `delivered`.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { confirmServiceBooking } from '../../shared/domain/bookings/service-bookings';
 import { configureEndpoint, listDeliveries } from '../../shared/domain/callbacks/deliveries';
 import { syncRooms } from '../../shared/domain/property-sync/sync-rooms';
 import { mapConcurrent } from '../../shared/store/batch';
 import { addDays, rooms, SOURCE } from './lib/fixtures';
+import { startCallbackReceiver, waitUntil } from './lib/receiver';
 import type { BenchStack } from './lib/stack';
 import { ms, percentile, round } from './lib/stats';
 import type { BenchConfig, Row, Section } from './lib/types';
-
-async function startReceiver() {
-  const arrivals = new Map<string, number[]>();
-  let last = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const id = String(req.headers['x-service-delivery'] ?? '');
-      const at = performance.now();
-      const list = arrivals.get(id) ?? [];
-      list.push(at);
-      arrivals.set(id, list);
-      last = Math.max(last, at);
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hooks/booking`,
-    arrivals,
-    lastAt: () => last,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number, intervalMs = 20) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
 
 export async function callbacks(config: BenchConfig, stack: BenchStack): Promise<Section> {
   const started = performance.now();
@@ -60,7 +21,7 @@ export async function callbacks(config: BenchConfig, stack: BenchStack): Promise
   const count = config.quick ? 100 : 500;
   const roomCount = 200;
   const concurrency = 10;
-  const receiver = await startReceiver();
+  const receiver = await startCallbackReceiver();
   try {
     const tenant = await stack.createTenant('Callbacks');
     const synced = await syncRooms(tenant.clientId, { external_source: SOURCE, rooms: rooms(roomCount, { prefix: 'cb' }) });
@@ -141,7 +102,7 @@ export async function callbacks(config: BenchConfig, stack: BenchStack): Promise
       method:
         `A hotel of ${roomCount} rooms with its callback URL on a loopback receiver; ${count} reception bookings through confirmServiceBooking ` +
         `(${concurrency} at a time, ${roomCount} rooms × up to 3 stays, no two on the same room-night). Each writes its booking.confirmed delivery ` +
-        'in the booking transaction and enqueues it; the local queue poller (batches of 10, as the event source mapping) runs the sender, ' +
+        'in the booking transaction and enqueues it; the local queue poller (batches of 10, up to 10 at once, as the event source mapping) runs the sender, ' +
         'which signs and POSTs it. Timed from the first booking to the last delivery received.',
       rows,
       notes: [],

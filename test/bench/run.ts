@@ -42,6 +42,7 @@ const benches: Bench[] = [
   { id: 'overhead', title: 'Overhead of the stack', needsStack: true, run: async (c, s) => (await import('./overhead')).overhead(c, s) },
   { id: 'load', title: 'Load', needsStack: true, run: async (c, s) => (await import('./load')).load(c, s) },
   { id: 'callbacks', title: 'Callback pipeline', needsStack: true, run: async (c, s) => (await import('./callbacks')).callbacks(c, s) },
+  { id: 'drain', title: 'Callback backlog drain', needsStack: true, run: async (c, s) => (await import('./callback-drain')).callbackDrain(c, s) },
 ];
 
 async function main(): Promise<number> {

@@ -54,8 +54,12 @@ describe('missing, malformed, unknown and revoked keys', () => {
   });
 
   it('a sync key in x-api-key is not accepted (x-api-key is for payment keys)', async () => {
+    // Sync routes read the key from Authorization only: without it API Gateway refuses the request
+    // before the cached authorizer runs (infra/authorizers.ts), so no key was sent there.
     const response = await stack.request('GET', availability, { headers: { 'x-api-key': tenant.syncKey } });
-    expectEnvelope(response, 401, 'INVALID_API_KEY');
+    expectEnvelope(response, 401, 'MISSING_API_KEY');
+    const onPaymentRoute = await stack.request('GET', '/api/v1/payments/payment-orders/PO-TEST', { headers: { 'x-api-key': tenant.syncKey } });
+    expectEnvelope(onPaymentRoute, 401, 'INVALID_API_KEY');
   });
 
   it('a revoked key answers 401 INVALID_API_KEY', async () => {

@@ -204,7 +204,7 @@ describe('overlap', () => {
       ],
     });
     // Bookings made in the service itself (reception, paid orders) block rooms too.
-    const { putBookings } = await import('../../shared/store/property-store');
+    const { createBooking } = await import('../../shared/store/property-store');
     const now = new Date().toISOString();
     const serviceBooking = (roomId: string, status: 'confirmed' | 'cancelled', origin: 'reception' | 'payment') => ({
       id: randomUUID(),
@@ -219,7 +219,7 @@ describe('overlap', () => {
       created_at: now,
       updated_at: now,
     });
-    await putBookings(tenant.clientId, [serviceBooking(roomIds.R18, 'confirmed', 'reception'), serviceBooking(roomIds.R19, 'cancelled', 'payment')]);
+    await Promise.all([serviceBooking(roomIds.R18, 'confirmed', 'reception'), serviceBooking(roomIds.R19, 'cancelled', 'payment')].map((b) => createBooking(tenant.clientId, b)));
   });
 
   it('excludes exactly the rooms with an active booking that overlaps the range', async () => {

@@ -53,9 +53,12 @@ beforeEach(() => {
 /** What a deployed stage would answer: the same code under another STAGE. */
 const onDeployedStage = <T>(run: () => Promise<T>) => withEnv({ STAGE: 'test' }, run);
 
+/** One client whose URLs the save tests set, made on the local stack (a deployed stage registers usage keys in API Gateway). */
+let savingClient: Promise<string> | undefined;
+
 async function saveUrl(url: string, kind: 'callback' | 'webhook' = 'callback') {
-  const tenant = await stack.createTenant();
-  return domain.callbacks.configureEndpoint(tenant.clientId, kind, { url });
+  savingClient ??= withEnv({ STAGE: 'local' }, () => stack.createTenant()).then((tenant) => tenant.clientId);
+  return domain.callbacks.configureEndpoint(await savingClient, kind, { url });
 }
 
 async function refusalAtSave(url: string, kind: 'callback' | 'webhook' = 'callback') {

@@ -202,12 +202,13 @@ describe('the local stack killed in the middle of a sync', () => {
     await startStack(ports);
     const dynamoAgain = new DynamoDBClient({ endpoint: `http://127.0.0.1:${ports.dynamodb}`, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     const partial = await roomCount.call(null).catch(() => -1);
-    // The in-progress record of the killed run expires with its function timeout (29 s); until then the retry hears 409.
+    // The in-progress record of the killed run expires with its function timeout (28 s); until then the retry hears 409.
+    // On a loaded machine a run may also stop at its deadline (503, Retry-After); the next one completes the sync.
     const final = await waitFor('the retried sync to run', async () => {
       const response = await send();
-      if (response.status === 409) return undefined;
+      if (response.status === 409 || response.status === 503) return undefined;
       return { status: response.status, body: (await response.json()) as { received: number; created: number; unchanged: number; updated: number } };
-    }, 45_000);
+    }, 75_000);
     expect(final.status).toBe(200);
     expect(final.body.received).toBe(500);
     expect(final.body.created + final.body.unchanged + final.body.updated).toBe(500);
@@ -224,5 +225,5 @@ describe('the local stack killed in the middle of a sync', () => {
     const replay = await send();
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-  }, 120_000);
+  }, 150_000);
 });

@@ -66,15 +66,48 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+describe('plans', () => {
+  it('a client is standard by default, refused a payment key with PLAN_REQUIRED, and listed with its plan', async () => {
+    const created = await opsJson(['clients', 'create', '--name', 'Plain Hotel']);
+    expect(created).toEqual({ client_id: expect.stringMatching(UUID), plan: 'standard' });
+    const refused = await ops(['keys', 'create', '--client', created.client_id, '--kind', 'payment', '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toEqual({ error: { code: 'PLAN_REQUIRED', message: expect.stringMatching(/premium/) } });
+    const listed = await opsJson<{ clients: { client_id: string; plan: string; name: string }[] }>(['clients', 'list']);
+    expect(listed.clients).toContainEqual(expect.objectContaining({ client_id: created.client_id, plan: 'standard', name: 'Plain Hotel' }));
+  });
+
+  it('set-plan moves a client; moving to standard revokes its payment keys, and the API refuses them', async () => {
+    const { client_id: id } = await opsJson(['clients', 'create', '--name', 'Moving Hotel', '--plan', 'premium']);
+    const payment = await opsJson(['keys', 'create', '--client', id, '--kind', 'payment']);
+    const sync = await opsJson(['keys', 'create', '--client', id, '--kind', 'sync']);
+    const moved = await opsJson(['clients', 'set-plan', '--client', id, '--plan', 'standard']);
+    expect(moved).toEqual({ client_id: id, plan: 'standard', revoked_keys: [payment.key_id] });
+    const lookup = await stack.request('GET', '/api/v1/payments/payment-orders/PO-AAAAAAAAAAAA', { key: payment.key });
+    expect(lookup.status).toBe(401);
+    expect(lookup.body.error.code).toBe('INVALID_API_KEY');
+    const stillSync = await stack.request('GET', '/api/v1/property-sync/availability?check_in_date=2031-01-01&check_out_date=2031-01-02&guests=1', { key: sync.key });
+    expect(stillSync.status).toBe(200);
+    const back = await opsJson(['clients', 'set-plan', '--client', id, '--plan', 'premium']);
+    expect(back).toEqual({ client_id: id, plan: 'premium', revoked_keys: [] });
+    expect((await ops(['keys', 'create', '--client', id, '--kind', 'payment', '--json'])).code).toBe(0);
+  });
+
+  it('refuses an unknown plan as a usage error', async () => {
+    const run = await ops(['clients', 'create', '--name', 'X', '--plan', 'gold']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--plan must be one of standard, premium/);
+  });
+});
+
 describe('clients and keys', () => {
   let clientId: string;
   let syncKey: { key_id: string; key: string };
   let paymentKey: { key_id: string; key: string };
 
-  it('creates a client', async () => {
-    const created = await opsJson(['clients', 'create', '--name', 'Ops Test Hotel']);
-    expect(Object.keys(created)).toEqual(['client_id']);
-    expect(created.client_id).toMatch(UUID);
+  it('creates a client on a plan', async () => {
+    const created = await opsJson(['clients', 'create', '--name', 'Ops Test Hotel', '--plan', 'premium']);
+    expect(created).toEqual({ client_id: expect.stringMatching(UUID), plan: 'premium' });
     clientId = created.client_id;
   });
 
@@ -151,19 +184,42 @@ describe('clients and keys', () => {
 });
 
 describe('errors', () => {
-  it('reports a domain error on stderr with exit 1 and nothing on stdout', async () => {
-    const run = await ops(['keys', 'create', '--client', '00000000-0000-4000-8000-000000000000', '--kind', 'sync', '--json']);
+  it('reports a domain error on stderr with exit 1; with --json also as one error object on stdout', async () => {
+    const args = ['keys', 'create', '--client', '00000000-0000-4000-8000-000000000000', '--kind', 'sync'];
+    const run = await ops(args);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^error: No client 00000000-0000-4000-8000-000000000000/);
+    const json = await ops([...args, '--json']);
+    expect(json.code).toBe(1);
+    expect(json.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'NOT_FOUND', message: expect.stringMatching(/^No client 00000000-/) } });
   });
 
-  it('exits 2 with the usage on a usage error', async () => {
+  it('exits 2 with the usage on a usage error; with --json also as one USAGE_ERROR object on stdout', async () => {
     const run = await ops(['keys', 'create', '--client', 'x', '--kind', 'sync', '--bogus', 'y']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('unknown option --bogus');
+    expect(run.stderr).toContain("unknown option '--bogus'");
     expect(run.stderr).toContain('Usage: npm run ops -- keys create');
+    const json = await ops(['keys', 'create', '--client', 'x', '--kind', 'sync', '--bogus', 'y', '--json']);
+    expect(json.code).toBe(2);
+    expect(json.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'USAGE_ERROR', message: "unknown option '--bogus'" } });
+    expect(json.stderr).toContain('Usage: npm run ops -- keys create');
+  });
+
+  it('answers an unknown command with a usage error listing the commands, and prints help per command', async () => {
+    const unknown = await ops(['rooms', 'burn', '--json']);
+    expect(unknown.code).toBe(2);
+    expect(JSON.parse(unknown.stdout)).toEqual({ error: { code: 'USAGE_ERROR', message: "unknown command 'burn'" } });
+    expect(unknown.stderr).toContain('rooms list');
+    expect(unknown.stderr).toContain('rooms create');
+    const help = await ops(['rooms', 'create', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run ops -- rooms create /);
+    expect(help.stdout).toContain('--max-occupancy <M>');
+    expect(help.stderr).toBe('');
   });
 
   it('exits 1 when there is no local stack', async () => {
@@ -195,7 +251,7 @@ describe('rooms', () => {
 
     const unknown = await ops(['rooms', 'list', '--client', '00000000-0000-4000-8000-000000000000', '--json']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stdout).toBe('');
+    expect(JSON.parse(unknown.stdout).error.code).toBe('NOT_FOUND');
     expect(unknown.stderr).toContain('NOT_FOUND');
   });
 });
@@ -253,7 +309,8 @@ describe('callbacks, reception bookings and deliveries', () => {
     } finally {
       await receiver.close();
     }
-  });
+    // A dozen CLI runs, each a process of its own.
+  }, 120_000);
 
   it('refuses a callback or webhook URL that points inside the network', async () => {
     const tenant = await stack.createTenant();
@@ -263,8 +320,124 @@ describe('callbacks, reception bookings and deliveries', () => {
     ] as const) {
       const run = await ops([kind, 'set', '--client', tenant.clientId, '--url', url, '--json']);
       expect(run.code).toBe(1);
-      expect(run.stdout).toBe('');
+      expect(JSON.parse(run.stdout)).toEqual({ error: { code: 'VALIDATION_ERROR', message: `The URL must not point inside the network: ${reason}` } });
       expect(run.stderr).toBe(`error: The URL must not point inside the network: ${reason} (VALIDATION_ERROR)\n`);
     }
   });
+});
+
+describe('rooms create', () => {
+  it('sets up a room that a later PMS sync with its room number links', async () => {
+    const tenant = await stack.createTenant();
+    const roomArgs = (number: string, price = '180.5', maxOccupancy = '3') =>
+      ['rooms', 'create', '--client', tenant.clientId, '--room-number', number, '--room-type', 'suite', '--price', price, '--max-occupancy', maxOccupancy];
+    const created = await opsJson<{ room_id: string }>(roomArgs('301'));
+    expect(created).toEqual({ room_id: expect.stringMatching(UUID) });
+
+    const put = await stack.request('PUT', '/api/v1/property-sync/rooms', {
+      key: tenant.syncKey,
+      body: { external_source: 'pms', rooms: [{ external_room_id: 'R301', room_number: '301', room_type: 'suite', price: 190, max_occupancy: 3 }] },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.items).toEqual([{ external_room_id: 'R301', id: created.room_id, action: 'linked' }]);
+    const { rooms } = await opsJson<{ rooms: { id: string; external_room_id: string }[] }>(['rooms', 'list', '--client', tenant.clientId]);
+    expect(rooms).toEqual([expect.objectContaining({ id: created.room_id, external_room_id: 'R301' })]);
+
+    const again = await ops([...roomArgs('301'), '--json']);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stdout).error.code).toBe('ROOM_NUMBER_CONFLICT');
+    for (const [args, field] of [
+      [roomArgs('302', '-5'), 'price'],
+      [roomArgs('302', '10', 'two'), 'max_occupancy'],
+      [roomArgs('302', '10', '1.5'), 'max_occupancy'],
+    ] as const) {
+      const invalid = await ops([...args, '--json']);
+      expect(invalid.code).toBe(1);
+      expect(JSON.parse(invalid.stdout).error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(new RegExp(`^${field}: `)) });
+    }
+  }, 120_000);
+});
+
+describe('bookings list and bookings assign', () => {
+  it('lists every origin with filters, and gives a paid booking recorded for manual assignment its room', async () => {
+    const { startReceiver, waitFor } = await import('../support/receiver');
+    const { orderStatus, paidRoomBooking } = await import('../support/paid-orders');
+    const { verifySignature } = await import('../../shared/receiver-kit');
+    const receiver = await startReceiver();
+    try {
+      const tenant = await stack.createTenant();
+      const { secret } = await opsJson<{ secret: string }>(['callbacks', 'set', '--client', tenant.clientId, '--url', receiver.url]);
+      await stack.request('PUT', '/api/v1/property-sync/rooms', {
+        key: tenant.syncKey,
+        body: { external_source: 'pms', rooms: ['1', '2'].map((n) => ({ external_room_id: `R${n}`, room_number: n, room_type: 'double', price: 90, max_occupancy: 2 })) },
+      });
+      const sync = await stack.request('PUT', '/api/v1/property-sync/bookings', {
+        key: tenant.syncKey,
+        body: { external_source: 'pms', bookings: [{ external_booking_id: 'B1', external_room_id: 'R1', guest_name: 'Sync Guest', guests: 1, check_in_date: '2029-01-01', check_out_date: '2029-01-03', status: 'checked_in' }] },
+      });
+      expect(sync.status).toBe(200);
+      const { rooms } = await opsJson<{ rooms: { id: string; room_number: string }[] }>(['rooms', 'list', '--client', tenant.clientId]);
+      const room = (n: string) => rooms.find((r) => r.room_number === n)!.id;
+      const reception = await opsJson<{ booking_id: string }>([
+        'bookings', 'create', '--client', tenant.clientId, '--room', room('2'), '--guest-name', 'Desk Guest', '--guest-email', 'desk@example.com',
+        '--check-in', '2029-01-02', '--check-out', '2029-01-04', '--guests', '1', '--total-amount', '180',
+      ]);
+      const paid = await paidRoomBooking(stack, tenant, { check_in_date: '2029-01-10', check_out_date: '2029-01-12' });
+      expect(paid.sync).toMatchObject({ room_id: null, room_assignment: 'manual' });
+
+      type Listed = { bookings: { booking_id: string; origin: string; status: string; room_id: string | null; room_number: string | null; awaiting_room: boolean }[] };
+      const all = await opsJson<Listed>(['bookings', 'list', '--client', tenant.clientId]);
+      // In check-in order.
+      expect(all.bookings.map((b) => [b.origin, b.status, b.room_number, b.awaiting_room])).toEqual([
+        ['sync', 'checked_in', '1', false],
+        ['reception', 'confirmed', '2', false],
+        ['payment', 'confirmed', null, true],
+      ]);
+      const ids = (listed: Listed) => listed.bookings.map((b) => b.booking_id);
+      expect(ids(await opsJson<Listed>(['bookings', 'list', '--client', tenant.clientId, '--origin', 'payment']))).toEqual([paid.sync.booking_id]);
+      expect(ids(await opsJson<Listed>(['bookings', 'list', '--client', tenant.clientId, '--status', 'confirmed', '--from', '2029-01-03', '--to', '2029-01-10']))).toEqual([
+        reception.booking_id,
+        paid.sync.booking_id,
+      ]);
+      const readable = await ops(['bookings', 'list', '--client', tenant.clientId, '--origin', 'payment']);
+      expect(readable.stdout).toContain('AWAITING ROOM');
+      const badDate = await ops(['bookings', 'list', '--client', tenant.clientId, '--from', '2029-02-30', '--json']);
+      expect(badDate.code).toBe(1);
+      expect(JSON.parse(badDate.stdout).error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^from: /) });
+
+      // Room 1 is in use by the synced stay only until 01-03: free for 01-10..01-12.
+      const assigned = await opsJson<{ booking_id: string; room_id: string; room_number: string; awaiting_room: boolean; delivery_id: string }>([
+        'bookings', 'assign', paid.sync.booking_id, '--room', room('1'),
+      ]);
+      expect(assigned).toMatchObject({ booking_id: paid.sync.booking_id, room_id: room('1'), room_number: '1', awaiting_room: false, delivery_id: expect.stringMatching(UUID) });
+      const status = await orderStatus(stack, tenant, paid.orderReference);
+      expect(status.body.service_booking_sync).toMatchObject({ booking_id: paid.sync.booking_id, room_id: room('1'), room_assignment: 'manual' });
+      const availability = await stack.request('GET', '/api/v1/property-sync/availability?check_in_date=2029-01-11&check_out_date=2029-01-12&guests=1', { key: tenant.syncKey });
+      expect(availability.body.available_rooms.map((r: { room_number: string }) => r.room_number)).toEqual(['2']);
+
+      const callbacks = await waitFor('both booking.confirmed callbacks of the paid booking', async () => {
+        const mine = receiver.received.filter((c) => JSON.parse(c.rawBody.toString('utf8')).booking.id === paid.sync.booking_id);
+        return mine.length === 2 ? mine : undefined;
+      });
+      const [first, second] = callbacks.map((c) => ({ c, body: JSON.parse(c.rawBody.toString('utf8')) })).sort((a) => (a.body.room ? 1 : -1));
+      expect(first!.body.room).toBeNull();
+      expect(second!.body.room).toMatchObject({ id: room('1'), room_number: '1', external_room_id: 'R1' });
+      expect(second!.c.headers['x-service-delivery']).toBe(assigned.delivery_id);
+      expect(second!.c.headers['x-service-delivery']).not.toBe(first!.c.headers['x-service-delivery']);
+      expect(verifySignature(second!.c.rawBody, second!.c.headers['x-service-signature'] as string, secret)).toBe(true);
+
+      const again = await ops(['bookings', 'assign', paid.sync.booking_id, '--room', room('2'), '--json']);
+      expect(again.code).toBe(1);
+      expect(JSON.parse(again.stdout).error.code).toBe('BOOKING_ALREADY_ASSIGNED');
+      const unknown = await ops(['bookings', 'assign', '00000000-0000-4000-8000-000000000000', '--room', room('2'), '--json']);
+      expect(unknown.code).toBe(1);
+      expect(JSON.parse(unknown.stdout).error.code).toBe('NOT_FOUND');
+      const noRoom = await ops(['bookings', 'assign', paid.sync.booking_id, '--json']);
+      expect(noRoom.code).toBe(2);
+      expect(JSON.parse(noRoom.stdout).error).toEqual({ code: 'USAGE_ERROR', message: "required option '--room <ROOM_ID>' not specified" });
+    } finally {
+      await receiver.close();
+    }
+    // A dozen CLI runs, each a process of its own.
+  }, 120_000);
 });

@@ -287,7 +287,8 @@ describe('the scope matrix: every route x every kind of credential', () => {
     ({ route }) => {
       it.each(credentials.map((credential) => ({ credential, name: credential.name })))('$name', async ({ credential }) => {
         const probe = probeFor(route);
-        const response = await call(probe.method, probe.path, { headers: { ...probe.headers, ...headersFor(credential, route) }, body: probe.body, rawBody: probe.rawBody });
+        const sent = headersFor(credential, route);
+        const response = await call(probe.method, probe.path, { headers: { ...probe.headers, ...sent }, body: probe.body, rawBody: probe.rawBody });
         cells++;
         expect(response.status, response.text.slice(0, 300)).toBeLessThan(500);
         if (route.auth.kind === 'public') {
@@ -301,6 +302,9 @@ describe('the scope matrix: every route x every kind of credential', () => {
           return;
         }
         if (credential.kind === 'none') return expectError(response, 401, 'MISSING_API_KEY');
+        // Sync routes read the key from Authorization only: without that header API Gateway refuses
+        // the request before their cached authorizer runs (infra/authorizers.ts), whatever x-api-key holds.
+        if (route.auth.kind === 'sync' && !Object.keys(sent).some((name) => name.toLowerCase() === 'authorization')) return expectError(response, 401, 'MISSING_API_KEY');
         if (credential.kind === 'invalid') return expectError(response, 401, 'INVALID_API_KEY');
         if (credential.kind !== route.auth.kind || credential.lacksRouteScope) return expectError(response, 403, 'INSUFFICIENT_SCOPE');
         ranAs(route, credential.tenant!, response);

@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import type { Plan, PlanLimits } from '../../infra/plans';
 import type { KeyKind } from '../../infra/routes';
-import { ensureQueues } from '../../infra/local/emulators';
+import { ensureQueues, ensureTable } from '../../infra/local/emulators';
 import { ensureKeyFile } from '../../infra/local/key-files';
 import { serve, type ServingStack } from '../../infra/local/stack';
 
@@ -42,8 +43,25 @@ export interface TestStack extends ServingStack {
   issueKey(clientId: string, kind: KeyKind, options?: { scopes?: string[]; origins?: string[] }): Promise<{ key: string; key_id: string }>;
 }
 
-export async function startTestStack(options: { sweepIntervalMs?: number; sandboxPayments?: boolean } = {}): Promise<TestStack> {
-  const { dynamodbEndpoint, sqsEndpoint, tableName } = inject('emulators');
+const UNTHROTTLED: Record<Plan, PlanLimits> = { standard: { rateLimit: 100_000, burstLimit: 100_000 }, premium: { rateLimit: 100_000, burstLimit: 100_000 } };
+
+export async function startTestStack(
+  options: {
+    sweepIntervalMs?: number;
+    sandboxPayments?: boolean;
+    /** A table of the file's own instead of the run's shared one (created if missing): no other file's sweeper reads its due index. */
+    tableName?: string;
+    /**
+     * Per-client limits of each plan. By default so high that no test depends on how fast the
+     * machine sends; test/integration/rate-limits.test.ts passes the plans' real limits.
+     */
+    planLimits?: Readonly<Record<Plan, PlanLimits>>;
+  } = {},
+): Promise<TestStack> {
+  const emulators = inject('emulators');
+  const { dynamodbEndpoint, sqsEndpoint } = emulators;
+  const tableName = options.tableName ?? emulators.tableName;
+  if (options.tableName) await ensureTable(dynamodbEndpoint, tableName);
   const queues = await ensureQueues(sqsEndpoint, `test-${randomUUID().slice(0, 8)}`);
   // Each test stack seals with its own key file, as each local stack has its own.
   const keyDir = mkdtempSync(join(tmpdir(), 'test-stack-secrets-'));
@@ -57,6 +75,7 @@ export async function startTestStack(options: { sweepIntervalMs?: number; sandbo
     orderReferenceKeyFile: ensureKeyFile(join(mkdtempSync(join(tmpdir(), 'hotel-test-keys-')), 'order-reference.key')),
     sandboxPayments: options.sandboxPayments,
     sweepIntervalMs: options.sweepIntervalMs,
+    planLimits: options.planLimits ?? UNTHROTTLED,
   });
   const domain = await import('../../shared/domain/clients');
   const url = serving.info.apiUrl;
@@ -90,7 +109,7 @@ export async function startTestStack(options: { sweepIntervalMs?: number; sandbo
       return { status: response.status, headers: response.headers, body: parsed as never, text };
     },
     async createTenant() {
-      const client = await domain.createClientAccount(`Test hotel ${randomUUID().slice(0, 8)}`);
+      const client = await domain.createClientAccount({ name: `Test hotel ${randomUUID().slice(0, 8)}`, plan: 'premium' });
       const sync = await issueKey(client.client_id, 'sync');
       const payment = await issueKey(client.client_id, 'payment');
       return { clientId: client.client_id, syncKey: sync.key, syncKeyId: sync.key_id, paymentKey: payment.key, paymentKeyId: payment.key_id };

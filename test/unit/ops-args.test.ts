@@ -32,7 +32,7 @@ describe('parseInvocation', () => {
       origins: ['https://a.example', 'https://b.example', 'https://c.example'],
     });
     expect(invocation.global).toEqual({ json: false });
-    expect(run('clients', 'create', '--name', 'Hotel').flags).toEqual({ name: 'Hotel', currency: 'USD' });
+    expect(run('clients', 'create', '--name', 'Hotel').flags).toEqual({ name: 'Hotel', plan: 'standard', currency: 'USD' });
   });
 
   it('takes global options anywhere and positionals after the command', () => {
@@ -43,32 +43,59 @@ describe('parseInvocation', () => {
   });
 
   it('prints help for no command, --help, a group or a command', () => {
-    expect(parse()).toMatchObject({ kind: 'help', text: expect.stringContaining('keys revoke') });
+    expect(parse()).toMatchObject({ kind: 'help', text: expect.stringContaining('keys revoke KEY_ID') });
     expect(parse('--help')).toMatchObject({ kind: 'help', text: expect.stringContaining('clients create') });
     const group = parse('keys', '-h');
     expect(group.kind === 'help' && group.text).not.toContain('clients create');
-    expect(parse('keys', 'create', '--help')).toMatchObject({ kind: 'help', text: expect.stringContaining('--kind sync|payment') });
+    expect(parse('keys', 'create', '--help')).toMatchObject({ kind: 'help', text: expect.stringContaining('--kind <sync|payment>') });
+  });
+
+  it("prints each command's own help, with the global options", () => {
+    for (const command of commands) {
+      const help = parse(...command.words, '--help');
+      if (help.kind !== 'help') throw new Error('expected help');
+      expect(help.text).toMatch(new RegExp(`^Usage: npm run ops -- ${command.name} `));
+      expect(help.text).toContain(command.summary.slice(0, 30));
+      for (const flag of Object.keys(command.flags)) expect(help.text).toContain(`--${flag} <`);
+      expect(help.text).toContain('--json');
+      expect(help.text).toContain('--stage <NAME>');
+    }
+    const roomsCreate = parse('rooms', 'create', '--help');
+    expect(roomsCreate.kind === 'help' && roomsCreate.text).toContain('--room-number <N>');
+  });
+
+  it('lists every command when the command is unknown', () => {
+    const error = usageError(['burn']);
+    for (const command of commands) expect(error.usage).toContain(command.name);
   });
 
   it.each([
     [['keys'], 'incomplete command: keys'],
-    [['keys', 'burn'], 'unknown command: keys burn'],
-    [['--client', 'x'], 'unknown option --client (give the command first)'],
-    [['keys', 'list'], 'missing required option --client'],
-    [['keys', 'list', '--client'], '--client needs a value'],
-    [['keys', 'list', '--client', '--json'], '--client needs a value'],
-    [['keys', 'list', '--client', ''], 'missing required option --client'],
+    [['keys', 'burn'], "unknown command 'burn'"],
+    [['--client', 'x'], "unknown option '--client'"],
+    [['keys', 'list'], "required option '--client <ID>' not specified"],
+    [['keys', 'list', '--client'], "option '--client <ID>' argument missing"],
+    [['keys', 'list', '--client', '--json'], "option '--client <ID>' argument missing"],
+    [['keys', 'list', '--client', '--x'], '--client needs a value'],
+    [['keys', 'list', '--client', ''], '--client needs a value'],
     [['keys', 'list', '--client', 'a', '--client', 'b'], '--client given twice'],
-    [['keys', 'list', '--client', 'a', '--clinet', 'b'], 'unknown option --clinet'],
-    [['keys', 'list', '--client', 'a', '-c'], 'unknown option -c'],
-    [['keys', 'list', '--client', 'a', 'extra'], 'unexpected argument: extra'],
+    [['keys', 'list', '--client', 'a', '--clinet', 'b'], "unknown option '--clinet' (Did you mean --client?)"],
+    [['keys', 'list', '--client', 'a', '-c'], "unknown option '-c'"],
+    [['keys', 'list', '--client', 'a', 'extra'], "too many arguments for 'list'. Expected 0 arguments but got 1."],
     [['keys', 'create', '--client', 'a', '--kind', 'admin'], '--kind must be one of sync, payment'],
-    [['keys', 'revoke'], 'missing KEY_ID'],
-    [['keys', 'revoke', 'k', '--json=yes'], '--json takes no value'],
+    [['keys', 'revoke'], "missing required argument 'KEY_ID'"],
+    [['keys', 'revoke', 'k', '--json=yes'], "unknown option '--json=yes'"],
     [['keys', 'revoke', 'k', '--stage', 'a/b'], 'not a stage name: a/b'],
+    [['--stage', 'a', 'keys', 'revoke', 'k', '--stage', 'b'], '--stage given twice'],
+    [['bookings', 'list', '--client', 'a', '--origin', 'walk-in'], '--origin must be one of sync, reception, payment'],
   ])('%j is a usage error: %s', (argv, message) => {
     const error = usageError(argv);
     expect(error.message).toBe(message);
     expect(error.usage).toMatch(/^Usage: npm run ops -- /);
+  });
+
+  it('names the command concerned in the usage of an error', () => {
+    expect(usageError(['keys', 'list', '--client', 'a', '-c']).usage).toMatch(/^Usage: npm run ops -- keys list /);
+    expect(usageError(['keys', 'burn']).usage).toMatch(/^Usage: npm run ops -- keys /);
   });
 });

@@ -30,6 +30,8 @@ export interface ServiceBookingInput {
   payment_status: PaymentStatus;
   payment_method: string;
   gateway_reference?: string;
+  /** Paid orders: the order, so that assigning a room later can name it in the order's booking_sync. */
+  paymentOrderReference?: string;
   /** A caller-chosen id makes the confirmation idempotent (paid orders use the order's). */
   bookingId?: string;
 }
@@ -44,18 +46,31 @@ export interface ConfirmedBooking {
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const randomCode = (length: number) => Array.from({ length }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 
-const overlaps = (a: { check_in_date: string; check_out_date: string }, b: { check_in_date: string; check_out_date: string }) =>
-  a.check_in_date < b.check_out_date && a.check_out_date > b.check_in_date;
+interface Stay {
+  guests: number;
+  check_in_date: string;
+  check_out_date: string;
+}
 
-/** Why the room cannot be locked for the stay, or undefined when it can. */
-async function roomProblem(clientId: string, room: RoomRecord | undefined, input: ServiceBookingInput, holds: Hold[]) {
+const overlaps = (a: Omit<Stay, 'guests'>, b: Omit<Stay, 'guests'>) => a.check_in_date < b.check_out_date && a.check_out_date > b.check_in_date;
+
+/**
+ * Why the room cannot be locked for the stay, or undefined when it can: service bookings holding
+ * it (the hold item, read at the version the write will check) and synced bookings (gsi2).
+ */
+export async function roomProblem(room: RoomRecord | undefined, stay: Stay, holds: Hold[]): Promise<string | undefined> {
   if (!room) return 'no such room';
   if (!room.is_active) return 'the room is not active';
-  if (room.max_occupancy < input.guests) return `the room takes at most ${room.max_occupancy} guests`;
-  if (holds.some((h) => overlaps(h, input))) return 'the room is already booked for some of these nights';
-  const window = { checkIn: input.check_in_date, checkOut: input.check_out_date };
+  if (room.max_occupancy < stay.guests) return `the room takes at most ${room.max_occupancy} guests`;
+  if (holds.some((h) => overlaps(h, stay))) return 'the room is already booked for some of these nights';
+  const window = { checkIn: stay.check_in_date, checkOut: stay.check_out_date };
   if ((await activeBookingsOfRoom(room.id, window)).length) return 'the room is already booked for some of these nights';
   return undefined;
+}
+
+/** The room's holds with the booking's stay added; past stays are dropped so the list stays small. */
+export function holdsWith(holds: readonly Hold[], booking: BookingRecord, today: string): Hold[] {
+  return [...holds.filter((h) => h.check_out_date >= today), { booking_id: booking.id, check_in_date: booking.check_in_date, check_out_date: booking.check_out_date }];
 }
 
 export interface BookingPlan {
@@ -74,7 +89,7 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
   const timestamp = now.toISOString();
   const room = input.roomId ? await getRoom(clientId, input.roomId) : undefined;
   const holds = input.roomId ? await getRoomHolds(clientId, input.roomId) : undefined;
-  const problem = input.roomId ? await roomProblem(clientId, room, input, holds!.holds) : 'no room was chosen';
+  const problem = input.roomId ? await roomProblem(room, input, holds!.holds) : 'no room was chosen';
   if (problem && input.requireRoom) {
     const status = room || !input.roomId ? 409 : 404;
     throw new AppError(status, status === 404 ? 'NOT_FOUND' : 'ROOM_NOT_AVAILABLE', `Cannot book room ${input.roomId}: ${problem}`);
@@ -95,6 +110,7 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
     payment_status: input.payment_status,
     payment_method: input.payment_method,
     gateway_reference: input.gateway_reference,
+    ...(input.paymentOrderReference ? { payment_order_reference: input.paymentOrderReference } : {}),
     booking_reference: `BK-${randomCode(8)}`,
     confirmation_code: randomCode(6),
     created_at: timestamp,
@@ -112,15 +128,7 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
         }),
       ]
     : [];
-  // Past stays are dropped from the hold list so it stays small.
-  const today = timestamp.slice(0, 10);
-  const hold = locked
-    ? {
-        roomId: locked.id,
-        holds: [...holds!.holds.filter((h) => h.check_out_date >= today), { booking_id: booking.id, check_in_date: booking.check_in_date, check_out_date: booking.check_out_date }],
-        readVersion: holds!.version,
-      }
-    : undefined;
+  const hold = locked ? { roomId: locked.id, holds: holdsWith(holds!.holds, booking, timestamp.slice(0, 10)), readVersion: holds!.version } : undefined;
   return {
     result: { booking, room: locked, room_assignment: locked ? 'locked' : 'manual', delivery_id: deliveries[0]?.delivery_id },
     deliveries,

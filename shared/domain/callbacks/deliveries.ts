@@ -15,7 +15,6 @@ import {
   type DeliveryAttempt,
   type DeliveryRecord,
   type DeliveryStatus,
-  findDueDeliveries,
   getDelivery,
   leaseDelivery,
   listDeliveries,
@@ -97,14 +96,6 @@ export async function dispatch(deliveryId: string, dueAt: string, now = new Date
   return true;
 }
 
-/** Enqueues deliveries whose enqueue failed or whose retry time has come. */
-export async function sweepDueDeliveries(now = new Date()): Promise<number> {
-  const due = await findDueDeliveries(now.toISOString());
-  let enqueued = 0;
-  for (const delivery of due) if (await dispatch(delivery.delivery_id, delivery.due_at, now)) enqueued++;
-  return enqueued;
-}
-
 // ---- attempts
 
 type Outcome = { kind: 'delivered' } | { kind: 'retry' } | { kind: 'review' };
@@ -129,45 +120,72 @@ async function post(url: string, headers: Record<string, string>, body: string) 
   return { statusCode: result.statusCode, error: ok ? null : `HTTP ${result.statusCode}`, durationMs, refused: false };
 }
 
+type SendTarget = { url: string; secret: string } | { refused: string; unopenedSecret?: string };
+
 /**
- * Where and with what secret a delivery is sent, or why it cannot be: no URL, or a secret that
- * does not open for this client and kind (moved from another record, altered, or sealed in a
- * retired format). No retry changes either, so the attempt is recorded and the delivery waits
- * for review. A KMS fault (throttling, timeout) throws instead: the message is retried.
+ * The endpoints of one batch of attempts (one sender invocation), each read and its secret
+ * opened once: a batch mostly holds one client's deliveries, and every read of a secret is a
+ * KMS call in the stack.
  */
-async function sendTarget(delivery: DeliveryRecord): Promise<{ url: string; secret: string } | { refused: string }> {
-  const endpoint = await getEndpoint(delivery.client_id, delivery.endpoint);
-  if (!endpoint) return { refused: `no ${delivery.endpoint} URL is configured` };
+export type SendTargets = Map<string, Promise<SendTarget>>;
+
+/**
+ * Where and with what secret a client's deliveries are sent, or why they cannot be: no URL, or
+ * a secret that does not open for this client and kind (moved from another record, altered, or
+ * sealed in a retired format). No retry changes either, so the attempt is recorded and the
+ * delivery waits for review. A KMS fault (throttling, timeout) throws instead: the message is
+ * retried.
+ */
+async function lookUpTarget(clientId: string, kind: EndpointKind): Promise<SendTarget> {
+  const endpoint = await getEndpoint(clientId, kind);
+  if (!endpoint) return { refused: `no ${kind} URL is configured` };
   try {
     return { url: endpoint.url, secret: await signingSecretOf(endpoint) };
   } catch (error) {
     if (!(error instanceof SecretCannotBeOpenedError)) throw error;
+    return { refused: `the ${kind} signing secret cannot be opened (${error.message}); set the ${kind} again`, unopenedSecret: error.message };
+  }
+}
+
+async function sendTarget(delivery: DeliveryRecord, targets: SendTargets): Promise<SendTarget> {
+  const key = `${delivery.client_id}#${delivery.endpoint}`;
+  let lookup = targets.get(key);
+  if (!lookup) targets.set(key, (lookup = lookUpTarget(delivery.client_id, delivery.endpoint)));
+  // A lookup that failed (a timeout) is not kept, and fails no other attempt: each tries its own.
+  const target = await lookup.catch(() => {
+    if (targets.get(key) === lookup) targets.delete(key);
+    return lookUpTarget(delivery.client_id, delivery.endpoint);
+  });
+  if ('unopenedSecret' in target) {
     logger.warn('signing secret cannot be opened', {
       delivery_id: delivery.delivery_id,
       client_id: delivery.client_id,
       endpoint: delivery.endpoint,
-      reason: error.message,
+      reason: target.unopenedSecret,
     });
-    return { refused: `the ${delivery.endpoint} signing secret cannot be opened (${error.message}); set the ${delivery.endpoint} again` };
   }
+  return target;
 }
 
 /**
  * One attempt of a delivery, as the sender runs it for a queue message. Safe to run for a
  * duplicate or early message: it only sends when the delivery is waiting, due and not leased.
+ * `targets` is shared by the attempts of one batch.
  */
-export async function attemptDelivery(deliveryId: string, now = new Date()): Promise<DeliveryStatus | 'skipped'> {
-  const current = await getDelivery(deliveryId);
-  if (!current || TERMINAL_STATUSES.includes(current.status)) return 'skipped';
-  if (Date.parse(current.due_at) > now.getTime() + 1000) {
-    // Early (a long delay travels in hops of at most 15 minutes): send it on its way again.
-    await dispatch(deliveryId, current.due_at, now);
+export async function attemptDelivery(deliveryId: string, now = new Date(), targets: SendTargets = new Map()): Promise<DeliveryStatus | 'skipped'> {
+  const claim = await leaseDelivery(deliveryId, now, LEASE_MS);
+  if (!claim.leased) {
+    const { current } = claim;
+    if (current && !TERMINAL_STATUSES.includes(current.status) && Date.parse(current.due_at) > now.getTime() + 1000) {
+      // Early (a long delay travels in hops of at most 15 minutes): send it on its way again.
+      await dispatch(deliveryId, current.due_at, now);
+    }
+    // Otherwise gone, finished, or in another attempt's hands: a duplicate.
     return 'skipped';
   }
-  const delivery = await leaseDelivery(deliveryId, now, LEASE_MS);
-  if (!delivery) return 'skipped';
+  const delivery = claim.leased;
 
-  const target = await sendTarget(delivery);
+  const target = await sendTarget(delivery, targets);
   let result: { statusCode: number | null; error: string | null; durationMs: number; refused: boolean };
   if ('refused' in target) {
     result = { statusCode: null, error: target.refused, durationMs: 0, refused: true };

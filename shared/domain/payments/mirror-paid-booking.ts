@@ -33,6 +33,7 @@ export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Pro
       payment_status: 'paid',
       payment_method: order.provider,
       gateway_reference: order.provider_reference,
+      paymentOrderReference: order.order_reference,
       // One booking per order, however often the order is settled.
       bookingId: nameBasedId(order.client_id, 'order-booking', order.order_reference),
     },

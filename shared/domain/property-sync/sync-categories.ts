@@ -3,9 +3,12 @@ import { contentHash, nameBasedId } from '../../ids';
 import type { PutCategoriesBody } from '../../schemas/property-sync';
 import { type CategoryRecord, listCategories, putCategories } from '../../store/property-store';
 import { errors } from '../../errors';
+import { BATCH_PUT_PARALLEL_ITEMS } from '../../store/batch';
 import { duplicateIds, summarize, upsertAction } from './results';
+import { ensureTimeForNextWrite, ensureTimeForWrites, type TimeBudget, UNLIMITED_TIME, writeRounds } from './time-budget';
 
-export async function syncCategories(clientId: string, body: PutCategoriesBody, now = new Date()) {
+export async function syncCategories(clientId: string, body: PutCategoriesBody, options: { now?: Date; budget?: TimeBudget } = {}) {
+  const { now = new Date(), budget = UNLIMITED_TIME } = options;
   const source = body.external_source;
   const duplicates = duplicateIds(body.categories, (c) => c.external_category_id, (i) => `categories[${i}].external_category_id`, 'external_category_id');
   if (duplicates.length) throw errors.validation(duplicates);
@@ -42,6 +45,7 @@ export async function syncCategories(clientId: string, body: PutCategoriesBody, 
     }
     return { external_category_id: input.external_category_id, id, action };
   });
-  if (writes.length) await putCategories(clientId, writes);
+  ensureTimeForWrites(budget, writeRounds(writes.length, BATCH_PUT_PARALLEL_ITEMS));
+  if (writes.length) await putCategories(clientId, writes, () => ensureTimeForNextWrite(budget));
   return summarize(source, items);
 }

@@ -9,6 +9,7 @@ import { mapConcurrent } from '../../store/batch';
 import { createRoom, listCategories, listRooms, type RoomRecord, updateRoom } from '../../store/property-store';
 import { duplicateIds, summarize, type SyncAction, unknownReference } from './results';
 import { isConditionFailure } from '../../store/items';
+import { ensureTimeForNextWrite, ensureTimeForWrites, type TimeBudget, UNLIMITED_TIME, writeRounds } from './time-budget';
 
 interface Plan {
   index: number;
@@ -123,8 +124,11 @@ function plan(clientId: string, body: PutRoomsBody, indexes: readonly number[], 
 }
 
 const MAX_ROUNDS = 10;
+/** Rooms written at once. */
+const PARALLEL_WRITES = 16;
 
-export async function syncRooms(clientId: string, body: PutRoomsBody, now = new Date()) {
+export async function syncRooms(clientId: string, body: PutRoomsBody, options: { now?: Date; budget?: TimeBudget } = {}) {
+  const { now = new Date(), budget = UNLIMITED_TIME } = options;
   const source = body.external_source;
   const duplicates = duplicateIds(body.rooms, (r) => r.external_room_id, (i) => `rooms[${i}].external_room_id`, 'external_room_id');
   if (duplicates.length) throw errors.validation(duplicates);
@@ -136,17 +140,19 @@ export async function syncRooms(clientId: string, body: PutRoomsBody, now = new 
   // Every item is decided before anything is written: a conflict here writes nothing.
   let pending = plan(clientId, body, body.rooms.map((_, i) => i), initial, timestamp);
   const decided = new Array<Plan>(body.rooms.length);
+  ensureTimeForWrites(budget, writeRounds(pending.filter((p) => p.action !== 'unchanged').length, PARALLEL_WRITES));
 
   // Each room is written on its own, conditioned on what was read. An item that lost to a
   // concurrent writer (the same sync sent twice, or another sync of the room) is decided again
   // against the rooms as they are then; the others stay written.
   for (let round = 1; ; round++) {
     const lost: number[] = [];
-    await mapConcurrent(pending, 16, async (p) => {
+    await mapConcurrent(pending, PARALLEL_WRITES, async (p) => {
       if (p.action === 'unchanged') {
         decided[p.index] = p;
         return;
       }
+      ensureTimeForNextWrite(budget);
       try {
         await (p.previous ? updateRoom(clientId, p.room, p.previous) : createRoom(clientId, p.room));
         decided[p.index] = p;

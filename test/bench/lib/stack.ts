@@ -52,6 +52,8 @@ export async function startBenchStack(workDir: string, started: { stop(): Promis
     // The sweeper is a safety net for failed enqueues; a periodic sweep would add its reads to
     // the measured requests, so it stays out of the way during the run.
     sweepIntervalMs: 60 * 60_000,
+    // The bench measures the service's capacity with one client per scenario, not the plans' rate limits.
+    planLimits: { standard: { rateLimit: 100_000, burstLimit: 100_000 }, premium: { rateLimit: 100_000, burstLimit: 100_000 } },
     // An HTTP round trip through the gateway with no function behind it (overhead breakdown).
     extraRoutes: [{ method: 'GET', path: PING_PATH, respond: () => ({ status: 200, body: '{}', contentType: 'application/json' }) }],
   });
@@ -67,7 +69,7 @@ export async function startBenchStack(workDir: string, started: { stop(): Promis
     meter,
     http,
     async createTenant(name) {
-      const client = await clients.createClientAccount(name);
+      const client = await clients.createClientAccount({ name, plan: 'premium' });
       const sync = await clients.issueApiKey({ clientId: client.client_id, kind: 'sync' });
       const payment = await clients.issueApiKey({ clientId: client.client_id, kind: 'payment' });
       return { clientId: client.client_id, syncKey: sync.key, paymentKey: payment.key };

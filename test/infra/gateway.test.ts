@@ -1,0 +1,204 @@
+/**
+ * Template assertions for what stands in front of the functions: usage plans per client plan
+ * (API keys from the authorizer), the cached sync authorizer and the uncached payment one, the
+ * WAF web ACL on the stage, and the gateway responses API Gateway answers with itself.
+ */
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_API_KEY_CACHE_TTL_SECONDS, MAX_AUTHORIZER_CACHE_TTL_SECONDS, REVOCATION_BOUND_SECONDS } from '../../infra/authorizers';
+import { gatewayResponses } from '../../infra/gateway-responses';
+import { DEFAULT_PLAN_LIMITS, PLANS } from '../../infra/plans';
+import { routes } from '../../infra/routes';
+import { HotelIntegrationStack, type HotelIntegrationStackProps, usagePlanOutputKey } from '../../infra/stack';
+
+// Raw CloudFormation JSON.
+type CfnJson = any;
+
+function synth(props: Partial<HotelIntegrationStackProps> = {}) {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test', sandboxPayments: true, ...props });
+  const json = Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson; DependsOn?: string[] }>; Outputs: Record<string, CfnJson> };
+  const ofType = (type: string) => Object.entries(json.Resources).filter(([, r]) => r.Type === type);
+  const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  return { stack, json, ofType, logicalId };
+}
+
+const { stack, json, ofType, logicalId } = synth();
+const restApiId = logicalId(stack.api.restApi);
+const stageId = logicalId(stack.api.restApi.deploymentStage);
+
+/** Method resources with their route path (rebuilt from PathPart and ParentId). */
+const methods = (() => {
+  const pathOf = (ref: CfnJson): string => {
+    if (ref['Fn::GetAtt']?.[0] === restApiId) return '';
+    const resource = json.Resources[ref.Ref]!.Properties;
+    return `${pathOf(resource.ParentId)}/${resource.PathPart}`;
+  };
+  return ofType('AWS::ApiGateway::Method').map(([id, r]) => ({ id, props: r.Properties, path: pathOf(r.Properties.ResourceId), httpMethod: r.Properties.HttpMethod as string }));
+})();
+const methodOf = (route: (typeof routes)[number]) => methods.find((m) => m.httpMethod === route.method && m.path === route.path)!;
+
+describe('usage plans', () => {
+  it('has one usage plan per client plan with its rate and burst, on the stage, and no quota', () => {
+    const plans = ofType('AWS::ApiGateway::UsagePlan');
+    expect(plans).toHaveLength(PLANS.length);
+    for (const plan of PLANS) {
+      const id = logicalId(stack.api.usagePlans[plan]);
+      const props = json.Resources[id]!.Properties;
+      expect(props.Throttle).toEqual({ RateLimit: DEFAULT_PLAN_LIMITS[plan].rateLimit, BurstLimit: DEFAULT_PLAN_LIMITS[plan].burstLimit });
+      expect(props.Quota).toBeUndefined();
+      expect(props.ApiStages).toEqual([expect.objectContaining({ ApiId: { Ref: restApiId }, Stage: { Ref: stageId } })]);
+      expect(json.Outputs[usagePlanOutputKey[plan]].Value).toEqual({ Ref: id });
+    }
+    expect(usagePlanOutputKey).toEqual({ standard: 'UsagePlanStandardId', premium: 'UsagePlanPremiumId' });
+  });
+
+  it('takes API keys from the authorizer and requires one on every keyed method only', () => {
+    expect(json.Resources[restApiId]!.Properties.ApiKeySourceType).toBe('AUTHORIZER');
+    for (const route of routes) expect(methodOf(route).props.ApiKeyRequired ?? false, route.id).toBe(route.auth.kind !== 'public');
+    for (const method of methods.filter((m) => m.httpMethod === 'ANY')) expect(method.props.ApiKeyRequired ?? false).toBe(false);
+  });
+
+  it('lets a stage override a plan\'s limits and refuses limits that cannot throttle', () => {
+    const custom = synth({ planLimits: { standard: { rateLimit: 5, burstLimit: 10 } } });
+    const throttleOf = (plan: 'standard' | 'premium') => custom.json.Resources[custom.logicalId(custom.stack.api.usagePlans[plan])]!.Properties.Throttle;
+    expect(throttleOf('standard')).toEqual({ RateLimit: 5, BurstLimit: 10 });
+    expect(throttleOf('premium')).toEqual({ RateLimit: DEFAULT_PLAN_LIMITS.premium.rateLimit, BurstLimit: DEFAULT_PLAN_LIMITS.premium.burstLimit });
+    expect(() => synth({ planLimits: { premium: { rateLimit: 0, burstLimit: 10 } } })).toThrow(/planLimits\.premium/);
+    expect(() => synth({ planLimits: { premium: { rateLimit: 10, burstLimit: 0.5 } } })).toThrow(/planLimits\.premium/);
+  });
+
+  it('keeps a stage-wide method throttle only as a backstop well above any one plan', () => {
+    const stage = json.Resources[stageId]!.Properties;
+    const [settings] = stage.MethodSettings;
+    for (const plan of PLANS) {
+      expect(settings.ThrottlingRateLimit).toBeGreaterThanOrEqual(5 * DEFAULT_PLAN_LIMITS[plan].rateLimit);
+      expect(settings.ThrottlingBurstLimit).toBeGreaterThanOrEqual(5 * DEFAULT_PLAN_LIMITS[plan].burstLimit);
+    }
+  });
+});
+
+describe('authorizers', () => {
+  const authorizers = ofType('AWS::ApiGateway::Authorizer');
+  const syncId = logicalId(stack.api.authorizers.sync);
+  const paymentId = logicalId(stack.api.authorizers.payment);
+
+  it('caches the sync authorizer for 1 to 30 s per Authorization header, within the 60 s revocation bound', () => {
+    expect(authorizers).toHaveLength(2);
+    const sync = json.Resources[syncId]!.Properties;
+    expect(sync.Type).toBe('REQUEST');
+    expect(sync.IdentitySource).toBe('method.request.header.Authorization');
+    expect(sync.AuthorizerResultTtlInSeconds).toBeGreaterThanOrEqual(1);
+    expect(sync.AuthorizerResultTtlInSeconds).toBeLessThanOrEqual(30);
+    expect(sync.AuthorizerResultTtlInSeconds + DEFAULT_API_KEY_CACHE_TTL_SECONDS).toBeLessThanOrEqual(REVOCATION_BOUND_SECONDS);
+  });
+
+  it('does not cache the payment authorizer, which reads Origin and x-api-key too', () => {
+    expect(json.Resources[paymentId]!.Properties).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0, IdentitySource: '' });
+  });
+
+  it('runs both on the authorizer function', () => {
+    for (const id of [syncId, paymentId]) expect(JSON.stringify(json.Resources[id]!.Properties.AuthorizerUri)).toContain(logicalId(stack.authorizerFunction));
+  });
+
+  it('puts the sync authorizer on the sync routes and the payment authorizer on the payment routes', () => {
+    for (const route of routes.filter((r) => r.auth.kind !== 'public')) {
+      const method = methodOf(route);
+      expect(method.props.AuthorizationType, route.id).toBe('CUSTOM');
+      expect(method.props.AuthorizerId, route.id).toEqual({ Ref: route.auth.kind === 'sync' ? syncId : paymentId });
+    }
+  });
+
+  it('takes the result TTL from the stack prop and refuses one outside 1 to 30 s', () => {
+    const custom = synth({ authorizerCacheTtlSeconds: 5 });
+    expect(custom.json.Resources[custom.logicalId(custom.stack.api.authorizers.sync)]!.Properties.AuthorizerResultTtlInSeconds).toBe(5);
+    for (const bad of [0, MAX_AUTHORIZER_CACHE_TTL_SECONDS + 1, 2.5]) expect(() => synth({ authorizerCacheTtlSeconds: bad })).toThrow(/authorizerCacheTtlSeconds/);
+  });
+});
+
+describe('WAF', () => {
+  const [aclId, acl] = ofType('AWS::WAFv2::WebACL')[0]!;
+  const rule = acl.Properties.Rules[0];
+
+  it('has one regional web ACL allowing by default, with metrics', () => {
+    expect(ofType('AWS::WAFv2::WebACL')).toHaveLength(1);
+    expect(acl.Properties).toMatchObject({
+      Scope: 'REGIONAL',
+      DefaultAction: { Allow: {} },
+      VisibilityConfig: { CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true },
+    });
+    expect(acl.Properties.Rules).toHaveLength(1);
+  });
+
+  it('blocks a source IP over the rate limit on the public routes', () => {
+    expect(rule.Action).toEqual({ Block: {} });
+    expect(rule.VisibilityConfig).toMatchObject({ CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true });
+    const rate = rule.Statement.RateBasedStatement;
+    expect(rate).toMatchObject({ AggregateKeyType: 'IP', Limit: 1000, EvaluationWindowSec: 300 });
+    const statements = rate.ScopeDownStatement.OrStatement?.Statements ?? [rate.ScopeDownStatement];
+    const searched = statements.map((s: CfnJson) => {
+      expect(s.ByteMatchStatement).toMatchObject({ FieldToMatch: { UriPath: {} }, PositionalConstraint: 'CONTAINS' });
+      return s.ByteMatchStatement.SearchString;
+    });
+    const publicPrefixes = [...new Set(routes.filter((r) => r.auth.kind === 'public').map((r) => r.path.split('{')[0]))];
+    expect(searched.sort()).toEqual(publicPrefixes.sort());
+    // No keyed route falls under it: clients are limited by their usage plans.
+    for (const route of routes.filter((r) => r.auth.kind !== 'public')) {
+      for (const prefix of searched) expect(route.path.includes(prefix), `${route.id} ${prefix}`).toBe(false);
+    }
+  });
+
+  it('is associated with the API stage, after the stage exists', () => {
+    const [, association] = ofType('AWS::WAFv2::WebACLAssociation')[0]!;
+    expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    const arn = JSON.stringify(association.Properties.ResourceArn);
+    expect(arn).toContain(`{"Ref":"${restApiId}"}`);
+    expect(arn).toContain(`/stages/`);
+    expect(arn).toContain(`{"Ref":"${stageId}"}`);
+    expect(association.DependsOn).toContain(stageId);
+  });
+
+  it('takes the limit from the stack prop', () => {
+    const custom = synth({ publicRateLimit: { limit: 200, windowSeconds: 60 } });
+    const [, customAcl] = custom.ofType('AWS::WAFv2::WebACL')[0]!;
+    expect(customAcl.Properties.Rules[0].Statement.RateBasedStatement).toMatchObject({ Limit: 200, EvaluationWindowSec: 60 });
+    expect(() => synth({ publicRateLimit: { limit: 5 } })).toThrow(/publicRateLimit/);
+  });
+});
+
+describe('gateway responses', () => {
+  const responses = new Map(ofType('AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties.ResponseType as string, r.Properties]));
+
+  it('keeps API Gateway\'s own status on DEFAULT_4XX and DEFAULT_5XX', () => {
+    for (const type of ['DEFAULT_4XX', 'DEFAULT_5XX']) {
+      expect(responses.get(type), type).toBeDefined();
+      expect(responses.get(type)!.StatusCode, type).toBeUndefined();
+      expect(gatewayResponses.find((g) => g.type === type)!.statusCode).toBeUndefined();
+    }
+  });
+
+  it('answers an integration timeout in the envelope with Retry-After', () => {
+    const timeout = responses.get('INTEGRATION_TIMEOUT')!;
+    expect(timeout.StatusCode).toBe('503');
+    const body = JSON.parse(timeout.ResponseTemplates['application/json'].replace('$context.requestId', 'r-1'));
+    expect(body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String), request_id: 'r-1' } });
+    expect(timeout.ResponseParameters).toMatchObject({
+      'gatewayresponse.header.Retry-After': "'1'",
+      'gatewayresponse.header.X-Request-Id': 'context.requestId',
+      'gatewayresponse.header.Content-Type': "'application/json'",
+    });
+  });
+
+  it.each([
+    ['UNAUTHORIZED', '401', 'MISSING_API_KEY', undefined],
+    ['INVALID_API_KEY', '401', 'INVALID_API_KEY', undefined],
+    ['THROTTLED', '429', 'RATE_LIMITED', "'1'"],
+    ['WAF_FILTERED', '429', 'RATE_LIMITED', "'60'"],
+  ])('answers %s with %s %s', (type, status, code, retryAfter) => {
+    const response = responses.get(type)!;
+    expect(response.StatusCode).toBe(status);
+    expect(JSON.parse(response.ResponseTemplates['application/json']).error.code).toBe(code);
+    expect(response.ResponseParameters['gatewayresponse.header.Retry-After']).toBe(retryAfter);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Route functions stop before API Gateway does (its integration timeout is 29 s), and the
+ * table's indexes project only what their queries read (docs/data-model.md): never ALL, never
+ * guest data. Checked on the synthesized template of a prod stage and of a stage with every route.
+ */
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, MAX_ROUTE_TIMEOUT_SECONDS, routes } from '../../infra/routes';
+import { HotelIntegrationStack } from '../../infra/stack';
+import { tableDefinition } from '../../infra/table-definition';
+import { WRITE_RESERVE_MS, WRITE_ROUND_MS } from '../../shared/domain/property-sync/time-budget';
+
+const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const stacks = [
+  new HotelIntegrationStack(app, 'HotelIntegration-prod', { stage: 'prod' }),
+  new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test', sandboxPayments: true }),
+];
+
+type CfnJson = any;
+const resourcesOf = (stack: HotelIntegrationStack) => Template.fromStack(stack).toJSON().Resources as Record<string, { Type: string; Properties: CfnJson }>;
+
+describe('timeouts', () => {
+  it('gives every route function at most 28 s, under API Gateway’s 29 s integration timeout', () => {
+    expect(MAX_ROUTE_TIMEOUT_SECONDS).toBeLessThanOrEqual(28);
+    for (const stack of stacks) {
+      const resources = resourcesOf(stack);
+      expect(stack.routeFunctions.size).toBeGreaterThan(0);
+      for (const [routeId, fn] of stack.routeFunctions) {
+        const timeout = resources[stack.getLogicalId(fn.node.defaultChild as CfnElement)]!.Properties.Timeout;
+        expect(timeout, routeId).toBeLessThanOrEqual(MAX_ROUTE_TIMEOUT_SECONDS);
+        expect(timeout, routeId).toBe(routes.find((r) => r.id === routeId)!.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS);
+      }
+    }
+  });
+
+  it('gives the sync writes the most, and leaves them time for 500 writes after the reserve', () => {
+    expect(DEFAULT_FUNCTION_TIMEOUT_SECONDS).toBe(10);
+    for (const route of routes.filter((r) => r.method === 'PUT' && r.auth.kind === 'sync')) expect(route.timeoutSeconds, route.id).toBe(MAX_ROUTE_TIMEOUT_SECONDS);
+    // 500 single-item writes, 16 at a time (the slowest sync), fit with half the time to spare for reads.
+    expect(WRITE_RESERVE_MS + Math.ceil(500 / 16) * WRITE_ROUND_MS).toBeLessThan((MAX_ROUTE_TIMEOUT_SECONDS * 1000) / 2);
+  });
+});
+
+describe('index projections', () => {
+  it('projects no index ALL; each projects what the shared definition names (INCLUDE) and no guest attribute', () => {
+    for (const stack of stacks) {
+      const tables = Object.values(resourcesOf(stack)).filter((r) => r.Type === 'AWS::DynamoDB::Table');
+      expect(tables).toHaveLength(1);
+      const indexes = tables[0]!.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: { ProjectionType: string; NonKeyAttributes?: string[] } }[];
+      expect(indexes.map((i) => i.IndexName).sort()).toEqual(tableDefinition.globalSecondaryIndexes.map((i) => i.indexName).sort());
+      for (const index of indexes) {
+        expect(index.Projection.ProjectionType, index.IndexName).not.toBe('ALL');
+        const defined = tableDefinition.globalSecondaryIndexes.find((i) => i.indexName === index.IndexName)!;
+        expect(index.Projection).toEqual(
+          defined.projectedAttributes.length
+            ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...defined.projectedAttributes] }
+            : { ProjectionType: 'KEYS_ONLY' },
+        );
+        expect((index.Projection.NonKeyAttributes ?? []).filter((a) => a.startsWith('guest_')), index.IndexName).toEqual([]);
+      }
+    }
+  });
+
+  it('keeps the stay index the availability route queries (gsi1) to the overlap attributes', () => {
+    const gsi1 = tableDefinition.globalSecondaryIndexes.find((i) => i.indexName === 'gsi1')!;
+    const availability = routes.find((r) => r.id === 'GetAvailability')!;
+    expect(availability.access.dynamodb.queries).toEqual(['gsi1']);
+    expect(availability.access.dynamodb.actions).toEqual(['Query']);
+    expect([...gsi1.projectedAttributes].sort()).toEqual(['check_in_date', 'check_out_date', 'room_id', 'status']);
+  });
+});

@@ -1,0 +1,59 @@
+/** A paid room-booking order through the payment API and the sandbox checkout, as a partner and a guest make one. */
+import { randomUUID } from 'node:crypto';
+import type { Tenant, TestStack } from './stack';
+
+const ORDERS = '/api/v1/payments/payment-orders';
+
+export interface BookingSync {
+  status: string;
+  booking_id: string;
+  booking_reference: string;
+  confirmation_code: string;
+  room_id: string | null;
+  room_assignment: 'locked' | 'manual';
+}
+
+export function orderStatus(stack: TestStack, tenant: Tenant, orderReference: string) {
+  return stack.request('GET', `${ORDERS}/${encodeURIComponent(orderReference)}`, { key: tenant.paymentKey });
+}
+
+/**
+ * Creates a `room_booking` order for the stay, pays it on the sandbox checkout and verifies it.
+ * Without `serviceRoomId` (or with a taken room) the booking is recorded for manual assignment.
+ */
+export async function paidRoomBooking(
+  stack: TestStack,
+  tenant: Tenant,
+  stay: { check_in_date: string; check_out_date: string; guests?: number; serviceRoomId?: string },
+): Promise<{ orderReference: string; sync: BookingSync }> {
+  const created = await stack.request('POST', ORDERS, {
+    key: tenant.paymentKey,
+    body: {
+      reference: `INV-${randomUUID()}`,
+      amount_minor: 24000,
+      currency: 'USD',
+      customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      success_url: 'https://partner.example/return',
+      cancel_url: 'https://partner.example/cancel',
+      context: {
+        type: 'room_booking',
+        check_in_date: stay.check_in_date,
+        check_out_date: stay.check_out_date,
+        guests: stay.guests ?? 1,
+        ...(stay.serviceRoomId ? { service_room_id: stay.serviceRoomId } : {}),
+      },
+    },
+  });
+  if (created.status !== 201) throw new Error(`order not created: ${created.status} ${created.text}`);
+  const paid = await fetch(created.body.checkout_url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ outcome: 'paid' }).toString(),
+    redirect: 'manual',
+  });
+  if (paid.status !== 303) throw new Error(`sandbox checkout answered ${paid.status}`);
+  await stack.request('GET', `${ORDERS}/verify?reference=${encodeURIComponent(created.body.order_reference)}`);
+  const status = await orderStatus(stack, tenant, created.body.order_reference);
+  if (status.body.status !== 'paid') throw new Error(`order not paid: ${status.text}`);
+  return { orderReference: created.body.order_reference, sync: status.body.service_booking_sync };
+}
