@@ -72,7 +72,7 @@ export async function startTestStack(
     sqsEndpoint,
     queues,
     secretsKeyFile: ensureKeyFile(join(keyDir, 'secrets.key')),
-    orderReferenceKeyFile: ensureKeyFile(join(mkdtempSync(join(tmpdir(), 'hotel-test-keys-')), 'order-reference.key')),
+    orderReferenceKeyFile: ensureKeyFile(join(keyDir, 'order-reference.key')),
     sandboxPayments: options.sandboxPayments,
     sweepIntervalMs: options.sweepIntervalMs,
     planLimits: options.planLimits ?? UNTHROTTLED,

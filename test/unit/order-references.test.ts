@@ -1,8 +1,8 @@
 /** Order references: the same for the same client and reference under one key, unpredictable without it. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { withEnv } from '../support/env';
 
 const dir = mkdtempSync(join(tmpdir(), 'order-reference-keys-'));
@@ -12,6 +12,8 @@ const keyFile = (name: string, value: string) => {
   return path;
 };
 const base = { STAGE: 'unit', TABLE_NAME: 'unit' };
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The module keeps its key for the container's life: each key gets a fresh module, as a new container would. */
 async function referenceUnder(file: string, clientId: string, reference: string) {
