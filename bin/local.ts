@@ -34,6 +34,10 @@ async function ensureDemoClient(apiUrl: string) {
   console.log(
     `  curl -s -X PUT ${apiUrl}/api/v1/property-sync/rooms -H "Authorization: Bearer ${sync.key}" -H "Content-Type: application/json" -H "Idempotency-Key: demo-1" -d '{"external_source":"demo-pms","rooms":[{"external_room_id":"R101","room_number":"101","room_type":"double","price":120,"max_occupancy":2,"is_active":true}]}'`,
   );
+  console.log(
+    `  curl -s -X POST ${apiUrl}/api/v1/payments/payment-orders -H "Authorization: Bearer ${payment.key}" -H "Content-Type: application/json" -d '{"reference":"DEMO-1","amount_minor":24000,"currency":"USD","customer":{"name":"Ada Lovelace","email":"ada@example.com"},"success_url":"https://partner.example/paid","cancel_url":"https://partner.example/cancelled"}'`,
+  );
+  console.log('  (open the checkout_url it answers in a browser to pay on the sandbox)');
 }
 
 async function main() {
@@ -60,7 +64,23 @@ async function main() {
   console.log(`ready: ${stack.info.apiUrl}`);
 }
 
-main().catch((error) => {
-  console.error('local stack failed to start:', error);
+/** The variable that sets each port, for a message a newcomer can act on. */
+const PORT_VARIABLES: [string, number][] = [
+  ['PORT', port],
+  ['DYNAMODB_PORT', Number(process.env.DYNAMODB_PORT ?? 8000)],
+  ['SQS_PORT', Number(process.env.SQS_PORT ?? 9324)],
+];
+
+main().catch((error: NodeJS.ErrnoException & { port?: number }) => {
+  if (error.code === 'EADDRINUSE') {
+    const variable = PORT_VARIABLES.find(([, value]) => value === error.port)?.[0];
+    console.error(
+      variable
+        ? `port ${error.port} is already in use: set ${variable} to a free port (e.g. ${variable}=${(error.port ?? 0) + 1} npm start)`
+        : `a port is already in use (${error.message}): set PORT, DYNAMODB_PORT or SQS_PORT to free ports`,
+    );
+  } else {
+    console.error('local stack failed to start:', error);
+  }
   process.exit(1);
 });

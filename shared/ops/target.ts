@@ -62,7 +62,9 @@ async function selectLocal(env: CallerEnvironment): Promise<Target> {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new TargetError(`no local stack found at ${file}; start it with npm start (or pass --stage NAME)`);
+      throw new TargetError(
+        `no local stack found at ${file}; start it with npm start, or point at a running one with LOCAL_DATA_DIR (the folder npm start used) or OPS_STACK_FILE (its stack.json), or pass --stage NAME`,
+      );
     }
     throw new TargetError(`cannot read ${file}: ${(error as Error).message}`);
   }

@@ -228,6 +228,7 @@ describe('errors', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(`no local stack found at ${missing}; start it with npm start`);
+    expect(run.stderr).toContain('LOCAL_DATA_DIR');
   });
 });
 
