@@ -23,6 +23,14 @@ export type RouteAuth =
   | { kind: 'payment' }
   | { kind: 'public' };
 
+/** What the OpenAPI document says of an operation (Markdown). */
+export interface RouteDocs {
+  /** A few words: the operation's heading. */
+  summary: string;
+  /** What it does and what a caller must know; a sync route's scope is added to it. */
+  description: string;
+}
+
 export interface Route {
   /** Stable id: names the function construct and the handler file. */
   id: string;
@@ -52,7 +60,19 @@ export interface Route {
     /** Reads the key order references are derived with (it creates orders). */
     orderReferenceKey?: boolean;
   };
+  /** One line: the Lambda function's description (and the reason a public route is public). */
   description: string;
+  /**
+   * The operation's text in the API document (shared/openapi/), required of every API route
+   * (test/unit/openapi.test.ts); its schemas, examples and errors are in shared/openapi/operations.
+   */
+  docs?: RouteDocs;
+  /**
+   * A page for people (dashboard, guest booking): HTML behind a session or for a browser, not part
+   * of the API, so it is left out of the OpenAPI document and needs no `docs`. (The sandbox
+   * checkout page stands in for a payment provider's page and is documented as one.)
+   */
+  page?: true;
   /**
    * A route of the sandbox payment provider: it exists only in a stage that turns the sandbox on
    * (the local stack always; a deployed stage with -c sandboxPayments=true, never prod).
@@ -72,6 +92,11 @@ export const routes: readonly Route[] = [
     // The client's categories by Query; the changed ones by BatchWriteItem.
     access: { dynamodb: { actions: ['Query', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['IDEMPOTENCY#'] } },
     description: 'Create or update room categories by external_category_id',
+    docs: {
+      summary: 'Upsert room categories',
+      description:
+        'Creates or updates room categories by `external_category_id`. The whole request is validated before anything is written; items whose stored content is identical are not rewritten.',
+    },
   },
   {
     id: 'PutRooms',
@@ -85,6 +110,11 @@ export const routes: readonly Route[] = [
     // transaction), the old guard deleted in the transaction when the number changes.
     access: { dynamodb: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['CLIENT#', 'IDEMPOTENCY#'] } },
     description: 'Create or update rooms and link them to categories',
+    docs: {
+      summary: 'Upsert rooms',
+      description:
+        'Creates or updates rooms by client + `external_source` + `external_room_id` and links them to synced categories. A new external room whose `room_number` already exists in the client links that room (`linked`) instead of creating a duplicate. Sync categories first.',
+    },
   },
   {
     id: 'PutBookings',
@@ -101,6 +131,11 @@ export const routes: readonly Route[] = [
       dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], deletes: ['IDEMPOTENCY#'] },
     },
     description: 'Mirror external bookings',
+    docs: {
+      summary: 'Mirror bookings',
+      description:
+        'Creates or updates external bookings by `external_source` + `external_booking_id`. Overlaps with other active bookings of the same room (of any origin) are reported in `conflicts` and recorded anyway. Synced bookings never emit callbacks. Sync rooms first.',
+    },
   },
   {
     id: 'PutCheckins',
@@ -117,6 +152,11 @@ export const routes: readonly Route[] = [
       dynamodb: { actions: ['Query', 'BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['IDEMPOTENCY#'] },
     },
     description: 'Push check-in and check-out activity',
+    docs: {
+      summary: 'Push check-in and check-out activity',
+      description:
+        'Upserts check-in records by `external_checkin_id`. Per booking the latest new event (by `occurred_at`) moves it to `checked_in` or `checked_out`; a check-out frees the room from the check-out day on. An event older than the latest applied one is recorded but does not change the booking.',
+    },
   },
   {
     id: 'GetAvailability',
@@ -127,6 +167,11 @@ export const routes: readonly Route[] = [
     // Rooms and categories by Query; the client's active stays on gsi1.
     access: { dynamodb: { actions: ['Query'], queries: ['gsi1'] } },
     description: 'Rooms available for a stay range',
+    docs: {
+      summary: 'Rooms available for a stay',
+      description:
+        'Rooms that are active, have `max_occupancy >= guests`, and have no active booking of any origin (synced, reception, paid order) with check-in before the requested check-out and check-out after the requested check-in. Optional filters narrow the rooms. Rooms come in natural room-number order; `categories` counts the available rooms per synced category.',
+    },
   },
   {
     id: 'CreatePaymentOrder',
@@ -143,6 +188,18 @@ export const routes: readonly Route[] = [
       orderReferenceKey: true,
     },
     description: 'Create a payment order and its hosted checkout',
+    docs: {
+      summary: 'Create a payment order',
+      description: [
+        'Creates a payment order and its hosted checkout; send the guest to `checkout_url`. Call from your server, never from browser code.',
+        '',
+        '- New `reference`: **201** with `reused: false`.',
+        '- Same `reference`, amount and currency again: **200** with the existing order and `reused: true`. If that order is `failed`, `cancelled` or `expired`, a new payment attempt with a new `checkout_url` is made first and the order is `processing` again.',
+        '- Same `reference`, other amount or currency: **409** `EXTERNAL_REFERENCE_CONFLICT`.',
+        '',
+        'Never treat the redirect to your `success_url` as proof of payment: confirm with the status lookup (or a verified `payment_order.paid` webhook).',
+      ].join('\n'),
+    },
   },
   {
     id: 'VerifyPaymentOrder',
@@ -159,6 +216,16 @@ export const routes: readonly Route[] = [
       providerSecrets: ['stripeSecretKey'],
     },
     description: 'Provider return URL: verify with the provider, then redirect the guest',
+    docs: {
+      summary: 'Provider return URL: verify, then redirect the guest',
+      description: [
+        'Public (no key): the payment provider sends the guest here. The service asks the provider about the current checkout (it never trusts the redirect) and marks the order `paid` only when the provider says paid and amount and currency match. In the same transaction it records the attempt outcome, the provider event and the transaction, mirrors a `room_booking` order with both dates into a confirmed hotel booking, and queues the `booking.confirmed` callback and `payment_order.paid` webhook.',
+        '',
+        'Then it redirects (303) to `success_url` with `payment=success`, or to `cancel_url` with `payment=failed`, appending `payment_order` and `reference` (both the `order_reference`; an existing query is kept). While the provider still reports the checkout open, the order stays `processing` and the guest goes to `cancel_url`; the order can still be paid and verified later. Verifying a paid order again redirects to success and records nothing twice.',
+        '',
+        "The provider is asked on the provider and account the order's current attempt was made on, whatever the client's settings are now. A checkout the provider cannot find leaves the order `processing` (the guest goes to `cancel_url`), logged and alarmed.",
+      ].join('\n'),
+    },
   },
   {
     id: 'GetPaymentOrder',
@@ -168,6 +235,11 @@ export const routes: readonly Route[] = [
     auth: { kind: 'payment' },
     access: { dynamodb: { actions: ['GetItem'] } },
     description: 'Payment order status lookup',
+    docs: {
+      summary: 'Payment order status',
+      description:
+        "The order as it stands, with `paid_at` and the hotel booking it became (`service_booking_sync`). This is how your server confirms a payment. Another client's order is 404, as is a reference the service could not have minted.",
+    },
   },
   {
     id: 'SandboxCheckoutPage',
@@ -177,6 +249,11 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     access: { dynamodb: { actions: ['GetItem'] } },
     description: 'Sandbox provider hosted checkout page',
+    docs: {
+      summary: 'Sandbox hosted checkout page',
+      description:
+        "The sandbox provider's hosted page (`checkout_url`): amount, currency and customer, and a form that POSTs `outcome` = `paid`, `cancelled` or `failed` to the same URL. A completed session shows its outcome instead of the buttons.",
+    },
     sandbox: true,
   },
   {
@@ -188,6 +265,11 @@ export const routes: readonly Route[] = [
     // Completes the session by conditional UpdateItem; reads it again when already completed.
     access: { dynamodb: { actions: ['GetItem', 'UpdateItem'] } },
     description: 'Sandbox provider checkout outcome',
+    docs: {
+      summary: 'Sandbox checkout outcome',
+      description:
+        "The hosted page's form: records the tester's choice (once; a completed session keeps its first outcome) and redirects (303) the guest to the service's verify URL.",
+    },
     sandbox: true,
   },
   {
@@ -203,6 +285,11 @@ export const routes: readonly Route[] = [
       providerSecrets: ['stripeSecretKey', 'stripeWebhookSecret'],
     },
     description: 'Stripe webhook (signature-checked): re-verifies the order with Stripe when a checkout completes, fails or expires',
+    docs: {
+      summary: 'Stripe webhook',
+      description:
+        "Public, but only Stripe can sign: the `Stripe-Signature` header is checked over the exact raw body before anything else. For `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired` of one of this service's Stripe orders, the order is reconciled by asking Stripe again, exactly as the guest's return does (the event itself never marks an order paid). Anything else is acknowledged with 200 so Stripe does not retry it; a failure to reconcile answers 5xx so Stripe does.",
+    },
   },
 ];
 
@@ -213,6 +300,11 @@ export const MAX_ROUTE_TIMEOUT_SECONDS = 28;
 /** The routes a stage serves: the sandbox provider's only where the stage turns it on. */
 export function routesOfStage(stage: { sandboxPayments: boolean }): readonly Route[] {
   return routes.filter((route) => !route.sandbox || stage.sandboxPayments);
+}
+
+/** The routes of the API document: all but the pages for people. */
+export function apiRoutes(all: readonly Route[] = routes): readonly Route[] {
+  return all.filter((route) => !route.page);
 }
 
 export function findRoute(id: string): Route {

@@ -204,3 +204,14 @@ export function statusOf(code: ErrorCode): number {
 
 /** Codes an HTTP response can carry (the `ErrorCode` component's enum). */
 export const HTTP_ERROR_CODES = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => ERROR_CODES[code].surface === 'api');
+
+/** The Markdown table of every code, by status, that the API description ends with. */
+export function errorCatalogue(): string {
+  const rows = (Object.keys(ERROR_CODES) as ErrorCode[])
+    .sort((a, b) => ERROR_CODES[a].status - ERROR_CODES[b].status || (a < b ? -1 : a > b ? 1 : 0))
+    .map((code) => {
+      const info = ERROR_CODES[code];
+      return `| \`${code}\` | ${info.status} | ${info.meaning} |`;
+    });
+  return ['| Code | HTTP | When |', '|---|---|---|', ...rows].join('\n');
+}

@@ -11,15 +11,17 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { gatewayResponses, methodNotAllowedTemplate } from '../../infra/gateway-responses';
-import { routes } from '../../infra/routes';
+import { apiRoutes, type Route, routes } from '../../infra/routes';
 import type { getPaymentOrderStatus, orderCreatedView } from '../../shared/domain/payments/order-views';
 import type { findAvailableRooms } from '../../shared/domain/property-sync/availability';
 import type { syncBookings } from '../../shared/domain/property-sync/sync-bookings';
 import type { syncCategories } from '../../shared/domain/property-sync/sync-categories';
 import type { syncCheckins } from '../../shared/domain/property-sync/sync-checkins';
 import type { syncRooms } from '../../shared/domain/property-sync/sync-rooms';
-import { buildOpenApiDocument, errorsOf, serializeOpenApiDocument } from '../../shared/openapi/document';
+import { buildOpenApiDocument, serializeOpenApiDocument } from '../../shared/openapi/document';
+import { errorsOf } from '../../shared/openapi/route-errors';
 import { ERROR_CODES, type ErrorCode } from '../../shared/openapi/error-codes';
+import { OPERATIONS } from '../../shared/openapi/operations';
 import { formatErrors, OpenApiValidator, resolvePointer } from '../../shared/openapi/validator';
 import {
   type availabilityResult,
@@ -128,8 +130,8 @@ describe('openapi.json', () => {
 });
 
 describe('coverage of the route table', () => {
-  it('has every route with its method, operation id, tag, security and idempotency header', () => {
-    for (const route of routes) {
+  it('has every API route with its method, operation id, tag, security and idempotency header', () => {
+    for (const route of apiRoutes()) {
       const operation = document.paths[route.path]?.[route.method.toLowerCase()] as Record<string, any> | undefined;
       expect(operation, `${route.method} ${route.path}`).toBeDefined();
       expect(operation!.operationId).toBe(route.id);
@@ -149,7 +151,42 @@ describe('coverage of the route table', () => {
 
   it('has no operation that is not in the route table', () => {
     const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`));
-    expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    expect(documented.sort()).toEqual(apiRoutes().map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  // A new route cannot ship undocumented: its text is on its route-table entry, its schemas in
+  // shared/openapi/operations.ts. A page for people (`page: true`) has neither.
+  it('has, for every route-table entry, the text and operation the document needs', () => {
+    for (const route of routes) {
+      if (route.page) {
+        expect(route.docs, `${route.id} is a page: no API docs`).toBeUndefined();
+        expect(OPERATIONS[route.id], `${route.id} is a page: no operation`).toBeUndefined();
+        continue;
+      }
+      expect(route.docs, `${route.id} has docs in infra/routes.ts`).toBeDefined();
+      const { summary, description } = route.docs!;
+      expect(summary.trim(), `${route.id} summary`).not.toBe('');
+      expect(summary.length <= 80 && !summary.includes('\n'), `${route.id} summary is one short line`).toBe(true);
+      expect(description.trim().length, `${route.id} description`).toBeGreaterThan(summary.length);
+      expect(OPERATIONS[route.id], `${route.id} has an operation in shared/openapi/operations.ts`).toBeDefined();
+      const operation = document.paths[route.path]?.[route.method.toLowerCase()] as Record<string, any>;
+      expect(operation.summary).toBe(summary);
+      expect(operation.description.startsWith(description), `${route.id} description is the route's`).toBe(true);
+    }
+  });
+
+  it('leaves pages for people (dashboard, guest booking) out of the API document', () => {
+    const page: Route = {
+      id: 'DashboardOverview',
+      method: 'GET',
+      path: '/dashboard',
+      handler: 'dashboard-overview',
+      auth: { kind: 'public' },
+      access: { dynamodb: { actions: ['Query'] } },
+      description: 'Dashboard overview page',
+      page: true,
+    };
+    expect(apiRoutes([...routes, page])).toEqual(apiRoutes());
   });
 
   it('has the booking.confirmed and payment_order.paid events as webhooks, with their signed-delivery headers', () => {
@@ -246,7 +283,7 @@ describe('error codes', () => {
   });
 
   it('lists 401/403 on keyed routes only, and ORIGIN_NOT_ALLOWED on payment routes only', () => {
-    for (const route of routes) {
+    for (const route of apiRoutes()) {
       const responses = document.paths[route.path]![route.method.toLowerCase()]!.responses as Record<string, any>;
       const codesOf = (status: number) => (responses[status]?.content['application/json'].schema.properties.error.properties.code.enum ?? []) as string[];
       expect(codesOf(401), route.id).toEqual(route.auth.kind === 'public' ? [] : ['MISSING_API_KEY', 'INVALID_API_KEY']);
