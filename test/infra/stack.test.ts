@@ -351,6 +351,8 @@ describe('API', () => {
       'TableName',
       'UsagePlanPremiumId',
       'UsagePlanStandardId',
+      'UserPoolClientId',
+      'UserPoolId',
     ]);
     for (const key of Object.keys(json.Outputs)) {
       expect(json.Outputs[key].Export, key).toBeUndefined();
@@ -669,6 +671,7 @@ describe('cdk-nag AwsSolutions', () => {
       [
         'AwsSolutions-APIG2',
         'AwsSolutions-APIG4',
+        'AwsSolutions-COG2',
         'AwsSolutions-COG4',
         'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
         'AwsSolutions-IAM5[Resource::*]',

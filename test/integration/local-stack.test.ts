@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { freePort } from '../../infra/local/emulators';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'local-stack-'));
@@ -20,13 +21,14 @@ interface Started {
   url: string;
 }
 
-async function start(ports: { api: number; dynamodb: number; sqs: number }): Promise<Started> {
+async function start(ports: { api: number; dynamodb: number; sqs: number; cognito: number }): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     env: {
       ...process.env,
       PORT: String(ports.api),
       DYNAMODB_PORT: String(ports.dynamodb),
       SQS_PORT: String(ports.sqs),
+      COGNITO_PORT: String(ports.cognito),
       LOCAL_DATA_DIR: dataDir,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,15 +76,29 @@ afterAll(() => {
 
 describe('npm start', () => {
   it('serves the API with demo keys, persists data and shuts every child down', async () => {
-    const ports = { api: await freePort(), dynamodb: await freePort(), sqs: await freePort() };
+    const ports = { api: await freePort(), dynamodb: await freePort(), sqs: await freePort(), cognito: await freePort() };
     const first = await start(ports);
     expect(first.url).toBe(`http://127.0.0.1:${ports.api}`);
     const syncKey = /demo sync key \(shown once\):\s+(svc_sync_\S+)/.exec(first.output())![1]!;
     const paymentKey = /demo payment key \(shown once\):\s+(svc_pay_\S+)/.exec(first.output())![1]!;
     expect(first.output()).toContain('curl');
+    expect(first.output()).toContain(`dashboard: ${first.url}/dashboard`);
+    const [, operatorEmail, operatorPassword] = /sign in as (\S+) with password (\S+)/.exec(first.output())!;
 
     const stackFile = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8'));
-    expect(stackFile).toMatchObject({ apiUrl: first.url, dynamodbEndpoint: `http://127.0.0.1:${ports.dynamodb}` });
+    expect(stackFile).toMatchObject({
+      apiUrl: first.url,
+      dynamodbEndpoint: `http://127.0.0.1:${ports.dynamodb}`,
+      cognitoEndpoint: `http://127.0.0.1:${ports.cognito}`,
+      cognitoIssuer: `http://127.0.0.1:${ports.cognito}/${stackFile.userPoolId}`,
+    });
+    // cognito-local keeps its data (users, their passwords) under the data folder.
+    expect(existsSync(join(dataDir, 'cognito', '.cognito', 'db', `${stackFile.userPoolId}.json`))).toBe(true);
+    const signIn = () =>
+      new CognitoIdentityProviderClient({ endpoint: stackFile.cognitoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } }).send(
+        new InitiateAuthCommand({ ClientId: stackFile.userPoolClientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: operatorEmail!, PASSWORD: operatorPassword! } }),
+      );
+    expect((await signIn()).AuthenticationResult?.IdToken).toBeTruthy();
     // The signing secrets' key file: its path in stack.json, the key itself only in the file (mode 600).
     const keyFile = join(dataDir, 'secrets.key');
     expect(stackFile.secretsKeyFile).toBe(keyFile);
@@ -105,6 +121,7 @@ describe('npm start', () => {
     expect(await portOpen(ports.api)).toBe(false);
     expect(await portOpen(ports.dynamodb)).toBe(false);
     expect(await portOpen(ports.sqs)).toBe(false);
+    expect(await portOpen(ports.cognito)).toBe(false);
 
     // Second start: same data, no new demo keys, the old key still works.
     const second = await start(ports);
@@ -113,6 +130,8 @@ describe('npm start', () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { available_rooms: { room_number: string }[] };
     expect(body.available_rooms.map((r) => r.room_number)).toEqual(['1']);
+    // The demo operator survives the restart.
+    expect((await signIn()).AuthenticationResult?.IdToken).toBeTruthy();
     expect(await stop(second.child)).toBe(0);
     expect(existsSync(join(dataDir, 'dynamodb'))).toBe(true);
   }, 90_000);

@@ -1,23 +1,35 @@
 /** Starts the run's emulators once and creates the table; test files read the endpoints with inject(). */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type Emulator, ensureTable, startDynamoLocal, startSqsEmulator } from '../../infra/local/emulators';
+import type { LocalCognito } from '../../infra/local/stack';
+import { type Emulator, ensureTable, startCognitoLocal, startDynamoLocal, startSqsEmulator } from '../../infra/local/emulators';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    emulators: { dynamodbEndpoint: string; sqsEndpoint: string; tableName: string };
+    emulators: { dynamodbEndpoint: string; sqsEndpoint: string; tableName: string; cognito: LocalCognito };
   }
 }
 
 let running: Emulator[] = [];
+let cognitoDir: string | undefined;
 
 export async function setup(project: TestProject) {
-  const [dynamo, sqs] = await Promise.all([startDynamoLocal(), startSqsEmulator()]);
-  running = [dynamo, sqs];
+  cognitoDir = mkdtempSync(join(tmpdir(), 'test-cognito-'));
+  const [dynamo, sqs, cognito] = await Promise.all([startDynamoLocal(), startSqsEmulator(), startCognitoLocal({ dataDir: cognitoDir })]);
+  running = [dynamo, sqs, cognito];
   const tableName = 'hotel-integration-test';
   await ensureTable(dynamo.endpoint, tableName);
-  project.provide('emulators', { dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: sqs.endpoint, tableName });
+  project.provide('emulators', {
+    dynamodbEndpoint: dynamo.endpoint,
+    sqsEndpoint: sqs.endpoint,
+    tableName,
+    cognito: { endpoint: cognito.endpoint, userPoolId: cognito.userPoolId, userPoolClientId: cognito.userPoolClientId, issuer: cognito.issuer },
+  });
 }
 
 export async function teardown() {
   await Promise.all(running.map((e) => e.stop()));
+  if (cognitoDir) rmSync(cognitoDir, { recursive: true, force: true });
 }

@@ -76,6 +76,7 @@ export async function startTestStack(
     sandboxPayments: options.sandboxPayments,
     sweepIntervalMs: options.sweepIntervalMs,
     planLimits: options.planLimits ?? UNTHROTTLED,
+    cognito: emulators.cognito,
   });
   const domain = await import('../../shared/domain/clients');
   const url = serving.info.apiUrl;

@@ -19,6 +19,22 @@ describe('configuration', () => {
     expect(() => parseConfig({ ...minimal, SANDBOX_PAYMENTS: 'yes' })).toThrow(/SANDBOX_PAYMENTS/);
   });
 
+  it("derives the user pool's issuer from its id, and refuses cognito-local's http issuer or endpoint outside the local stack", () => {
+    const pool = { USER_POOL_ID: 'eu-west-1_AbC123', USER_POOL_CLIENT_ID: 'client1' };
+    expect(parseConfig(minimal).userPool).toBeUndefined();
+    expect(parseConfig({ ...minimal, ...pool }).userPool).toEqual({
+      userPoolId: 'eu-west-1_AbC123',
+      clientId: 'client1',
+      issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC123',
+      region: 'eu-west-1',
+      endpoint: undefined,
+    });
+    const local = { USER_POOL_ID: 'local_operators', USER_POOL_CLIENT_ID: 'c', COGNITO_ISSUER: 'http://127.0.0.1:9229/local_operators', COGNITO_ENDPOINT: 'http://127.0.0.1:9229' };
+    expect(parseConfig({ ...minimal, ...local, STAGE: 'local' }).userPool).toMatchObject({ issuer: local.COGNITO_ISSUER, endpoint: local.COGNITO_ENDPOINT });
+    expect(() => parseConfig({ ...minimal, ...local })).toThrow(/COGNITO_ISSUER .* is not https/);
+    expect(() => parseConfig({ ...minimal, ...pool, COGNITO_ENDPOINT: 'http://127.0.0.1:9229' })).toThrow(/COGNITO_ENDPOINT/);
+  });
+
   it('parses lists with their defaults and refuses malformed ones', () => {
     expect(parseConfig(minimal)).toMatchObject({
       supportedCurrencies: ['USD', 'EUR', 'GBP', 'NGN', 'GHS', 'KES', 'ZAR', 'JPY'],
