@@ -2,36 +2,20 @@
  * Operators and their sign-in against the run's cognito-local: the CLI as operators run it
  * (operators create|list|remove), and the dashboard's sign-in use cases and token verifier.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../support/stack';
+import { runOps } from '../support/ops-cli';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const PASSWORD = 'Correct-horse-42';
 
 let stack: TestStack;
 let dir: string;
 let stackFile: string;
 
-function ops(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/ops.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, OPS_STACK_FILE: stackFile },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const ops = (args: string[]) => runOps(stackFile, args);
 
 async function opsJson<T = any>(args: string[]): Promise<T> {
   const run = await ops([...args, '--json']);

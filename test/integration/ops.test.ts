@@ -2,44 +2,23 @@
  * The operator CLI as operators run it: a child process against a stack found through its
  * stack file (here the test stack's, via OPS_STACK_FILE).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNC_SCOPES } from '../../infra/routes';
 import { startTestStack, type TestStack } from '../support/stack';
+import { type OpsRun, runOps } from '../support/ops-cli';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const LISTED_KEY_FIELDS = ['created_at', 'key_id', 'kind', 'last_used_at', 'name', 'origins', 'revoked_at', 'scopes'];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let stack: TestStack;
 let dir: string;
 let stackFile: string;
 
-function ops(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/ops.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, OPS_STACK_FILE: stackFile, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const ops = (args: string[], env: Record<string, string> = {}): Promise<OpsRun> => runOps(stackFile, args, env);
 
 /** Runs with --json and expects success: stdout must be exactly one JSON object. */
 async function opsJson<T = any>(args: string[]): Promise<T> {

@@ -4,19 +4,17 @@
  * created on the client's connected account; an order is paid only when Stripe says so, on the
  * guest's return or on a signed webhook alone.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/config';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 import { type StandInSession, type StripeStandIn, startStripeStandIn } from '../support/stripe-standin';
+import { runOps } from '../support/ops-cli';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const WEBHOOK_SECRET = 'whsec_standin_0123456789abcdef0123456789abcdef';
 const WEBHOOK_PATH = '/api/v1/payments/provider-webhooks/stripe';
 const ACCOUNT = 'acct_1HotelStandIn42';
@@ -101,21 +99,7 @@ function postEvent(event: { payload: string; signature?: string }) {
   });
 }
 
-function ops(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/ops.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, OPS_STACK_FILE: join(dir, 'stack.json') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const ops = (args: string[]) => runOps(join(dir, 'stack.json'), args);
 
 describe('providers set', () => {
   it('puts a client on Stripe with its connected account (operator CLI, --json)', async () => {

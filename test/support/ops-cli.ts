@@ -1,0 +1,28 @@
+/** The operator CLI as operators run it: a child process finding the stack through a stack file. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface OpsRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run ops -- <args>` against the stack whose stack.json is `stackFile`. */
+export function runOps(stackFile: string, args: string[], env: Record<string, string> = {}): Promise<OpsRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/ops.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, OPS_STACK_FILE: stackFile, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
