@@ -13,7 +13,6 @@ import { type OpsRun, runOps } from '../support/ops-cli';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const LISTED_KEY_FIELDS = ['created_at', 'key_id', 'kind', 'last_used_at', 'name', 'origins', 'revoked_at', 'scopes'];
 
-
 let stack: TestStack;
 let dir: string;
 let stackFile: string;
