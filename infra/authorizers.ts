@@ -40,9 +40,9 @@ export const authorizerDefinitions: Readonly<Record<AuthorizerKind, AuthorizerDe
   payment: { kind: 'payment', identityHeaders: [], cached: false },
 };
 
-/** The authorizer in front of a route; undefined for a public route. */
+/** The authorizer in front of a route; undefined for a public route or a dashboard page (its function checks the session). */
 export function authorizerOf(route: Route): AuthorizerDefinition | undefined {
-  return route.auth.kind === 'public' ? undefined : authorizerDefinitions[route.auth.kind];
+  return route.auth.kind === 'sync' || route.auth.kind === 'payment' ? authorizerDefinitions[route.auth.kind] : undefined;
 }
 
 export function checkAuthorizerCacheTtl(seconds: number): number {

@@ -18,10 +18,18 @@ export type KeyKind = 'sync' | 'payment';
 export const PROVIDER_SECRETS = ['stripeSecretKey', 'stripeWebhookSecret'] as const;
 export type ProviderSecret = (typeof PROVIDER_SECRETS)[number];
 
+/** Who may open a dashboard page: every operator of the client, or its admins only. */
+export type OperatorAccess = 'staff' | 'admin';
+
 export type RouteAuth =
   | { kind: 'sync'; scope: SyncScope }
   | { kind: 'payment' }
-  | { kind: 'public' };
+  | { kind: 'public' }
+  /**
+   * A hotel dashboard page: an operator's Cognito session (cookies), verified by the function
+   * itself on every request (shared/dashboard/session.ts), so API Gateway runs no authorizer.
+   */
+  | { kind: 'dashboard'; role: OperatorAccess };
 
 /** What the OpenAPI document says of an operation (Markdown). */
 export interface RouteDocs {
@@ -32,8 +40,14 @@ export interface RouteDocs {
 }
 
 export interface Route {
-  /** Stable id: names the function construct and the handler file. */
+  /** Stable id: names the method (and the function construct, unless `function` groups it). */
   id: string;
+  /**
+   * The function serving it, when several routes of one resource share one (a dashboard page and
+   * its form actions). Routes of one function have the same handler, access and timeout (pageRoutes
+   * builds them so). @default id
+   */
+  function?: string;
   method: 'GET' | 'POST' | 'PUT';
   path: string;
   /** Handler file under functions/, without extension. */
@@ -59,6 +73,10 @@ export interface Route {
     providerSecrets?: readonly ProviderSecret[];
     /** Reads the key order references are derived with (it creates orders). */
     orderReferenceKey?: boolean;
+    /** Seals callback and webhook signing secrets (kms:Encrypt on the signing-secrets key). */
+    sealsSigningSecrets?: boolean;
+    /** Talks to the operators' user pool (signs operators in and out): a public dashboard route. */
+    operatorSessions?: boolean;
   };
   /** One line: the Lambda function's description (and the reason a public route is public). */
   description: string;
@@ -293,13 +311,144 @@ export const routes: readonly Route[] = [
   },
 ];
 
+/** A dashboard resource: one function serving a page and its forms (CONTRACT.md "Hotel dashboard"). */
+interface PageResource {
+  function: string;
+  handler: string;
+  auth: Extract<RouteAuth, { kind: 'dashboard' | 'public' }>;
+  access: Route['access'];
+  description: string;
+  /** [route id, method, path] */
+  routes: readonly (readonly [string, Route['method'], string])[];
+}
+
+function pageRoutes(resource: PageResource): Route[] {
+  return resource.routes.map(([id, method, path]) => ({
+    id,
+    method,
+    path,
+    function: resource.function,
+    handler: resource.handler,
+    auth: resource.auth,
+    access: resource.access,
+    description: resource.description,
+    page: true as const,
+  }));
+}
+
+/**
+ * The hotel dashboard: server-rendered pages for a client's operators, behind their Cognito
+ * session (shared/dashboard/). Every action calls the use case the ops CLI calls.
+ */
+export const dashboardRoutes: readonly Route[] = [
+  ...pageRoutes({
+    function: 'DashboardSession',
+    handler: 'dashboard-session',
+    auth: { kind: 'public' },
+    // Only the user pool: e-mail and password to tokens, the first new password, sign-out.
+    access: { dynamodb: { actions: [] }, operatorSessions: true },
+    description: 'Dashboard sign-in and sign-out (Cognito)',
+    routes: [
+      ['DashboardSignInPage', 'GET', '/dashboard/sign-in'],
+      ['DashboardSignIn', 'POST', '/dashboard/sign-in'],
+      ['DashboardNewPassword', 'POST', '/dashboard/new-password'],
+      ['DashboardSignOut', 'POST', '/dashboard/sign-out'],
+      ['DashboardStylesheet', 'GET', '/dashboard/style.css'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardOverview',
+    handler: 'dashboard-overview',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2'] } },
+    description: "Dashboard overview: today's arrivals and departures, 14-night occupancy, deliveries needing attention",
+    routes: [['DashboardOverview', 'GET', '/dashboard']],
+  }),
+  ...pageRoutes({
+    function: 'DashboardRooms',
+    handler: 'dashboard-rooms',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem'], queries: ['gsi1', 'gsi2'] } },
+    description: 'Dashboard rooms: the rooms, a 14-night grid, Add room',
+    routes: [
+      ['DashboardRooms', 'GET', '/dashboard/rooms'],
+      ['DashboardAddRoom', 'POST', '/dashboard/rooms'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardBookings',
+    handler: 'dashboard-bookings',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: {
+      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1', 'gsi2'] },
+      enqueuesCallbacks: true,
+    },
+    description: 'Dashboard bookings: every origin, reception bookings, room assignment',
+    routes: [
+      ['DashboardBookings', 'GET', '/dashboard/bookings'],
+      ['DashboardNewBookingForm', 'GET', '/dashboard/bookings/new'],
+      ['DashboardNewBooking', 'POST', '/dashboard/bookings'],
+      ['DashboardBooking', 'GET', '/dashboard/bookings/{booking_id}'],
+      ['DashboardAssignRoomForm', 'GET', '/dashboard/bookings/{booking_id}/assign'],
+      ['DashboardAssignRoom', 'POST', '/dashboard/bookings/{booking_id}/assign'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardPayments',
+    handler: 'dashboard-payments',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2'] } },
+    description: 'Dashboard payments: orders with their attempts, provider events and transactions',
+    routes: [
+      ['DashboardPayments', 'GET', '/dashboard/payments'],
+      ['DashboardPayment', 'GET', '/dashboard/payments/{order_reference}'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardDeliveries',
+    handler: 'dashboard-deliveries',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'] }, enqueuesCallbacks: true },
+    description: 'Dashboard deliveries: callbacks and webhooks with their attempts, Retry',
+    routes: [
+      ['DashboardDeliveries', 'GET', '/dashboard/deliveries'],
+      ['DashboardDelivery', 'GET', '/dashboard/deliveries/{delivery_id}'],
+      ['DashboardRetryDelivery', 'POST', '/dashboard/deliveries/{delivery_id}/retry'],
+      ['DashboardRetryFailed', 'POST', '/dashboard/deliveries/retry-failed'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardIntegrations',
+    handler: 'dashboard-integrations',
+    auth: { kind: 'dashboard', role: 'admin' },
+    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1'] }, sealsSigningSecrets: true },
+    description: 'Dashboard integrations (admins): keys, callback and webhook URLs, payment provider',
+    routes: [
+      ['DashboardIntegrations', 'GET', '/dashboard/integrations'],
+      ['DashboardCreateKey', 'POST', '/dashboard/integrations/keys'],
+      ['DashboardRevokeKey', 'POST', '/dashboard/integrations/keys/{key_id}/revoke'],
+      ['DashboardSetEndpoint', 'POST', '/dashboard/integrations/endpoints/{kind}'],
+      ['DashboardRotateSecret', 'POST', '/dashboard/integrations/endpoints/{kind}/rotate'],
+      ['DashboardSetProvider', 'POST', '/dashboard/integrations/provider'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardAudit',
+    handler: 'dashboard-audit',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: { dynamodb: { actions: ['Query'] } },
+    description: "Dashboard audit: every operator action, who and when",
+    routes: [['DashboardAudit', 'GET', '/dashboard/audit']],
+  }),
+];
+
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
 /** API Gateway gives up on an integration after 29 s: a route function stops first. */
 export const MAX_ROUTE_TIMEOUT_SECONDS = 28;
 
 /** The routes a stage serves: the sandbox provider's only where the stage turns it on. */
 export function routesOfStage(stage: { sandboxPayments: boolean }): readonly Route[] {
-  return routes.filter((route) => !route.sandbox || stage.sandboxPayments);
+  return [...routes, ...dashboardRoutes].filter((route) => !route.sandbox || stage.sandboxPayments);
 }
 
 /** The routes of the API document: all but the pages for people. */
@@ -308,7 +457,7 @@ export function apiRoutes(all: readonly Route[] = routes): readonly Route[] {
 }
 
 export function findRoute(id: string): Route {
-  const route = routes.find((r) => r.id === id);
+  const route = routes.find((r) => r.id === id) ?? dashboardRoutes.find((r) => r.id === id);
   if (!route) throw new Error(`No route with id ${id}`);
   return route;
 }

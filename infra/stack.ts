@@ -161,8 +161,22 @@ export class HotelIntegrationStack extends Stack {
       reason: 'No rotation Lambda: the key only derives new order references, so an operator rotates it by putting a new random value (docs/operations.md); existing orders are unaffected',
     });
 
+    // Seals callback and webhook signing secrets on the table; only the sender opens them.
+    const signingSecretsKey = new SigningSecretsKey(this, 'SigningSecrets', { stage });
+    // The operators of the hotel dashboard; its pages verify their tokens against this pool.
+    const operators = new OperatorUserPool(this, 'Operators', { stage });
+
+    // One function per route, or per resource where routes share one (dashboard pages and their
+    // forms: pageRoutes gives them one handler, access and timeout).
+    const functionsById = new Map<string, ServiceFunction>();
     for (const route of stageRoutes) {
-      const fn = new ServiceFunction(this, `${route.id}Function`, {
+      const functionId = route.function ?? route.id;
+      const existing = functionsById.get(functionId);
+      if (existing) {
+        handlers.set(route.id, existing);
+        continue;
+      }
+      const fn = new ServiceFunction(this, `${functionId}Function`, {
         ...common,
         handler: route.handler,
         description: route.description,
@@ -171,13 +185,19 @@ export class HotelIntegrationStack extends Stack {
           ...(isPaymentRoute(route) ? { SUPPORTED_CURRENCIES: currencies.join(','), SANDBOX_PAYMENTS: String(sandboxPayments) } : {}),
           ...(route.access.orderReferenceKey ? { ORDER_REFERENCE_KEY_SECRET_ARN: orderReferenceKey.secretArn } : {}),
           ...(route.access.enqueuesCallbacks ? { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl } : {}),
+          ...(route.access.sealsSigningSecrets ? { SECRETS_KMS_KEY_ARN: signingSecretsKey.key.keyArn } : {}),
+          ...(route.auth.kind === 'dashboard' || route.access.operatorSessions
+            ? { USER_POOL_ID: operators.userPool.userPoolId, USER_POOL_CLIENT_ID: operators.client.userPoolClientId, SANDBOX_PAYMENTS: String(sandboxPayments) }
+            : {}),
           ...providerSecrets.environment(route.access.providerSecrets ?? []),
         },
       });
       fn.grantTableAccess(table, route.access.dynamodb);
       if (route.access.enqueuesCallbacks) callbacks.queue.grantSendMessages(fn);
+      if (route.access.sealsSigningSecrets) signingSecretsKey.allowToSeal(fn.role!);
       providerSecrets.grantRead(fn, route.access.providerSecrets ?? []);
       if (route.access.orderReferenceKey) orderReferenceKey.grantRead(fn);
+      functionsById.set(functionId, fn);
       handlers.set(route.id, fn);
     }
 
@@ -187,9 +207,6 @@ export class HotelIntegrationStack extends Stack {
       description: 'API key authorizer for sync and payment routes',
     });
     authorizer.grantTableAccess(table, supportFunctionAccess.authorizer);
-
-    // Seals callback and webhook signing secrets on the table; only the sender opens them.
-    const signingSecretsKey = new SigningSecretsKey(this, 'SigningSecrets', { stage });
 
     const sender = new ServiceFunction(this, 'SendCallbackFunction', {
       ...common,
@@ -253,7 +270,7 @@ export class HotelIntegrationStack extends Stack {
       authorizer,
       sender,
       sweeper,
-      routeFunctions: [...handlers.values()],
+      routeFunctions: [...functionsById.values()],
       queue: callbacks.queue,
       deadLetterQueue: callbacks.deadLetterQueue,
       alarmEmail: props.alarmEmail,
@@ -275,7 +292,6 @@ export class HotelIntegrationStack extends Stack {
       });
     }
     new CfnOutput(this, stackOutputKeys.sandboxPayments, { value: String(sandboxPayments), description: 'Whether this stage runs the sandbox payment provider' });
-    const operators = new OperatorUserPool(this, 'Operators', { stage });
     new CfnOutput(this, stackOutputKeys.userPoolId, { value: operators.userPool.userPoolId, description: 'Operators of the hotel dashboard (npm run ops -- operators ...)' });
     new CfnOutput(this, stackOutputKeys.userPoolClientId, { value: operators.client.userPoolClientId, description: "The dashboard's app client" });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Subscribe to receive alarms' });

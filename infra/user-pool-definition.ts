@@ -34,9 +34,10 @@ export const userPoolDefinition = {
     nameSuffix: 'dashboard',
     /** Sign-in posts e-mail and password to the dashboard's own function: no secret, no hosted UI. */
     authFlows: { userPassword: true },
-    accessTokenValidityMinutes: 60,
-    idTokenValidityMinutes: 60,
-    refreshTokenValidityDays: 7,
+    /** Short: a signed-out session's ID token (verified offline) dies soon after its refresh token is revoked. */
+    accessTokenValidityMinutes: 15,
+    idTokenValidityMinutes: 15,
+    refreshTokenValidityDays: 1,
     enableTokenRevocation: true,
     preventUserExistenceErrors: true,
   },

@@ -145,7 +145,12 @@ export class ServiceApi extends Construct {
           operationName: route.id,
           authorizationType: AuthorizationType.NONE,
         });
-        acknowledgeUnauthenticated(method, `${route.id} is public by design: ${route.description}.`);
+        acknowledgeUnauthenticated(
+          method,
+          route.auth.kind === 'dashboard'
+            ? `${route.id} is a dashboard page: its function verifies the operator's Cognito tokens (HttpOnly cookies) with aws-jwt-verify on every request.`
+            : `${route.id} is public by design: ${route.description}.`,
+        );
       } else {
         resource.addMethod(route.method, integration, {
           operationName: route.id,
@@ -219,7 +224,10 @@ export class ServiceApi extends Construct {
       },
       {
         id: 'AwsSolutions-COG4',
-        reason: 'Callers are PMS integrations and payment clients holding API keys, checked by the Lambda REQUEST authorizer; there are no Cognito users.',
+        reason:
+          'API routes are called by PMS integrations and payment clients holding API keys, checked by the Lambda REQUEST authorizer. ' +
+          "Dashboard pages are for the operators of the stage's Cognito user pool, but their tokens travel in HttpOnly cookies, which a " +
+          'Cognito authorizer cannot read (its identity source is a header): each page function verifies them with aws-jwt-verify.',
       },
     );
     const cloudWatchRole = this.restApi.node.findChild('CloudWatchRole');

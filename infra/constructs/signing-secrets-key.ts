@@ -36,6 +36,13 @@ export class SigningSecretsKey extends Construct {
     });
   }
 
+  /** Lets `role` seal secrets (the dashboard's Integrations page): Encrypt only, with a well-formed context. */
+  allowToSeal(role: IRole): void {
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['kms:Encrypt'], resources: [this.key.keyArn], conditions: SIGNING_SECRET_CONTEXT_CONDITIONS }),
+    );
+  }
+
   /**
    * Makes `role` the one principal that can decrypt with the key: its policy allows kms:Decrypt
    * with a well-formed context, and the key policy denies Decrypt (and ReEncryptFrom, which

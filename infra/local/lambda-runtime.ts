@@ -53,7 +53,7 @@ export interface LocalFunction {
   tableAccess: TableAccess;
 }
 
-export const routeFunction = (route: Route): LocalFunction => ({ name: route.id, handler: route.handler, tableAccess: route.access.dynamodb });
+export const routeFunction = (route: Route): LocalFunction => ({ name: route.function ?? route.id, handler: route.handler, tableAccess: route.access.dynamodb });
 
 export const supportFunction = (handler: SupportFunction): LocalFunction => ({ name: handler, handler, tableAccess: supportFunctionAccess[handler] });
 

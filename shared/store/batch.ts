@@ -56,6 +56,41 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Pro
   return items;
 }
 
+/** Where a page of a query starts (ExclusiveStartKey): the table's keys, and the index's on an index. */
+export type PageKey = Record<string, string>;
+
+/** The key attributes a query's start key holds: the table's, and its index's when it reads one. */
+function pageKeyAttributes(indexName: string | undefined): string[] {
+  const { partitionKey, sortKey, globalSecondaryIndexes } = tableDefinition;
+  const index = globalSecondaryIndexes.find((i) => i.indexName === indexName);
+  return [partitionKey, sortKey, ...(index ? [index.partitionKey, index.sortKey] : [])];
+}
+
+/**
+ * At most `limit` items of a query after `start`, and the key the next page starts after when
+ * another item follows. It reads one item past the page to know, so the last page never leads to
+ * an empty one; with a FilterExpression it reads on (100, then 1,000 items a call) until the page
+ * is full or the query ends, so a selective filter reads as far as its matches are spread.
+ */
+export async function queryPage(
+  input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>,
+  page: { limit: number; start?: PageKey },
+): Promise<{ items: Item[]; next?: PageKey }> {
+  const items: Item[] = [];
+  let start: Item | undefined = page.start;
+  for (let round = 0; round === 0 || (start && items.length <= page.limit); round++) {
+    const want = page.limit + 1 - items.length;
+    // A filter may match little of what it reads: after a first short read, read in larger steps.
+    const limit = input.FilterExpression ? Math.max(want, round === 0 ? 100 : 1000) : want;
+    const result = await db.send(new QueryCommand({ ...input, TableName: TABLE, Limit: limit, ExclusiveStartKey: start }));
+    items.push(...(result.Items ?? []));
+    start = result.LastEvaluatedKey;
+  }
+  if (items.length <= page.limit) return { items };
+  const last = items[page.limit - 1]!;
+  return { items: items.slice(0, page.limit), next: Object.fromEntries(pageKeyAttributes(input.IndexName).map((name) => [name, last[name] as string])) };
+}
+
 /** GetItem for many keys: BatchGetItem in chunks of 100, unprocessed keys retried. */
 export async function batchGet(keys: readonly Key[]): Promise<Item[]> {
   const found: Item[] = [];

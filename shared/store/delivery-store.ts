@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll, tableItemsOf } from './batch';
+import { type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import type { EndpointKind } from './endpoint-store';
 import { keys } from './keys';
@@ -278,4 +278,40 @@ export async function listDeliveries(clientId: string, status?: DeliveryStatus):
     ExpressionAttributeValues: { ':pk': keys.deliveriesOfClient(clientId), ...(status ? { ':status': status } : {}) },
   });
   return (await tableItemsOf(listed)).map((item) => fromItem<DeliveryRecord>(item));
+}
+
+/**
+ * The start key a cursor of this client's delivery list may name: the client's delivery index
+ * and the delivery that index entry names, else undefined.
+ */
+export function deliveriesPageKey(clientId: string, key: PageKey): PageKey | undefined {
+  const entry = key.gsi2sk === undefined ? undefined : keys.deliveryOfClientEntry(key.gsi2sk);
+  return entry && { ...keys.delivery(entry.id), ...keys.deliveryOfClient(clientId, entry.at, entry.id) };
+}
+
+/**
+ * At most `limit` of a client's deliveries, newest first, after `start`, optionally only those
+ * in `statuses`: the index (gsi2) names them and filters on `status`, which it projects, and
+ * BatchGetItem reads them. A status filter reads on through the index until the page is full.
+ */
+export async function deliveriesPage(
+  clientId: string,
+  page: { limit: number; start?: PageKey; statuses?: readonly DeliveryStatus[] },
+): Promise<{ deliveries: DeliveryRecord[]; next?: PageKey }> {
+  const statuses = page.statuses ?? [];
+  const { items, next } = await queryPage(
+    {
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ...(statuses.length
+        ? { FilterExpression: `#status IN (${statuses.map((_, i) => `:s${i}`).join(', ')})`, ExpressionAttributeNames: { '#status': 'status' } }
+        : {}),
+      ExpressionAttributeValues: { ':pk': keys.deliveriesOfClient(clientId), ...Object.fromEntries(statuses.map((status, i) => [`:s${i}`, status])) },
+      ScanIndexForward: false,
+    },
+    page,
+  );
+  const deliveries = (await tableItemsOf(items)).map((item) => fromItem<DeliveryRecord>(item));
+  // The index lags the table a little: a delivery retried since no longer has the status it was listed by.
+  return { deliveries: statuses.length ? deliveries.filter((d) => statuses.includes(d.status)) : deliveries, next };
 }

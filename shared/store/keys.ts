@@ -18,6 +18,18 @@ function deliveryDueShard(deliveryId: string): number {
 
 const DELIVERIES_DUE = 'DELIVERIES#DUE';
 
+/** An id in a sort key: a UUID, an order reference (no `#`). */
+const SORT_KEY_ID = /^[A-Za-z0-9-]{1,128}$/;
+/** A time in a sort key, as Date.toISOString writes it. */
+const SORT_KEY_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** `<iso time>#<id>` read back, or undefined when it is not one (a cursor is checked with it). */
+function timeOrderedEntry(sortKey: string): { at: string; id: string } | undefined {
+  const split = sortKey.indexOf('#');
+  const entry = { at: sortKey.slice(0, split), id: sortKey.slice(split + 1) };
+  return split > 0 && SORT_KEY_TIME.test(entry.at) && SORT_KEY_ID.test(entry.id) ? entry : undefined;
+}
+
 export const keys = {
   client: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'PROFILE' }),
   /** Listing every client (operators): gsi1 on the client's profile, oldest first. */
@@ -92,6 +104,8 @@ export const keys = {
     gsi2sk: `${createdAt}#${deliveryId}`,
   }),
   deliveriesOfClient: (clientId: string) => `CLIENT#${clientId}#DELIVERIES`,
+  /** The creation time and delivery id of a `deliveryOfClient` sort key, or undefined when it is not one. */
+  deliveryOfClientEntry: (gsi2sk: string) => timeOrderedEntry(gsi2sk),
   /**
    * Sparse "due" index (gsi1): present while a delivery waits to be put on the queue, by due
    * time. The sweeper enqueues what is due, so a failed or lost enqueue is picked up again.
@@ -115,12 +129,37 @@ export const keys = {
     return { dueAt: gsi1sk.slice(0, at), deliveryId: gsi1sk.slice(at + 1) };
   },
 
+  /**
+   * Operators' audit entries, in the client's partition, newest last by sort key: the time first,
+   * then a random id, so two entries of one millisecond never collide.
+   */
+  audit: (clientId: string, at: string, id: string) => ({ pk: `CLIENT#${clientId}`, sk: `AUDIT#${at}#${id}` }),
+  auditPrefix: 'AUDIT#',
+  /** The time and id of an audit entry's sort key, or undefined when it is not one. */
+  auditEntryOf: (sk: string) => (sk.startsWith('AUDIT#') ? timeOrderedEntry(sk.slice('AUDIT#'.length)) : undefined),
+
   /** A payment order and, in its partition, its attempts, provider events and transactions. */
   paymentOrder: (orderReference: string) => ({ pk: `ORDER#${orderReference}`, sk: 'ORDER' }),
   paymentAttempt: (orderReference: string, attempt: number) => ({ pk: `ORDER#${orderReference}`, sk: `ATTEMPT#${String(attempt).padStart(4, '0')}` }),
   providerEvent: (orderReference: string, at: string, eventId: string) => ({ pk: `ORDER#${orderReference}`, sk: `EVENT#${at}#${eventId}` }),
   paymentTransaction: (orderReference: string, transactionId: string) => ({ pk: `ORDER#${orderReference}`, sk: `TXN#${transactionId}` }),
   orderPartition: (orderReference: string) => `ORDER#${orderReference}`,
+  /** Listing a client's orders, newest last by sort key: gsi2 on the order item, from its creation. */
+  orderOfClient: (clientId: string, createdAt: string, orderReference: string) => ({
+    gsi2pk: `CLIENT#${clientId}#ORDERS`,
+    gsi2sk: `${createdAt}#${orderReference}`,
+  }),
+  ordersOfClient: (clientId: string) => `CLIENT#${clientId}#ORDERS`,
+  /** The creation time and order reference of an `orderOfClient` sort key, or undefined when it is not one. */
+  orderOfClientEntry: (gsi2sk: string) => timeOrderedEntry(gsi2sk),
+  /** A client's paid orders by payment time (the orders paid on a day): gsi1 on the order item, once paid. */
+  paidOrderOfClient: (clientId: string, paidAt: string, orderReference: string) => ({
+    gsi1pk: `CLIENT#${clientId}#PAID`,
+    gsi1sk: `${paidAt}#${orderReference}`,
+  }),
+  paidOrdersOfClient: (clientId: string) => `CLIENT#${clientId}#PAID`,
+  /** The gsi1 sort-key range of the orders paid on a UTC calendar day (`paid_at` is an ISO timestamp in UTC). */
+  paidOnDay: (date: string) => ({ from: `${date}T`, to: `${date}T~` }),
   /** Guard: a partner's `reference` is unique per client. */
   orderByExternalReference: (clientId: string, reference: string) => ({ pk: `CLIENT#${clientId}`, sk: `ORDEREXT#${reference}` }),
   /** A client's payment provider settings. */

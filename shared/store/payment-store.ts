@@ -4,7 +4,7 @@
  * a guard item keeps the partner's reference unique per client.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll } from './batch';
+import { type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import type { TransactItem } from './service-booking-store';
@@ -78,6 +78,21 @@ export async function findOrderByExternalReference(clientId: string, reference: 
   return Item ? getOrder(Item.order_reference as string) : undefined;
 }
 
+/**
+ * The order's item: its own key, the client's order list (gsi2, from creation on) and, once paid,
+ * the client's paid orders (gsi1, by payment time). Every write of the whole order goes through
+ * here, so replacing an order never takes it off a list.
+ */
+function orderItem(order: PaymentOrderRecord) {
+  return {
+    ...keys.paymentOrder(order.order_reference),
+    ...keys.orderOfClient(order.client_id, order.created_at, order.order_reference),
+    ...(order.status === 'paid' && order.paid_at ? keys.paidOrderOfClient(order.client_id, order.paid_at, order.order_reference) : {}),
+    entity: 'payment_order',
+    ...order,
+  };
+}
+
 export function attemptItem(orderReference: string, attempt: AttemptRecord) {
   return { ...keys.paymentAttempt(orderReference, attempt.attempt), entity: 'payment_attempt', ...attempt };
 }
@@ -92,7 +107,7 @@ export function newOrderItems(order: PaymentOrderRecord, attempt: AttemptRecord)
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    { Put: { TableName: TABLE, Item: { ...keys.paymentOrder(order.order_reference), entity: 'payment_order', ...order }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: TABLE, Item: orderItem(order), ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { TableName: TABLE, Item: attemptItem(order.order_reference, attempt), ConditionExpression: 'attribute_not_exists(pk)' } },
   ];
 }
@@ -102,7 +117,7 @@ export function orderUpdateItem(next: PaymentOrderRecord, read: Pick<PaymentOrde
   return {
     Put: {
       TableName: TABLE,
-      Item: { ...keys.paymentOrder(next.order_reference), entity: 'payment_order', ...next },
+      Item: orderItem(next),
       ConditionExpression: '#status = :status AND attempt = :attempt',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':status': read.status, ':attempt': read.attempt },
@@ -154,6 +169,41 @@ export async function orderHistory(orderReference: string) {
   });
   const of = (prefix: string) => items.filter((i) => (i.sk as string).startsWith(prefix)).map((i) => fromItem<Record<string, unknown>>(i));
   return { attempts: of('ATTEMPT#'), events: of('EVENT#'), transactions: of('TXN#') };
+}
+
+// ---- a client's orders
+
+/**
+ * The start key a cursor of this client's order list may name: the client's order index and the
+ * order item that index entry names, else undefined.
+ */
+export function clientOrdersPageKey(clientId: string, key: PageKey): PageKey | undefined {
+  const entry = key.gsi2sk === undefined ? undefined : keys.orderOfClientEntry(key.gsi2sk);
+  return entry && { ...keys.paymentOrder(entry.id), ...keys.orderOfClient(clientId, entry.at, entry.id) };
+}
+
+/**
+ * At most `limit` of a client's orders, newest first, after `start`: the order index (gsi2, keys
+ * and `status` only) names them, BatchGetItem reads them.
+ */
+export async function clientOrdersPage(clientId: string, page: { limit: number; start?: PageKey }): Promise<{ orders: PaymentOrderRecord[]; next?: PageKey }> {
+  const { items, next } = await queryPage(
+    { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': keys.ordersOfClient(clientId) }, ScanIndexForward: false },
+    page,
+  );
+  return { orders: (await tableItemsOf(items)).map((item) => fromItem<PaymentOrderRecord>(item)), next };
+}
+
+/** A client's orders paid on a UTC calendar day, newest first: the paid index (gsi1) for that day, then BatchGetItem. */
+export async function ordersPaidOnDay(clientId: string, date: string): Promise<PaymentOrderRecord[]> {
+  const day = keys.paidOnDay(date);
+  const listed = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': keys.paidOrdersOfClient(clientId), ':from': day.from, ':to': day.to },
+    ScanIndexForward: false,
+  });
+  return (await tableItemsOf(listed)).map((item) => fromItem<PaymentOrderRecord>(item));
 }
 
 // ---- provider settings

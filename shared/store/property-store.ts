@@ -431,6 +431,21 @@ export async function activeBookingsOverlapping(clientId: string, window: StayWi
   return [...short, ...long];
 }
 
+/**
+ * Active bookings of a client overlapping the window, each with its id (the dashboard's overview
+ * and rooms grid): the same gsi1 reads as availability, plus the table's sort key, which every
+ * index entry holds and which names the booking.
+ */
+export async function activeStaysOverlapping(clientId: string, window: StayWindow): Promise<ActiveStayOfRoom[]> {
+  const attributes = ['sk', ...STAY_ATTRIBUTES];
+  type Entry = ActiveStay & { sk: string };
+  const [short, long] = await Promise.all([
+    staysQuery<Entry>('gsi1pk', keys.activeStays(clientId, 'short'), window, SHORT_STAY_NIGHTS, attributes),
+    staysQuery<Entry>('gsi1pk', keys.activeStays(clientId, 'long'), window, MAX_STAY_NIGHTS, attributes),
+  ]);
+  return [...short, ...long].map(({ sk, ...stay }) => ({ ...stay, id: keys.bookingIdOf(sk) }));
+}
+
 /** Active bookings of one room overlapping the window. */
 export async function activeBookingsOfRoom(roomId: string, window: StayWindow): Promise<ActiveStayOfRoom[]> {
   return staysQuery<ActiveStayOfRoom>('gsi2pk', keys.activeStaysOfRoom(roomId), window, MAX_STAY_NIGHTS, ['id', ...STAY_ATTRIBUTES]);

@@ -43,9 +43,9 @@ describe('operator user pool', () => {
       ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
       EnableTokenRevocation: true,
       PreventUserExistenceErrors: 'ENABLED',
-      AccessTokenValidity: 60,
-      IdTokenValidity: 60,
-      RefreshTokenValidity: 7 * 24 * 60,
+      AccessTokenValidity: 15,
+      IdTokenValidity: 15,
+      RefreshTokenValidity: 24 * 60,
       WriteAttributes: ['locale'],
     });
   });

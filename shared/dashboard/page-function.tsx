@@ -1,0 +1,209 @@
+/**
+ * One dashboard function: the routes of the route table that name it, each answered by its
+ * action. Around every action, the dashboard's rules (CONTRACT.md "Hotel dashboard"):
+ * - every response: a CSP without scripts, no framing, no referrer, never cached;
+ * - a POST whose Origin is not the service's own: 403, before anything else runs;
+ * - a page behind a session: the operator from the verified token (else to the sign-in page),
+ *   admins only where the route says so (403), the client from the token alone;
+ * - errors as pages: 404 for what is not the operator's client's, no internal detail on a 5xx.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { VNode } from 'preact';
+import { dashboardRoutes, type Route } from '../../infra/routes';
+import type { Operator } from '../auth/operator-tokens';
+import { config, LOCAL_STAGE, MAX_BODY_BYTES } from '../config';
+import { AppError } from '../errors';
+import { toAppError } from '../http/error-envelope';
+import { lowerCaseHeaders } from '../http/headers';
+import { logger, metrics, tracer } from '../observability';
+import { parseCookies } from './cookies';
+import { Empty, linksUnder, type Links, Page, PublicPage, renderDocument } from './layout';
+import { clearedNoticeCookie, type Notice, noticeCookie, readNotice } from './notice';
+import { COOKIE, clearedSessionCookies, type CookieScope, sessionOf } from './session';
+
+export interface PageRequest {
+  /** The signed-in operator; on a public dashboard route (sign-in), undefined. */
+  operator: Operator;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  /** A POST's urlencoded form (empty on a GET). */
+  form: URLSearchParams;
+  cookies: Record<string, string>;
+  links: Links;
+  /** The notice a previous action left (POST-redirect-GET), shown once. */
+  notice?: Notice;
+  requestId: string;
+  /** The service's public base URL (for links handed out: the guest booking page). */
+  baseUrl: string;
+  cookieScope: CookieScope;
+  now: Date;
+}
+
+export type PageOutcome =
+  | { html: VNode; status?: number; cookies?: string[] }
+  | { redirect: string; notice?: Notice; cookies?: string[] }
+  | { raw: string; contentType: string; status?: number; cacheSeconds?: number };
+
+export type PageAction = (request: PageRequest) => Promise<PageOutcome>;
+export type PublicPageAction = (request: Omit<PageRequest, 'operator'> & { operator?: undefined }) => Promise<PageOutcome>;
+
+/**
+ * No script may run (there is none), styles and images only from the service, forms post only to
+ * it, and no page may be framed (clickjacking).
+ */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+function securityHeaders(secure: boolean): Record<string, string> {
+  return {
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+    ...(secure ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+}
+
+type Event = APIGatewayProxyEvent;
+
+function baseUrlOf(event: Event): string {
+  return config().publicBaseUrl ?? `https://${event.requestContext.domainName}/${event.requestContext.stage}`;
+}
+
+function formOf(event: Event, headers: Record<string, string>): URLSearchParams {
+  if (event.httpMethod !== 'POST' || !event.body) return new URLSearchParams();
+  const body = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The form is too large');
+  const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Forms are sent as application/x-www-form-urlencoded');
+  return new URLSearchParams(body);
+}
+
+const TITLES: Record<number, string> = { 400: 'Bad request', 403: 'Forbidden', 404: 'Not found', 413: 'Too large', 415: 'Unsupported form' };
+
+function errorPage(error: AppError, links: Links, operator: Operator | undefined, requestId: string): VNode {
+  const title = TITLES[error.status] ?? (error.status >= 500 ? 'Something went wrong' : 'Request refused');
+  const message =
+    error.status >= 500 ? `The dashboard could not answer. Try again in a moment (request ${requestId}).` : error.message;
+  const body = (
+    <>
+      <Empty>{message}</Empty>
+      <p>
+        <a href={links.to('/dashboard')}>Back to the overview</a>
+      </p>
+    </>
+  );
+  return operator ? (
+    <Page title={title} links={links} operator={operator} nav="overview">
+      {body}
+    </Page>
+  ) : (
+    <PublicPage title={title} links={links}>
+      {body}
+    </PublicPage>
+  );
+}
+
+/** The dashboard function named `functionId` in the route table, with an action per route id. */
+export function pageFunction(functionId: string, actions: Record<string, PageAction | PublicPageAction>) {
+  const routes = dashboardRoutes.filter((route) => route.function === functionId);
+  if (routes.length === 0) throw new Error(`No dashboard routes for ${functionId}`);
+  for (const route of routes) if (!actions[route.id]) throw new Error(`No action for route ${route.id}`);
+  const byMethodAndPath = new Map<string, Route>(routes.map((route) => [`${route.method} ${route.path}`, route]));
+
+  const core = async (event: Event): Promise<APIGatewayProxyResult> => {
+    const requestId = event.requestContext?.requestId ?? 'unknown';
+    const headers = lowerCaseHeaders(event.headers);
+    const baseUrl = baseUrlOf(event);
+    const base = new URL(baseUrl);
+    const basePath = base.pathname.replace(/\/$/, '');
+    const links = linksUnder(basePath);
+    const secure = config().stage !== LOCAL_STAGE;
+    const scope: CookieScope = { path: `${basePath}/dashboard`, secure };
+    const setCookies: string[] = [];
+    let operator: Operator | undefined;
+
+    const respond = (status: number, extra: Record<string, string>, body: string): APIGatewayProxyResult => {
+      metrics.addMetric(status >= 500 ? 'Http5xx' : status >= 400 ? 'Http4xx' : 'Http2xx', MetricUnit.Count, 1);
+      return {
+      statusCode: status,
+      headers: { ...securityHeaders(secure), ...extra, 'X-Request-Id': requestId },
+      ...(setCookies.length ? { multiValueHeaders: { 'Set-Cookie': setCookies } } : {}),
+      body,
+      };
+    };
+    const html = (status: number, page: VNode) => respond(status, { 'Content-Type': 'text/html; charset=utf-8' }, renderDocument(page));
+    const redirect = (path: string) => respond(303, { Location: links.to(path) }, '');
+
+    try {
+      const route = byMethodAndPath.get(`${event.httpMethod} ${event.resource}`);
+      if (!route) throw new AppError(404, 'NOT_FOUND', 'There is no such page.');
+      // A state-changing request from another site (or without an Origin) does nothing.
+      if (event.httpMethod !== 'GET' && headers.origin !== base.origin) {
+        throw new AppError(403, 'FORBIDDEN', 'This form was not sent from the dashboard itself, so nothing was done.');
+      }
+      const cookies = parseCookies(headers.cookie);
+      if (route.auth.kind === 'dashboard') {
+        const session = await sessionOf(cookies, scope);
+        if (!session) {
+          if (cookies[COOKIE.id] || cookies[COOKIE.refresh]) setCookies.push(...clearedSessionCookies(scope));
+          return redirect('/dashboard/sign-in');
+        }
+        operator = session.operator;
+        setCookies.push(...session.setCookies);
+        logger.appendKeys({ client_id: operator.client_id, operator: operator.email });
+        if (route.auth.role === 'admin' && operator.role !== 'admin') {
+          throw new AppError(403, 'FORBIDDEN', 'Only an admin of your hotel can open Integrations.');
+        }
+      }
+      const notice = event.httpMethod === 'GET' ? readNotice(cookies[COOKIE.flash]) : undefined;
+      if (cookies[COOKIE.flash] && event.httpMethod === 'GET') setCookies.push(clearedNoticeCookie(scope));
+      const request: PageRequest = {
+        operator: operator as Operator,
+        params: (event.pathParameters ?? {}) as Record<string, string>,
+        query: (event.queryStringParameters ?? {}) as Record<string, string>,
+        form: formOf(event, headers),
+        cookies,
+        links,
+        notice,
+        requestId,
+        baseUrl,
+        cookieScope: scope,
+        now: new Date(),
+      };
+      const outcome = await (actions[route.id] as PageAction)(request);
+      if ('redirect' in outcome) {
+        setCookies.push(...(outcome.cookies ?? []));
+        if (outcome.notice) setCookies.push(noticeCookie(outcome.notice, scope));
+        return redirect(outcome.redirect);
+      }
+      if ('raw' in outcome) {
+        const cache: Record<string, string> = outcome.cacheSeconds ? { 'Cache-Control': `private, max-age=${outcome.cacheSeconds}` } : {};
+        return respond(outcome.status ?? 200, { 'Content-Type': outcome.contentType, ...cache }, outcome.raw);
+      }
+      setCookies.push(...(outcome.cookies ?? []));
+      return html(outcome.status ?? 200, outcome.html);
+    } catch (thrown) {
+      const error = toAppError(thrown);
+      return html(error.status, errorPage(error, links, operator, requestId));
+    }
+  };
+
+  return middy(core)
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(captureLambdaHandler(tracer))
+    .use(logMetrics(metrics))
+    .use(requestIdInLogs());
+}
+
+const requestIdInLogs = (): MiddlewareObj<Event, APIGatewayProxyResult> => ({
+  before: (request) => {
+    logger.appendKeys({ request_id: request.event.requestContext?.requestId ?? 'unknown' });
+  },
+});

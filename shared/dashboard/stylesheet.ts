@@ -1,0 +1,52 @@
+/** The dashboard's one stylesheet (served from the dashboard's own path: the CSP allows no inline style). */
+export const DASHBOARD_CSS = `
+:root { --ink: #1b1f24; --muted: #4a5360; --line: #d0d7de; --accent: #0b5cad; --bg: #f6f8fa; --ok: #116329; --bad: #a40e26; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
+a { color: var(--accent); }
+.top { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .6rem 1rem; background: #12263f; color: #fff; }
+.top .brand { font-weight: 700; }
+.top .who { margin-left: auto; font-size: .9rem; }
+.top button { background: transparent; color: #fff; border: 1px solid #fff; }
+.nav ul { display: flex; flex-wrap: wrap; gap: .25rem; margin: 0; padding: .4rem 1rem; list-style: none; background: var(--bg); border-bottom: 1px solid var(--line); }
+.nav a { display: inline-block; padding: .35rem .6rem; border-radius: 4px; text-decoration: none; }
+.nav a[aria-current="page"] { background: var(--accent); color: #fff; }
+main { padding: 1rem; max-width: 72rem; }
+main.narrow { max-width: 26rem; }
+h1 { font-size: 1.5rem; margin: .2rem 0 1rem; }
+h2 { font-size: 1.15rem; margin: 1.6rem 0 .6rem; }
+.table-wrap { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; font-size: .92rem; }
+th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { background: var(--bg); }
+.field { display: flex; flex-direction: column; gap: .2rem; margin-bottom: .8rem; }
+.field input, .field select { font: inherit; padding: .45rem .5rem; border: 1px solid #8c959f; border-radius: 4px; max-width: 28rem; }
+.field input[aria-invalid="true"] { border-color: var(--bad); }
+.field-error { color: var(--bad); font-weight: 600; }
+.hint, .muted { color: var(--muted); }
+fieldset { border: 1px solid var(--line); border-radius: 4px; margin: 0 0 .8rem; }
+.checks label { display: block; }
+button { font: inherit; padding: .4rem .9rem; border-radius: 4px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
+form.inline { display: inline; margin: 0; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: .6rem 0 1rem; }
+.button-link { display: inline-block; padding: .4rem .9rem; border-radius: 4px; background: var(--accent); color: #fff; text-decoration: none; }
+.notice { padding: .6rem .9rem; border-radius: 4px; margin-bottom: 1rem; border: 1px solid; }
+.notice.success { background: #dafbe1; border-color: #4ac26b; }
+.notice.error { background: #ffebe9; border-color: #ff8182; }
+.notice p { margin: .2rem 0; }
+code.secret { word-break: break-all; font-size: .95rem; background: #fff; padding: .1rem .3rem; border: 1px solid var(--line); }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; }
+.facts dt { font-weight: 600; }
+.facts dd { margin: 0; }
+.pager { display: flex; gap: 1rem; margin: .8rem 0; }
+.empty { color: var(--muted); }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
+.card { border: 1px solid var(--line); border-radius: 6px; padding: .8rem; }
+.card h2 { margin-top: 0; }
+.chart { max-width: 46rem; }
+.chart svg { width: 100%; height: auto; }
+.grid td.booked { background: #0b5cad; color: #fff; text-align: center; }
+.grid td.free { text-align: center; color: var(--muted); }
+.status-failed, .status-needs_review { color: var(--bad); font-weight: 600; }
+.status-delivered, .status-paid { color: var(--ok); font-weight: 600; }
+`;

@@ -1,0 +1,139 @@
+/**
+ * The dashboard's overview and rooms grid: today's arrivals, departures and guests in house,
+ * occupancy of the coming nights, what needs attention and what was paid today; and which rooms
+ * are booked on which nights. Both read the client's active stays from the stay index (gsi1, as
+ * availability does), so their cost does not grow with booking history. A night `d` is taken by
+ * an active booking with check_in_date <= d < check_out_date.
+ */
+import { errors } from '../errors';
+import { addDays, isCalendarDate } from '../schemas/common';
+import { type ActiveStayOfRoom, activeStaysOverlapping, getBookings, isActive, listCategories, listRooms, type RoomRecord } from '../store/property-store';
+import { type BookingView, bookingView } from './bookings/list-bookings';
+import { type DeliveryView, deliveriesNeedingAttention } from './callbacks/delivery-views';
+import { type OrderSummary, ordersPaidOn } from './payments/list-orders';
+import { byRoomNumber, categoryIndex, type RoomView, toRoomView } from './property-sync/availability';
+
+/** Nights of occupancy on the overview, from today. */
+export const OCCUPANCY_NIGHTS = 14;
+/** Deliveries needing attention shown on the overview. */
+export const OVERVIEW_ATTENTION = 10;
+/** The longest rooms grid: two months. */
+export const MAX_GRID_NIGHTS = 62;
+
+export interface OccupancyNight {
+  date: string;
+  /** Active rooms taken that night by an active booking. */
+  occupied: number;
+  /** Active rooms. */
+  rooms: number;
+}
+
+export interface Overview {
+  /** Active bookings arriving today. */
+  arrivals: BookingView[];
+  /** Active bookings leaving today (checked out ones have left the list). */
+  departures: BookingView[];
+  /** Checked-in guests whose stay includes today, today's departures included. */
+  in_house: BookingView[];
+  occupancy: OccupancyNight[];
+  /** The newest failed or needs_review deliveries. */
+  attention: DeliveryView[];
+  /** Orders paid today (UTC day). */
+  paid_today: OrderSummary[];
+}
+
+export interface RoomGrid {
+  nights: string[];
+  /** Active rooms in room-number order, each with one flag per night: booked or free. */
+  rooms: { room: RoomView; booked: boolean[] }[];
+}
+
+function checkDate(value: string, path: string): void {
+  if (!isCalendarDate(value)) {
+    const message = 'must be a real calendar date in YYYY-MM-DD form';
+    throw errors.validation([{ path, message }], `${path}: ${message}`);
+  }
+}
+
+const nightsFrom = (from: string, count: number) => Array.from({ length: count }, (_, i) => addDays(from, i));
+
+const takes = (stay: Pick<ActiveStayOfRoom, 'check_in_date' | 'check_out_date'>, night: string) => stay.check_in_date <= night && night < stay.check_out_date;
+
+/** Each active room's stays: the ones that can take its nights. */
+function staysByRoom(rooms: readonly RoomRecord[], stays: readonly ActiveStayOfRoom[]): Map<string, ActiveStayOfRoom[]> {
+  const byRoom = new Map(rooms.filter((room) => room.is_active).map((room) => [room.id, [] as ActiveStayOfRoom[]]));
+  for (const stay of stays) byRoom.get(stay.room_id)?.push(stay);
+  return byRoom;
+}
+
+const byRoomThenId = (a: BookingView, b: BookingView) =>
+  byRoomNumber({ room_number: a.room_number ?? '' }, { room_number: b.room_number ?? '' }) || (a.booking_id < b.booking_id ? -1 : 1);
+
+/**
+ * The overview of `today` (YYYY-MM-DD, the hotel's date as the caller knows it). Arrivals,
+ * departures and guests in house are the active bookings holding a room (the stay index holds
+ * only those; a paid booking still awaiting its room is on the Bookings page), read whole from
+ * the table; occupancy counts active rooms taken on each of the 14 nights from today.
+ */
+export async function overviewOf(clientId: string, today: string): Promise<Overview> {
+  checkDate(today, 'today');
+  // From yesterday: a stay leaving today ends after yesterday, so today's departures are in it too.
+  const window = { checkIn: addDays(today, -1), checkOut: addDays(today, OCCUPANCY_NIGHTS) };
+  const [rooms, stays, attention, paidToday] = await Promise.all([
+    listRooms(clientId),
+    activeStaysOverlapping(clientId, window),
+    deliveriesNeedingAttention(clientId, OVERVIEW_ATTENTION),
+    ordersPaidOn(clientId, today),
+  ]);
+  const todays = stays.filter((stay) => stay.check_in_date <= today && stay.check_out_date >= today);
+  // The index lags the table a little: each of today's bookings is judged on its record.
+  const bookings = [...(await getBookings(clientId, todays.map((stay) => stay.id))).values()].filter((b) => isActive(b.status));
+  const roomNumbers = new Map(rooms.map((room) => [room.id, room.room_number]));
+  const views = (keep: (b: (typeof bookings)[number]) => boolean) =>
+    bookings
+      .filter(keep)
+      .map((b) => bookingView(b, (id) => roomNumbers.get(id)))
+      .sort(byRoomThenId);
+
+  const byRoom = staysByRoom(rooms, stays);
+  const occupancy = nightsFrom(today, OCCUPANCY_NIGHTS).map((date) => ({
+    date,
+    occupied: [...byRoom.values()].filter((roomStays) => roomStays.some((stay) => takes(stay, date))).length,
+    rooms: byRoom.size,
+  }));
+  return {
+    arrivals: views((b) => b.check_in_date === today),
+    departures: views((b) => b.check_out_date === today),
+    in_house: views((b) => b.status === 'checked_in' && b.check_in_date <= today && b.check_out_date >= today),
+    occupancy,
+    attention,
+    paid_today: paidToday,
+  };
+}
+
+/** Active rooms and, for each of `nights` nights from `from` (1 to 62), whether an active booking takes it. */
+export async function roomGrid(clientId: string, from: string, nights = OCCUPANCY_NIGHTS): Promise<RoomGrid> {
+  checkDate(from, 'from');
+  if (!Number.isInteger(nights) || nights < 1 || nights > MAX_GRID_NIGHTS) {
+    const message = `must be a whole number from 1 to ${MAX_GRID_NIGHTS}`;
+    throw errors.validation([{ path: 'nights', message }], `nights: ${message}`);
+  }
+  const dates = nightsFrom(from, nights);
+  const [rooms, categories, stays] = await Promise.all([
+    listRooms(clientId),
+    listCategories(clientId),
+    activeStaysOverlapping(clientId, { checkIn: from, checkOut: addDays(from, nights) }),
+  ]);
+  const byRoom = staysByRoom(rooms, stays);
+  const categoriesByKey = categoryIndex(categories);
+  return {
+    nights: dates,
+    rooms: rooms
+      .filter((room) => room.is_active)
+      .sort(byRoomNumber)
+      .map((room) => ({
+        room: toRoomView(room, categoriesByKey),
+        booked: dates.map((night) => byRoom.get(room.id)!.some((stay) => takes(stay, night))),
+      })),
+  };
+}

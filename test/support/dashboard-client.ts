@@ -1,0 +1,102 @@
+/**
+ * A dashboard user over plain HTTP: a cookie jar, forms posted with the service's own Origin
+ * (as a browser does), redirects followed by hand so a test can look at each step.
+ */
+import { randomUUID } from 'node:crypto';
+import type { TestStack } from './stack';
+
+export const OPERATOR_PASSWORD = 'Correct-horse-42';
+
+export interface PageResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Where a 303 pointed (path and query under the stack URL). */
+  location?: string;
+}
+
+export class DashboardClient {
+  private readonly jar = new Map<string, string>();
+
+  constructor(
+    readonly stack: TestStack,
+    readonly email: string,
+  ) {}
+
+  private cookieHeader(): string {
+    return [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  private keep(headers: Headers): void {
+    for (const line of headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const at = pair!.indexOf('=');
+      const name = pair!.slice(0, at).trim();
+      const value = pair!.slice(at + 1).trim();
+      const expired = attributes.some((a) => a.trim().toLowerCase() === 'max-age=0');
+      if (expired || value === '') this.jar.delete(name);
+      else this.jar.set(name, value);
+    }
+  }
+
+  async request(method: 'GET' | 'POST', path: string, form?: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<PageResponse> {
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries(form ?? {})) for (const v of [value].flat()) body.append(name, v);
+    const response = await fetch(`${this.stack.url}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        cookie: this.cookieHeader(),
+        ...(method === 'POST' ? { origin: this.stack.url, 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...headers,
+      },
+      body: method === 'POST' ? body.toString() : undefined,
+    });
+    this.keep(response.headers);
+    const location = response.headers.get('location') ?? undefined;
+    return { status: response.status, headers: response.headers, text: await response.text(), location };
+  }
+
+  get(path: string): Promise<PageResponse> {
+    return this.request('GET', path);
+  }
+
+  /** POSTs a form and, when answered with a redirect, GETs where it points (POST-redirect-GET). */
+  async submit(path: string, form: Record<string, string | string[]> = {}): Promise<PageResponse> {
+    const posted = await this.request('POST', path, form);
+    if (posted.status !== 303 || !posted.location) return posted;
+    return this.get(posted.location);
+  }
+
+  async signIn(password = OPERATOR_PASSWORD): Promise<PageResponse> {
+    return this.submit('/dashboard/sign-in', { email: this.email, password });
+  }
+
+  hasSession(): boolean {
+    return this.jar.has('dashboard_id');
+  }
+}
+
+/** A new operator of `clientId` with a permanent password, signed in. */
+export async function signedInOperator(stack: TestStack, clientId: string, role: 'admin' | 'staff'): Promise<DashboardClient> {
+  const { createOperator } = await import('../../shared/domain/operators');
+  const email = `${role}-${randomUUID().slice(0, 8)}@hotel.example`;
+  await createOperator({ clientId, email, role, password: OPERATOR_PASSWORD });
+  const client = new DashboardClient(stack, email);
+  const page = await client.signIn();
+  if (page.status !== 200) throw new Error(`sign-in answered ${page.status}: ${page.text.slice(0, 300)}`);
+  return client;
+}
+
+/** The visible text of an HTML fragment, whitespace folded (for assertions on what a person reads). */
+export function textOf(html: string): string {
+  return html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+}
