@@ -1,6 +1,7 @@
 /**
- * The one route table. The CDK stack creates one function and one API Gateway method per
- * entry; the local gateway serves exactly the same entries. Paths use API Gateway syntax.
+ * The one route table. The CDK stack creates one API Gateway method per entry and one function
+ * per entry (or per `function`, for the dashboard's resources); the local gateway serves exactly
+ * the same entries. Paths use API Gateway syntax.
  */
 import type { TableAccess } from './table-access';
 

@@ -203,7 +203,10 @@ export class ServiceApi extends Construct {
     this.webAcl = new PublicRateLimitWebAcl(this, 'PublicRateLimit', {
       stage: props.stage,
       apiStage: this.restApi.deploymentStage,
-      publicPaths: props.routes.filter((route) => route.auth.kind === 'public').map((route) => route.path),
+      // Routes API Gateway lets through without a key: the public ones, and the dashboard's (its
+      // session is checked by each function, so without this a flood from one address would cost
+      // a Lambda invocation each, from the account's concurrency the payment routes need too).
+      publicPaths: props.routes.filter((route) => route.auth.kind === 'public' || route.auth.kind === 'dashboard').map((route) => route.path),
       rateLimit: props.publicRateLimit,
     });
 

@@ -48,7 +48,8 @@ export class PublicRateLimitWebAcl extends Construct {
 
     // The path's literal part up to its first parameter, matched anywhere in the URI path: with or
     // without the stage prefix (custom domains), after URL decoding, and with a trailing slash.
-    const prefixes = [...new Set(props.publicPaths.map((path) => path.split('{')[0]!))];
+    // A prefix that contains another adds nothing (`/dashboard` covers `/dashboard/rooms`).
+    const prefixes = minimalPrefixes(props.publicPaths);
     if (prefixes.length === 0) throw new Error('The stage has no public route to protect');
     const matches: CfnWebACL.StatementProperty[] = prefixes.map((prefix) => ({
       byteMatchStatement: {
@@ -86,4 +87,10 @@ export class PublicRateLimitWebAcl extends Construct {
     // The stage ARN is built from names, so nothing else orders the association after the stage.
     association.node.addDependency(props.apiStage);
   }
+}
+
+/** The literal parts of `paths` up to their first parameter, without those another one contains. */
+export function minimalPrefixes(paths: readonly string[]): string[] {
+  const all = [...new Set(paths.map((path) => path.split('{')[0]!))];
+  return all.filter((prefix) => !all.some((other) => other !== prefix && prefix.includes(other)));
 }

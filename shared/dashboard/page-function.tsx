@@ -64,7 +64,10 @@ function securityHeaders(secure: boolean): Record<string, string> {
     'Content-Security-Policy': CONTENT_SECURITY_POLICY,
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
+    // No referrer to other sites. Not `no-referrer`: under it a browser sends `Origin: null` on the
+    // dashboard's own form posts (Fetch standard, "serializing a request origin"), which the
+    // Origin check would then refuse.
+    'Referrer-Policy': 'same-origin',
     'Cache-Control': 'no-store',
     ...(secure ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' } : {}),
   };

@@ -49,4 +49,9 @@ code.secret { word-break: break-all; font-size: .95rem; background: #fff; paddin
 .grid td.free { text-align: center; color: var(--muted); }
 .status-failed, .status-needs_review { color: var(--bad); font-weight: 600; }
 .status-delivered, .status-paid { color: var(--ok); font-weight: 600; }
+.filters { display: flex; flex-wrap: wrap; gap: 0 1rem; align-items: flex-end; margin-bottom: .4rem; }
+.filters button { margin-bottom: .8rem; }
+pre.payload { margin: .3rem 0; padding: .5rem; max-height: 24rem; overflow: auto; white-space: pre-wrap; word-break: break-all; background: var(--bg); border: 1px solid var(--line); font-size: .85rem; }
+ul.changes { margin: 0; padding-left: 1rem; }
+td.amount { white-space: nowrap; }
 `;

@@ -141,6 +141,13 @@ export async function listClientKeys(clientId: string): Promise<ApiKeyRecord[]> 
   return listApiKeys(clientId);
 }
 
+/** Revokes a key of `clientId` only (the dashboard): another client's key id is 404, as an unknown one. */
+export async function revokeClientKey(clientId: string, keyId: string): Promise<ApiKeyRecord> {
+  const owned = (await listApiKeys(clientId)).some((key) => key.key_id === keyId);
+  if (!owned) throw new AppError(404, 'NOT_FOUND', 'No such key');
+  return revokeKey(keyId);
+}
+
 export async function revokeKey(keyId: string): Promise<ApiKeyRecord> {
   const revoked = await revokeApiKey(keyId);
   if (!revoked) throw new AppError(404, 'NOT_FOUND', `No API key ${keyId}`);

@@ -345,8 +345,8 @@ export const commands: readonly Command[] = [
     },
     async run({ flags }) {
       await (await clients()).requireClient(flags.client);
-      const { receptionBookingInput } = await import('../schemas/bookings');
-      const parsed = receptionBookingInput.safeParse({
+      const { createReceptionBooking } = await import('../domain/bookings/reception-bookings');
+      const confirmed = await createReceptionBooking(flags.client, flags.room, {
         guest_name: flags['guest-name'],
         guest_email: flags['guest-email'],
         guest_phone: flags['guest-phone'],
@@ -354,19 +354,6 @@ export const commands: readonly Command[] = [
         check_out_date: flags['check-out'],
         guests: Number(flags.guests),
         total_amount: Number(flags['total-amount']),
-      });
-      if (!parsed.success) {
-        const [{ errors }, { zodDetails }] = await Promise.all([import('../errors'), import('../http/error-envelope')]);
-        throw errors.validation(zodDetails(parsed.error), zodDetails(parsed.error).map((d) => `${d.path}: ${d.message}`).join('; '));
-      }
-      const input = parsed.data;
-      const confirmed = await (await serviceBookings()).confirmServiceBooking(flags.client, {
-        ...input,
-        origin: 'reception',
-        roomId: flags.room,
-        requireRoom: true,
-        payment_status: 'unpaid',
-        payment_method: 'pay_at_property',
       });
       return {
         booking_id: confirmed.booking.id,

@@ -2,19 +2,11 @@
  * The operators' user pool (Cognito; cognito-local on the local stack): the one module that
  * speaks the Cognito API. Sign-in failures of every shape come out as one error, so that a page
  * cannot tell (or tell an attacker) whether the e-mail exists.
+ *
+ * The SDK is imported on first use: a dashboard page loads it only when it signs an operator in
+ * or out or refreshes a session, not on every cold start.
  */
-import {
-  AdminCreateUserCommand,
-  AdminDeleteUserCommand,
-  AdminSetUserPasswordCommand,
-  CognitoIdentityProviderClient,
-  InitiateAuthCommand,
-  ListUsersCommand,
-  RespondToAuthChallengeCommand,
-  RevokeTokenCommand,
-  type AttributeType,
-  type AuthenticationResultType,
-} from '@aws-sdk/client-cognito-identity-provider';
+import type { AttributeType, AuthenticationResultType, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { userPool } from '../config';
 import { operatorAttributes, type OperatorRole } from '../../infra/user-pool-definition';
 
@@ -52,17 +44,26 @@ export class OperatorNotFoundError extends Error {
   override name = 'OperatorNotFoundError';
 }
 
+type CognitoSdk = typeof import('@aws-sdk/client-cognito-identity-provider');
+
+let sdkImport: Promise<CognitoSdk> | undefined;
 let client: CognitoIdentityProviderClient | undefined;
 
-function cognito(): CognitoIdentityProviderClient {
+/** The SDK and the client, both made on first use; the pool's settings are read on every call. */
+async function cognito(): Promise<{ api: CognitoIdentityProviderClient; sdk: CognitoSdk }> {
   const pool = userPool();
-  client ??= new CognitoIdentityProviderClient({
+  // A failed import is not kept: the next call tries again.
+  const loaded = await (sdkImport ??= import('@aws-sdk/client-cognito-identity-provider').catch((error: unknown) => {
+    sdkImport = undefined;
+    throw error;
+  }));
+  client ??= new loaded.CognitoIdentityProviderClient({
     region: pool.region,
     ...(pool.endpoint ? { endpoint: pool.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     // cognito-local answers what it does not support with HTTP 500: no point retrying.
     maxAttempts: pool.endpoint ? 1 : 3,
   });
-  return client;
+  return { api: client, sdk: loaded };
 }
 
 const custom = (name: string) => `custom:${name}`;
@@ -94,8 +95,9 @@ export async function createOperatorUser(input: {
 }): Promise<void> {
   const { userPoolId } = userPool();
   try {
-    await cognito().send(
-      new AdminCreateUserCommand({
+    const { api, sdk } = await cognito();
+    await api.send(
+      new sdk.AdminCreateUserCommand({
         UserPoolId: userPoolId,
         Username: input.email,
         // The CLI hands the password over itself: no invitation e-mail.
@@ -114,8 +116,9 @@ export async function createOperatorUser(input: {
     throw error;
   }
   if (input.permanent) {
-    await cognito().send(
-      new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: input.email, Password: input.password, Permanent: true }),
+    const { api, sdk } = await cognito();
+    await api.send(
+      new sdk.AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: input.email, Password: input.password, Permanent: true }),
     );
   }
 }
@@ -126,7 +129,8 @@ export async function listOperatorUsers(clientId: string): Promise<OperatorRecor
   const operators: OperatorRecord[] = [];
   let token: string | undefined;
   do {
-    const page = await cognito().send(new ListUsersCommand({ UserPoolId: userPoolId, PaginationToken: token, Limit: 60 }));
+    const { api, sdk } = await cognito();
+    const page = await api.send(new sdk.ListUsersCommand({ UserPoolId: userPoolId, PaginationToken: token, Limit: 60 }));
     for (const user of page.Users ?? []) {
       if (attribute(user.Attributes, custom(operatorAttributes.clientId.name)) !== clientId) continue;
       operators.push({
@@ -145,7 +149,8 @@ export async function listOperatorUsers(clientId: string): Promise<OperatorRecor
 
 export async function deleteOperatorUser(email: string): Promise<void> {
   try {
-    await cognito().send(new AdminDeleteUserCommand({ UserPoolId: userPool().userPoolId, Username: email }));
+    const { api, sdk } = await cognito();
+    await api.send(new sdk.AdminDeleteUserCommand({ UserPoolId: userPool().userPoolId, Username: email }));
   } catch (error) {
     if ((error as Error).name === 'UserNotFoundException') throw new OperatorNotFoundError(`no operator ${email}`);
     throw error;
@@ -153,43 +158,47 @@ export async function deleteOperatorUser(email: string): Promise<void> {
 }
 
 export async function initiatePasswordAuth(email: string, password: string): Promise<SignInResult> {
-  const result = await refusingSignIn(() =>
-    cognito().send(
-      new InitiateAuthCommand({
+  const result = await refusingSignIn(async () => {
+    const { api, sdk } = await cognito();
+    return api.send(
+      new sdk.InitiateAuthCommand({
         ClientId: userPool().clientId,
         AuthFlow: 'USER_PASSWORD_AUTH',
         AuthParameters: { USERNAME: email, PASSWORD: password },
       }),
-    ),
-  );
+    );
+  });
   if (result.ChallengeName === 'NEW_PASSWORD_REQUIRED' && result.Session) return { kind: 'new_password_required', session: result.Session };
   if (result.ChallengeName) throw new Error(`unsupported sign-in challenge ${result.ChallengeName}`);
   return { kind: 'signed_in', tokens: tokensOf(result.AuthenticationResult) };
 }
 
 export async function respondNewPassword(email: string, session: string, newPassword: string): Promise<OperatorTokens> {
-  const result = await refusingSignIn(() =>
-    cognito().send(
-      new RespondToAuthChallengeCommand({
+  const result = await refusingSignIn(async () => {
+    const { api, sdk } = await cognito();
+    return api.send(
+      new sdk.RespondToAuthChallengeCommand({
         ClientId: userPool().clientId,
         ChallengeName: 'NEW_PASSWORD_REQUIRED',
         Session: session,
         ChallengeResponses: { USERNAME: email, NEW_PASSWORD: newPassword },
       }),
-    ),
-  );
+    );
+  });
   return tokensOf(result.AuthenticationResult);
 }
 
 export async function refreshTokens(refreshToken: string): Promise<OperatorTokens> {
-  const result = await refusingSignIn(() =>
-    cognito().send(
-      new InitiateAuthCommand({ ClientId: userPool().clientId, AuthFlow: 'REFRESH_TOKEN_AUTH', AuthParameters: { REFRESH_TOKEN: refreshToken } }),
-    ),
-  );
+  const result = await refusingSignIn(async () => {
+    const { api, sdk } = await cognito();
+    return api.send(
+      new sdk.InitiateAuthCommand({ ClientId: userPool().clientId, AuthFlow: 'REFRESH_TOKEN_AUTH', AuthParameters: { REFRESH_TOKEN: refreshToken } }),
+    );
+  });
   return tokensOf(result.AuthenticationResult);
 }
 
 export async function revokeRefreshToken(refreshToken: string): Promise<void> {
-  await cognito().send(new RevokeTokenCommand({ ClientId: userPool().clientId, Token: refreshToken }));
+  const { api, sdk } = await cognito();
+  await api.send(new sdk.RevokeTokenCommand({ ClientId: userPool().clientId, Token: refreshToken }));
 }

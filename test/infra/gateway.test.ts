@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY_CACHE_TTL_SECONDS, MAX_AUTHORIZER_CACHE_TTL_SECONDS, REVOCATION_BOUND_SECONDS } from '../../infra/authorizers';
 import { gatewayResponses } from '../../infra/gateway-responses';
 import { DEFAULT_PLAN_LIMITS, PLANS } from '../../infra/plans';
-import { routes } from '../../infra/routes';
+import { type Route, routes, routesOfStage } from '../../infra/routes';
 import { HotelIntegrationStack, type HotelIntegrationStackProps, usagePlanOutputKey } from '../../infra/stack';
 
 // Raw CloudFormation JSON.
@@ -25,6 +25,10 @@ function synth(props: Partial<HotelIntegrationStackProps> = {}) {
 }
 
 const { stack, json, ofType, logicalId } = synth();
+/** The routes of the stage synth() deploys by default (sandbox on): the API's and the dashboard's. */
+const stageRoutes = routesOfStage({ sandboxPayments: true });
+/** Routes whose callers hold an API key (checked by an authorizer, limited by their usage plan). */
+const isKeyed = (route: Route) => route.auth.kind === 'sync' || route.auth.kind === 'payment';
 const restApiId = logicalId(stack.api.restApi);
 const stageId = logicalId(stack.api.restApi.deploymentStage);
 
@@ -37,7 +41,7 @@ const methods = (() => {
   };
   return ofType('AWS::ApiGateway::Method').map(([id, r]) => ({ id, props: r.Properties, path: pathOf(r.Properties.ResourceId), httpMethod: r.Properties.HttpMethod as string }));
 })();
-const methodOf = (route: (typeof routes)[number]) => methods.find((m) => m.httpMethod === route.method && m.path === route.path)!;
+const methodOf = (route: Route) => methods.find((m) => m.httpMethod === route.method && m.path === route.path)!;
 
 describe('usage plans', () => {
   it('has one usage plan per client plan with its rate and burst, on the stage, and no quota', () => {
@@ -56,7 +60,7 @@ describe('usage plans', () => {
 
   it('takes API keys from the authorizer and requires one on every keyed method only', () => {
     expect(json.Resources[restApiId]!.Properties.ApiKeySourceType).toBe('AUTHORIZER');
-    for (const route of routes) expect(methodOf(route).props.ApiKeyRequired ?? false, route.id).toBe(route.auth.kind !== 'public');
+    for (const route of stageRoutes) expect(methodOf(route).props.ApiKeyRequired ?? false, route.id).toBe(isKeyed(route));
     for (const method of methods.filter((m) => m.httpMethod === 'ANY')) expect(method.props.ApiKeyRequired ?? false).toBe(false);
   });
 
@@ -119,7 +123,6 @@ describe('authorizers', () => {
 
 describe('WAF', () => {
   const [aclId, acl] = ofType('AWS::WAFv2::WebACL')[0]!;
-  const rule = acl.Properties.Rules[0];
 
   it('has one regional web ACL allowing by default, with metrics', () => {
     expect(ofType('AWS::WAFv2::WebACL')).toHaveLength(1);
@@ -131,7 +134,13 @@ describe('WAF', () => {
     expect(acl.Properties.Rules).toHaveLength(1);
   });
 
-  it('blocks a source IP over the rate limit on the public routes', () => {
+  it.each([
+    ['test, with the sandbox provider', () => ofType, stageRoutes],
+    ['prod', () => synth({ stage: 'prod', sandboxPayments: false }).ofType, routesOfStage({ sandboxPayments: false })],
+  ] as const)('blocks a source IP over the rate limit on the public routes (stage %s)', (_, ofStage, deployed) => {
+    const wafs = ofStage()('AWS::WAFv2::WebACL');
+    expect(wafs).toHaveLength(1);
+    const rule = wafs[0]![1].Properties.Rules[0];
     expect(rule.Action).toEqual({ Block: {} });
     expect(rule.VisibilityConfig).toMatchObject({ CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true });
     const rate = rule.Statement.RateBasedStatement;
@@ -141,10 +150,15 @@ describe('WAF', () => {
       expect(s.ByteMatchStatement).toMatchObject({ FieldToMatch: { UriPath: {} }, PositionalConstraint: 'CONTAINS' });
       return s.ByteMatchStatement.SearchString;
     });
-    const publicPrefixes = [...new Set(routes.filter((r) => r.auth.kind === 'public').map((r) => r.path.split('{')[0]))];
-    expect(searched.sort()).toEqual(publicPrefixes.sort());
+    // Every route without a key: the API's public ones and the whole dashboard (`/dashboard` covers its pages).
+    const unkeyed = deployed.filter((r) => !isKeyed(r));
+    for (const route of unkeyed) expect(searched.some((prefix: string) => route.path.includes(prefix)), route.id).toBe(true);
+    expect(searched).toContain('/dashboard');
+    expect(searched.length).toBeLessThan(unkeyed.length);
     // No keyed route falls under it: clients are limited by their usage plans.
-    for (const route of routes.filter((r) => r.auth.kind !== 'public')) {
+    const keyed = deployed.filter(isKeyed);
+    expect(keyed.length).toBeGreaterThan(0);
+    for (const route of keyed) {
       for (const prefix of searched) expect(route.path.includes(prefix), `${route.id} ${prefix}`).toBe(false);
     }
   });

@@ -10,6 +10,7 @@ import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { BACKLOG_ALARM_SECONDS } from '../../infra/constructs/monitoring';
 import { API_METRICS, PAYMENT_METRICS, SWEEPER_METRICS } from '../../infra/constructs/monitoring-metrics';
+import { routesOfStage } from '../../infra/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
 import { tableDefinition } from '../../infra/table-definition';
 
@@ -25,8 +26,10 @@ const resources = template.toJSON().Resources as Record<string, { Type: string; 
 const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const topicRef = () => ({ Ref: logicalId(stack.monitoring.topic) });
+/** Each route function once: the routes of a dashboard resource share one. */
+const routeFunctions = [...new Set(stack.routeFunctions.values())];
 const functions = [
-  ...stack.routeFunctions.values(),
+  ...routeFunctions,
   stack.authorizerFunction,
   stack.callbackSenderFunction,
   stack.deliverySweeperFunction,
@@ -178,6 +181,10 @@ describe('alarms', () => {
   });
 
   it('one Throttles alarm per function: every route function, the authorizer, the sender and the sweeper', () => {
+    // One per function of the route table, not per route.
+    expect(routeFunctions.map((fn) => fn.node.id).sort()).toEqual(
+      [...new Set(routesOfStage({ sandboxPayments: true }).map((r) => `${r.function ?? r.id}Function`))].sort(),
+    );
     const throttles = alarms().filter((a) => a.MetricName === 'Throttles');
     expect(throttles).toHaveLength(functions.length);
     for (const fn of functions) {

@@ -9,9 +9,10 @@ import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../../infra/gateway-responses';
 import { callbackQueue } from '../../infra/queue-definitions';
-import { routes } from '../../infra/routes';
+import { type Route, routes, routesOfStage } from '../../infra/routes';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../../infra/service-defaults';
 import { DELIVERY_METRICS } from '../../infra/constructs/monitoring-metrics';
+import { SIGNING_SECRET_CONTEXT_CONDITIONS } from '../../infra/constructs/signing-secrets-key';
 import { DEFAULT_THROTTLING, HotelIntegrationStack } from '../../infra/stack';
 import { supportFunctionAccess, type TableAccess } from '../../infra/table-access';
 import { indexProjection, tableDefinition } from '../../infra/table-definition';
@@ -27,6 +28,8 @@ interface CfnResourceJson {
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 // With the sandbox provider, so that the whole route table is deployed and checked.
 const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test', sandboxPayments: true });
+/** Every route this stage deploys: the API's and the dashboard's. */
+const stageRoutes = routesOfStage({ sandboxPayments: true });
 const template = Template.fromStack(stack);
 const json = template.toJSON() as { Resources: Record<string, CfnResourceJson>; Outputs: Record<string, CfnJson> };
 const resources = json.Resources;
@@ -38,8 +41,14 @@ const fnOf = (routeId: string) => {
   if (!fn) throw new Error(`no function for ${routeId}`);
   return fn;
 };
+/** The function construct a route's function is named after: several routes may share one. */
+const functionIdOf = (route: Route) => route.function ?? route.id;
+/** Each route function once (routes that share one map to the same). */
+const routeFunctions = [...new Set(stack.routeFunctions.values())];
+/** The routes a function serves. */
+const routesOf = (fn: (typeof routeFunctions)[number]) => stageRoutes.filter((r) => stack.routeFunctions.get(r.id) === fn);
 const allFunctions = [
-  ...stack.routeFunctions.values(),
+  ...routeFunctions,
   stack.authorizerFunction,
   stack.callbackSenderFunction,
   stack.deliverySweeperFunction,
@@ -68,15 +77,31 @@ const methods = ofType('AWS::ApiGateway::Method').map(([id, m]) => ({
   path: pathOf(m.Properties.ResourceId),
   props: m.Properties,
 }));
-const routePaths = [...new Set(routes.map((r) => r.path))];
+const routePaths = [...new Set(stageRoutes.map((r) => r.path))];
 
 describe('functions', () => {
-  it('has exactly one Lambda per route, plus the authorizer, the callback sender and the delivery sweeper', () => {
+  it('has exactly one Lambda per route function (a route\'s own, or the one its resource\'s routes share), plus the authorizer, the callback sender and the delivery sweeper', () => {
     const functionIds = ofType('AWS::Lambda::Function').map(([id]) => id);
     // No custom-resource helper functions are expected: every Lambda is one of ours.
     expect(functionIds.sort()).toEqual(allFunctions.map(logicalId).sort());
-    expect(functionIds).toHaveLength(routes.length + 3);
-    expect(new Set(routes.map((r) => r.id)).size).toBe(routes.length);
+    const declaredFunctions = new Set(stageRoutes.map(functionIdOf));
+    expect(functionIds).toHaveLength(declaredFunctions.size + 3);
+    expect(new Set(stageRoutes.map((r) => r.id)).size).toBe(stageRoutes.length);
+    // Every route of the stage has its function, named after the route's `function` (else its id).
+    expect([...stack.routeFunctions.keys()].sort()).toEqual(stageRoutes.map((r) => r.id).sort());
+    for (const route of stageRoutes) expect(fnOf(route.id).node.id, route.id).toBe(`${functionIdOf(route)}Function`);
+    expect(routeFunctions.map((fn) => fn.node.id).sort()).toEqual([...declaredFunctions].map((id) => `${id}Function`).sort());
+    // Some routes do share one: the test would not notice otherwise.
+    expect(declaredFunctions.size).toBeLessThan(stageRoutes.length);
+  });
+
+  it('gives routes that share a function the same handler, auth, access, timeout and description (the function is built from one of them)', () => {
+    for (const fn of routeFunctions) {
+      const [first, ...others] = routesOf(fn);
+      expect(first, fn.node.id).toBeDefined();
+      const shape = (r: Route) => ({ handler: r.handler, auth: r.auth, access: r.access, timeoutSeconds: r.timeoutSeconds, description: r.description, sandbox: r.sandbox });
+      for (const route of others) expect(shape(route), `${route.id} shares ${first!.id}'s function`).toEqual(shape(first!));
+    }
   });
 
   it('runs every function on nodejs22.x, arm64, with active tracing, 512 MB and its own log group', () => {
@@ -123,7 +148,7 @@ describe('functions', () => {
 
   it('gives CALLBACK_QUEUE_URL only to functions that enqueue callbacks, and the sender its retry delays', () => {
     const queueUrl = { Ref: logicalId(stack.callbacks.queue) };
-    for (const route of routes) {
+    for (const route of stageRoutes) {
       const env = resources[logicalId(fnOf(route.id))]!.Properties.Environment.Variables;
       if (route.access.enqueuesCallbacks) expect(env.CALLBACK_QUEUE_URL).toEqual(queueUrl);
       else expect(env).not.toHaveProperty('CALLBACK_QUEUE_URL');
@@ -247,7 +272,7 @@ describe('API', () => {
   const authorizerIds = new Set(ofType('AWS::ApiGateway::Authorizer').map(([id]) => id));
 
   it('has one method per route, integrated with its own function', () => {
-    for (const route of routes) {
+    for (const route of stageRoutes) {
       const found = methods.filter((m) => m.httpMethod === route.method && m.path === route.path);
       expect(found, `${route.method} ${route.path}`).toHaveLength(1);
       const integration = found[0]!.props.Integration;
@@ -256,10 +281,11 @@ describe('API', () => {
     }
   });
 
-  it('puts the authorizer on every non-public route and on no public one', () => {
-    for (const route of routes) {
+  it('puts the authorizer on every keyed route and on no public or dashboard one', () => {
+    for (const route of stageRoutes) {
       const method = methods.find((m) => m.httpMethod === route.method && m.path === route.path)!;
-      if (route.auth.kind === 'public') {
+      // Dashboard pages verify the operator's Cognito cookies in their function.
+      if (route.auth.kind === 'public' || route.auth.kind === 'dashboard') {
         expect(method.props.AuthorizationType, route.id).toBe('NONE');
         expect(method.props.AuthorizerId, route.id).toBeUndefined();
       } else {
@@ -272,7 +298,7 @@ describe('API', () => {
   it('answers 405 METHOD_NOT_ALLOWED through an ANY mock on every route path, and has no other methods', () => {
     const anyMethods = methods.filter((m) => m.httpMethod === 'ANY');
     expect(anyMethods.map((m) => m.path).sort()).toEqual([...routePaths].sort());
-    expect(methods).toHaveLength(routes.length + routePaths.length);
+    expect(methods).toHaveLength(stageRoutes.length + routePaths.length);
     for (const method of anyMethods) {
       expect(method.props.AuthorizationType).toBe('NONE');
       expect(method.props.Integration).toMatchObject({
@@ -369,6 +395,10 @@ describe('sealed signing secrets', () => {
   const keyArn = () => ({ 'Fn::GetAtt': [keyId(), 'Arn'] });
   const senderRoleArn = () => ({ 'Fn::GetAtt': [logicalId(stack.callbackSenderFunction.role!), 'Arn'] });
   const DECRYPTING = /^kms:(\*|Decrypt|ReEncrypt\*|ReEncryptFrom)$/;
+  const ENCRYPTING = /^kms:(\*|Encrypt|ReEncrypt\*|ReEncryptTo|GenerateDataKey.*)$/;
+  const reachesKey = (statement: CfnJson) => [statement.Resource].flat().some((r: CfnJson) => r === '*' || JSON.stringify(r).includes(keyId()));
+  /** The functions of the routes that seal signing secrets (the dashboard's Integrations page). */
+  const sealing = () => routeFunctions.filter((fn) => routesOf(fn).some((r) => r.access.sealsSigningSecrets));
 
   it('are sealed with a customer-managed KMS key that rotates every year, kept with the table, under a stage alias', () => {
     expect(json.Resources[keyId()]).toMatchObject({
@@ -406,11 +436,11 @@ describe('sealed signing secrets', () => {
     for (const [id, policy] of ofType('AWS::IAM::Policy')) {
       if (policy.Properties.Roles.some((r: CfnJson) => r.Ref === senderRoleId)) continue;
       for (const statement of policy.Properties.PolicyDocument.Statement as CfnJson[]) {
-        const reachesKey = [statement.Resource].flat().some((r: CfnJson) => r === '*' || JSON.stringify(r).includes(keyId()));
-        expect(reachesKey && actionsOf([statement]).some((a) => DECRYPTING.test(a)), `${id}: ${JSON.stringify(statement)}`).toBe(false);
+        expect(reachesKey(statement) && actionsOf([statement]).some((a) => DECRYPTING.test(a)), `${id}: ${JSON.stringify(statement)}`).toBe(false);
       }
     }
-    for (const fn of allFunctions.filter((f) => f !== stack.callbackSenderFunction)) {
+    // The key's ARN goes to the sender and to the functions that seal (next test), to no other.
+    for (const fn of allFunctions.filter((f) => f !== stack.callbackSenderFunction && !sealing().includes(f))) {
       expect(resources[logicalId(fn)]!.Properties.Environment.Variables.SECRETS_KMS_KEY_ARN, logicalId(fn)).toBeUndefined();
     }
     for (const fn of allFunctions) expect(resources[logicalId(fn)]!.Properties.Environment.Variables.SECRETS_KEY_FILE).toBeUndefined();
@@ -428,6 +458,23 @@ describe('sealed signing secrets', () => {
     const allows = keyPolicy.filter((s) => s.Effect === 'Allow');
     expect(allows).toHaveLength(1);
     expect(JSON.stringify(allows[0].Principal)).toContain(':root');
+  });
+
+  it('exactly the functions of the routes that seal signing secrets may Encrypt with it, only under a {client_id, kind} encryption context', () => {
+    const sealers = sealing();
+    expect(sealers.length).toBeGreaterThan(0);
+    for (const fn of sealers) {
+      expect(resources[logicalId(fn)]!.Properties.Environment.Variables.SECRETS_KMS_KEY_ARN, fn.node.id).toEqual(keyArn());
+      const onKey = statementsOf(fn).filter(reachesKey).filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')));
+      expect(onKey, fn.node.id).toEqual([{ Effect: 'Allow', Action: 'kms:Encrypt', Resource: keyArn(), Condition: SIGNING_SECRET_CONTEXT_CONDITIONS }]);
+    }
+    // No other role of the stack (functions or not) may encrypt with it; the sender's grant is Decrypt alone (above).
+    const encryptingRoles = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) =>
+        (policy.Properties.PolicyDocument.Statement as CfnJson[]).some((s) => reachesKey(s) && actionsOf([s]).some((a) => ENCRYPTING.test(a))),
+      )
+      .flatMap(([, policy]) => policy.Properties.Roles.map((r: CfnJson) => r.Ref));
+    expect(encryptingRoles.sort()).toEqual(sealers.map((fn) => logicalId(fn.role!)).sort());
   });
 });
 
@@ -470,6 +517,8 @@ describe('least privilege', () => {
   const prodStack = new HotelIntegrationStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'HotelIntegration-prod', { stage: 'prod' });
   const prodResources = Template.fromStack(prodStack).toJSON().Resources as Record<string, CfnResourceJson>;
   const resourcesOf = (target: HotelIntegrationStack): Record<string, CfnResourceJson> => (target === stack ? resources : prodResources);
+  // The test stage's routes include every route of prod's.
+  const routeById = new Map(stageRoutes.map((r) => [r.id, r]));
 
   /** Every IAM policy statement of a stack (inline role policies included). */
   function allStatements(target: HotelIntegrationStack): CfnJson[] {
@@ -536,8 +585,9 @@ describe('least privilege', () => {
   it('grants every function exactly the table access it declares', () => {
     for (const target of [stack, prodStack]) {
       const grants = tableGrantsOf(target);
+      // By route id: every route's function has exactly what the route declares (routes sharing one declare the same).
       const declared = new Map<string, TableAccess>([
-        ...[...target.routeFunctions.keys()].map((id): [string, TableAccess] => [id, routes.find((r) => r.id === id)!.access.dynamodb]),
+        ...[...target.routeFunctions.keys()].map((id): [string, TableAccess] => [id, routeById.get(id)!.access.dynamodb]),
         ...Object.entries(supportFunctionAccess),
       ]);
       expect([...grants.keys()].sort()).toEqual([...declared.keys()].sort());
@@ -566,7 +616,7 @@ describe('least privilege', () => {
     for (const target of [stack, prodStack]) {
       for (const [name, grants] of tableGrantsOf(target)) {
         expect(grants.filter((g) => g.startsWith('dynamodb:Scan')), name).toEqual([]);
-        if (routes.find((r) => r.id === name)?.auth.kind !== 'public') continue;
+        if (routeById.get(name)?.auth.kind !== 'public') continue;
         expect(grants.filter((g) => /^dynamodb:(DeleteItem|BatchWriteItem)\b/.test(g)), name).toEqual([]);
       }
     }
@@ -605,7 +655,8 @@ describe('least privilege', () => {
   it('grants sqs:SendMessage only to functions that enqueue callbacks, the sender and the sweeper', () => {
     const senders = allFunctions.filter((fn) => actionsOf(statementsOf(fn)).includes('sqs:SendMessage'));
     const expected = [
-      ...routes.filter((r) => r.access.enqueuesCallbacks).map((r) => fnOf(r.id)),
+      // Each function once, however many of its routes enqueue.
+      ...new Set(stageRoutes.filter((r) => r.access.enqueuesCallbacks).map((r) => fnOf(r.id))),
       stack.callbackSenderFunction,
       stack.deliverySweeperFunction,
     ];
@@ -689,6 +740,8 @@ describe('cdk-nag AwsSolutions', () => {
     const apig4 = acknowledged.filter((a) => a.id === 'AwsSolutions-APIG4').map((a) => logicalId(a.construct));
     const unauthenticated = methods.filter((m) => m.props.AuthorizationType === 'NONE').map((m) => m.id);
     expect(apig4.sort()).toEqual(unauthenticated.sort());
-    expect(unauthenticated).toHaveLength(routes.filter((r) => r.auth.kind === 'public').length + routePaths.length);
+    // Public routes, dashboard pages (their functions verify the operator's session) and the 405 mocks.
+    const withoutAuthorizer = stageRoutes.filter((r) => r.auth.kind === 'public' || r.auth.kind === 'dashboard');
+    expect(unauthenticated).toHaveLength(withoutAuthorizer.length + routePaths.length);
   });
 });

@@ -3,7 +3,7 @@
  * orders newest first, the orders paid on a day, and one order with its attempts, provider
  * events and transactions. Orders are listed from the client's order index (gsi2, written when
  * the order is created) and paid ones from the paid index (gsi1, written when it is paid); the
- * records themselves come from the table (docs/data-model.md, patterns 26 to 28).
+ * records themselves come from the table (docs/data-model.md, patterns 28 to 30).
  */
 import { errors } from '../../errors';
 import { isCalendarDate } from '../../schemas/common';

@@ -1,0 +1,7 @@
+import { pageFunction } from '../shared/dashboard/page-function';
+import { paymentPage, paymentsPage } from '../shared/dashboard/pages/payments';
+
+export const handler = pageFunction('DashboardPayments', {
+  DashboardPayments: paymentsPage,
+  DashboardPayment: paymentPage,
+});

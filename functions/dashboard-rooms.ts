@@ -1,0 +1,4 @@
+import { pageFunction } from '../shared/dashboard/page-function';
+import { addRoom, roomsList } from '../shared/dashboard/pages/rooms';
+
+export const handler = pageFunction('DashboardRooms', { DashboardRooms: roomsList, DashboardAddRoom: addRoom });

@@ -1,0 +1,291 @@
+/**
+ * Integrations (admins only; staff get 403 from the route's role): the client's sync and payment
+ * keys, its callback and webhook URLs with their signing secrets, its payment provider. A new key
+ * or secret is shown once, in the notice after the redirect, and never again: only its hash (a
+ * key) or its sealed form (a secret) is kept. Every action is the use case the ops CLI calls.
+ */
+import { PAYMENT_KEY_PLANS } from '../../../infra/plans';
+import { SYNC_SCOPES } from '../../../infra/routes';
+import { config } from '../../config';
+import { recordAudit } from '../../domain/audit';
+import { configureEndpoint } from '../../domain/callbacks/deliveries';
+import { issueApiKey, listClientKeys, requireClient, revokeClientKey } from '../../domain/clients';
+import { configureProvider, PROVIDERS } from '../../domain/payments/providers';
+import { AppError } from '../../errors';
+import type { ApiKeyRecord } from '../../store/api-key-store';
+import { type EndpointKind, getEndpoint } from '../../store/endpoint-store';
+import { getProviderSettings } from '../../store/payment-store';
+import { ActionButton, Empty, Field, Page } from '../layout';
+import type { Notice } from '../notice';
+import type { PageAction, PageOutcome, PageRequest } from '../page-function';
+
+const PAGE = '/dashboard/integrations';
+const ENDPOINT_KINDS: readonly EndpointKind[] = ['callback', 'webhook'];
+const ENDPOINT_TITLES: Record<EndpointKind, { title: string; events: string }> = {
+  callback: { title: 'Callback URL', events: 'booking.confirmed, to your PMS' },
+  webhook: { title: 'Webhook URL', events: 'payment_order.paid, to your website' },
+};
+
+const when = (iso: string | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : 'never');
+
+function failure(error: unknown): Notice {
+  if (error instanceof AppError && error.status < 500) {
+    const details = error.details?.map((d) => d.message).join('; ');
+    return { kind: 'error', message: details && !error.message.includes(details) ? `${error.message}: ${details}` : error.message };
+  }
+  throw error;
+}
+
+/** Runs an action; a refusal of the use case comes back to the page as an error notice. */
+async function act(run: () => Promise<Notice>): Promise<PageOutcome> {
+  try {
+    return { redirect: PAGE, notice: await run() };
+  } catch (error) {
+    return { redirect: PAGE, notice: failure(error) };
+  }
+}
+
+const audit = (request: PageRequest, action: string, target: string | undefined, changes: Record<string, string | number | boolean | null>) =>
+  recordAudit(request.operator.client_id, { operator: request.operator.email, action, ...(target ? { target } : {}), changes }, request.now);
+
+function KeyTable({ keys, request, kind }: { keys: ApiKeyRecord[]; request: PageRequest; kind: 'sync' | 'payment' }) {
+  if (keys.length === 0) return <Empty>No {kind} keys yet.</Empty>;
+  return (
+    <div class="table-wrap" tabIndex={0}>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key id</th>
+            <th scope="col">{kind === 'sync' ? 'Scopes' : 'Allowed origins'}</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">State</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => (
+            <tr>
+              <td>{key.name ?? '—'}</td>
+              <td>
+                <code>{key.key_id}</code>
+              </td>
+              <td>{kind === 'sync' ? key.scopes.join(', ') : key.origins.join(', ') || 'any (server to server)'}</td>
+              <td>{when(key.created_at)}</td>
+              <td>{when(key.last_used_at)}</td>
+              <td>
+                {key.revoked_at ? (
+                  `revoked ${when(key.revoked_at)}`
+                ) : (
+                  <>
+                    active{' '}
+                    <ActionButton action={request.links.to(`${PAGE}/keys/${encodeURIComponent(key.key_id)}/revoke`)} label="Revoke" />
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export const integrationsPage: PageAction = async (request) => {
+  const clientId = request.operator.client_id;
+  const [client, keys, callback, webhook, provider] = await Promise.all([
+    requireClient(clientId),
+    listClientKeys(clientId),
+    getEndpoint(clientId, 'callback'),
+    getEndpoint(clientId, 'webhook'),
+    getProviderSettings(clientId),
+  ]);
+  const endpoints = { callback, webhook };
+  const byNewest = (a: ApiKeyRecord, b: ApiKeyRecord) => b.created_at.localeCompare(a.created_at);
+  const syncKeys = keys.filter((k) => k.kind === 'sync').sort(byNewest);
+  const paymentKeys = keys.filter((k) => k.kind === 'payment').sort(byNewest);
+  const paymentKeysAllowed = PAYMENT_KEY_PLANS.includes(client.plan);
+  const sandbox = config().sandboxPayments;
+  const { links } = request;
+  return {
+    html: (
+      <Page title="Integrations" links={links} operator={request.operator} nav="integrations" notice={request.notice}>
+        <p class="muted">
+          {client.name} · plan {client.plan}
+        </p>
+
+        <h2>Sync keys</h2>
+        <p class="muted">For your PMS: room categories, rooms, bookings, check-ins and availability.</p>
+        <KeyTable keys={syncKeys} request={request} kind="sync" />
+        <section aria-labelledby="create-sync-key">
+          <h2 id="create-sync-key">Create sync key</h2>
+          <form method="post" action={links.to(`${PAGE}/keys`)} aria-labelledby="create-sync-key">
+            <input type="hidden" name="kind" value="sync" />
+            <fieldset class="checks">
+              <legend>Scopes</legend>
+              {SYNC_SCOPES.map((scope) => (
+                <label>
+                  <input type="checkbox" name="scopes" value={scope} /> {scope}
+                </label>
+              ))}
+            </fieldset>
+            <Field label="Name" name="name" hint="Optional: what uses it, e.g. the front-desk PMS" />
+            <button type="submit">Create key</button>
+          </form>
+        </section>
+
+        <h2>Payment keys</h2>
+        <p class="muted">For your website's server: creating payment orders and looking them up.</p>
+        <KeyTable keys={paymentKeys} request={request} kind="payment" />
+        <section aria-labelledby="create-payment-key">
+          <h2 id="create-payment-key">Create payment key</h2>
+          {paymentKeysAllowed ? null : <p class="muted">Payment keys need the {PAYMENT_KEY_PLANS.join(' or ')} plan; ask us to move your hotel.</p>}
+          <form method="post" action={links.to(`${PAGE}/keys`)} aria-labelledby="create-payment-key">
+            <input type="hidden" name="kind" value="payment" />
+            <Field
+              label="Allowed origins"
+              name="origins"
+              hint="Websites that may call with it from a browser, separated by spaces or commas, e.g. https://hotel.example. Leave empty for server-to-server use only."
+            />
+            <Field label="Name" name="name" hint="Optional" />
+            <button type="submit">Create key</button>
+          </form>
+        </section>
+
+        {ENDPOINT_KINDS.map((kind) => {
+          const endpoint = endpoints[kind];
+          const id = `endpoint-${kind}`;
+          return (
+            <section aria-labelledby={id}>
+              <h2 id={id}>{ENDPOINT_TITLES[kind].title}</h2>
+              <p class="muted">
+                Signed {ENDPOINT_TITLES[kind].events}.{' '}
+                {endpoint ? `Now: ${endpoint.url} (since ${when(endpoint.updated_at)}).` : 'Not set: nothing is sent.'}
+              </p>
+              <form method="post" action={links.to(`${PAGE}/endpoints/${kind}`)} aria-labelledby={id}>
+                <Field label={ENDPOINT_TITLES[kind].title} name="url" type="url" value={endpoint?.url} required />
+                <button type="submit">Save {kind} URL</button>
+              </form>
+              {endpoint ? (
+                <div class="actions">
+                  <ActionButton action={links.to(`${PAGE}/endpoints/${kind}/rotate`)} label="Rotate secret" />
+                </div>
+              ) : null}
+            </section>
+          );
+        })}
+
+        <section aria-labelledby="provider">
+          <h2 id="provider">Payment provider</h2>
+          <p>
+            {provider
+              ? `Now: ${provider.provider}${provider.account ? ` (${provider.account})` : ''}.`
+              : sandbox
+                ? 'Not set: orders use the sandbox of this stage.'
+                : 'Not set: payment orders are refused until a provider is set.'}
+          </p>
+          <form method="post" action={links.to(`${PAGE}/provider`)} aria-labelledby="provider">
+            <div class="field">
+              <label for="f-provider">Provider</label>
+              <select id="f-provider" name="provider">
+                {PROVIDERS.filter((p) => p !== 'sandbox' || sandbox).map((p) => (
+                  <option value={p} selected={p === provider?.provider}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Field label="Stripe account" name="account" value={provider?.account} hint="For Stripe: the connected account id, acct_…" />
+            <button type="submit">Save provider</button>
+          </form>
+        </section>
+      </Page>
+    ),
+  };
+};
+
+const splitList = (value: string | null) =>
+  (value ?? '')
+    .split(/[\s,]+/)
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+export const createKey: PageAction = (request) =>
+  act(async () => {
+    const { form, operator } = request;
+    const kind = form.get('kind');
+    if (kind !== 'sync' && kind !== 'payment') throw new AppError(400, 'VALIDATION_ERROR', 'Choose a sync or a payment key');
+    const scopes = form.getAll('scopes');
+    if (kind === 'sync' && scopes.length === 0) throw new AppError(400, 'VALIDATION_ERROR', 'Choose at least one scope for the sync key');
+    const name = (form.get('name') ?? '').trim();
+    if (name.length > 128) throw new AppError(400, 'VALIDATION_ERROR', 'The name is longer than 128 characters');
+    const issued = await issueApiKey({
+      clientId: operator.client_id,
+      kind,
+      ...(kind === 'sync' ? { scopes } : { origins: splitList(form.get('origins')) }),
+      ...(name ? { name } : {}),
+    });
+    await audit(request, 'key.create', issued.key_id, {
+      kind,
+      scopes: issued.scopes.join(' ') || null,
+      origins: issued.origins.join(' ') || null,
+      name: issued.name ?? null,
+    });
+    return {
+      kind: 'success',
+      message: `The ${kind} key ${issued.name ? `"${issued.name}" ` : ''}was created (key id ${issued.key_id}).`,
+      secret: { label: kind === 'sync' ? 'Sync key' : 'Payment key', value: issued.key },
+    };
+  });
+
+export const revokeKeyAction: PageAction = (request) =>
+  act(async () => {
+    const keyId = request.params.key_id ?? '';
+    const revoked = await revokeClientKey(request.operator.client_id, keyId);
+    await audit(request, 'key.revoke', keyId, { kind: revoked.kind, revoked_at: revoked.revoked_at ?? null });
+    return { kind: 'success', message: `Key ${keyId} was revoked: it stops working within a minute.` };
+  });
+
+function endpointKind(request: PageRequest): EndpointKind {
+  const kind = request.params.kind;
+  if (kind !== 'callback' && kind !== 'webhook') throw new AppError(404, 'NOT_FOUND', 'There is no such page.');
+  return kind;
+}
+
+export const setEndpoint: PageAction = async (request) => {
+  const kind = endpointKind(request);
+  return act(async () => {
+    const url = (request.form.get('url') ?? '').trim();
+    const saved = await configureEndpoint(request.operator.client_id, kind, { url });
+    await audit(request, `${kind}.set_url`, undefined, { kind, url: saved.url });
+    return {
+      kind: 'success',
+      message: `The ${kind} URL is now ${saved.url}. Its signing secret is new: put it in your receiver.`,
+      secret: { label: 'Signing secret', value: saved.secret },
+    };
+  });
+};
+
+export const rotateSecret: PageAction = async (request) => {
+  const kind = endpointKind(request);
+  return act(async () => {
+    const endpoint = await getEndpoint(request.operator.client_id, kind);
+    if (!endpoint) throw new AppError(400, 'VALIDATION_ERROR', `Set the ${kind} URL first`);
+    const saved = await configureEndpoint(request.operator.client_id, kind, { url: endpoint.url });
+    await audit(request, `${kind}.rotate_secret`, undefined, { kind, url: saved.url });
+    return {
+      kind: 'success',
+      message: `The ${kind} signing secret was rotated: events are signed with the new one from now on.`,
+      secret: { label: 'Signing secret', value: saved.secret },
+    };
+  });
+};
+
+export const setProvider: PageAction = (request) =>
+  act(async () => {
+    const provider = request.form.get('provider') ?? '';
+    const account = (request.form.get('account') ?? '').trim();
+    const settings = await configureProvider(request.operator.client_id, { provider, ...(provider === 'stripe' && account ? { account } : {}) });
+    await audit(request, 'provider.set', undefined, { provider: settings.provider, account: settings.account ?? null });
+    return { kind: 'success', message: `Payments now use ${settings.provider}${settings.account ? ` (${settings.account})` : ''}.` };
+  });
