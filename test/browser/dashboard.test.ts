@@ -21,6 +21,8 @@ import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
 const README_SCREENSHOTS = join(process.cwd(), 'docs', 'screenshots');
+/** The screenshots the README shows. */
+const README_SHOTS = new Set(['dashboard-overview', 'dashboard-bookings', 'dashboard-overview-phone']);
 
 let stack: TestStack;
 let receiver: Receiver;
@@ -40,7 +42,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const file = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
-  if (process.env.UPDATE_SCREENSHOTS === '1') {
+  if (process.env.UPDATE_SCREENSHOTS === '1' && README_SHOTS.has(name)) {
     mkdirSync(README_SCREENSHOTS, { recursive: true });
     copyFileSync(file, join(README_SCREENSHOTS, `${name}.png`));
   }

@@ -131,3 +131,30 @@ describe('every page', () => {
     expect(still.status).toBe(200);
   });
 });
+
+describe('a temporary password', () => {
+  it('must be replaced at the first sign-in; the new one must meet the policy', async () => {
+    const { createOperator } = await import('../../shared/domain/operators');
+    const email = `new-hire-${Math.random().toString(36).slice(2, 8)}@hotel.example`;
+    const created = await createOperator({ clientId, email, role: 'staff' });
+    const visitor = new DashboardClient(stack, email);
+    const challenge = await visitor.signIn(created.temporary_password!);
+    expect(challenge.status).toBe(200);
+    expect(textOf(challenge.text)).toContain('Choose a new password');
+    expect(visitor.hasSession()).toBe(false);
+    const session = /name="session" value="([^"]+)"/.exec(challenge.text)?.[1];
+    expect(session).toBeDefined();
+
+    const weak = await visitor.submit('/dashboard/new-password', { email, session: session!, new_password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(textOf(weak.text)).toContain('The password needs at least 12 characters');
+
+    const done = await visitor.submit('/dashboard/new-password', { email, session: session!, new_password: 'Brand-new-pass-7' });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('<h1>Overview</h1>');
+    expect(visitor.hasSession()).toBe(true);
+    // The temporary password is spent; the new one signs in.
+    expect((await new DashboardClient(stack, email).signIn(created.temporary_password!)).status).toBe(401);
+    expect((await new DashboardClient(stack, email).signIn('Brand-new-pass-7')).status).toBe(200);
+  });
+});
