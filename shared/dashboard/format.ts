@@ -1,14 +1,14 @@
 /** How the dashboard writes amounts and times for people. */
-import { minorUnits } from '../schemas/payments';
+import { majorAmount, minorUnits } from '../schemas/payments';
 
-/** `259.00 EUR` from 25900 minor units (the currency's own decimals: JPY none, KWD three). */
-export function formatMinor(amountMinor: number, currency: string): string {
+/** An amount in minor units as people write it: 24000 USD is "240.00 USD", 5000 JPY "5,000 JPY". */
+export function formatAmount(amountMinor: number, currency: string): string {
   const digits = minorUnits(currency);
-  return `${(amountMinor / 10 ** digits).toFixed(digits)} ${currency}`;
+  const major = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(majorAmount(amountMinor, currency));
+  return `${major} ${currency}`;
 }
 
-/** `2026-11-23 09:10 UTC` from an ISO timestamp; `—` for none. */
-export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+/** `2026-11-23 09:10:07 UTC` from an ISO timestamp; `none` (a dash) for none. */
+export function formatTime(iso: string | null | undefined, none = '—'): string {
+  return iso ? iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : none;
 }

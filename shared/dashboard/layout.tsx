@@ -218,6 +218,24 @@ export function Pager({ links, path, query, cursor }: { links: Links; path: stri
   );
 }
 
+/** A table of rows under column headings, in a box that scrolls sideways on a phone (and takes keyboard focus to do so). */
+export function Table({ head, children }: { head: readonly string[]; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" tabIndex={0}>
+      <table>
+        <thead>
+          <tr>
+            {head.map((h) => (
+              <th scope="col">{h}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="empty">{children}</p>;
 }

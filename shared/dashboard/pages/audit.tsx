@@ -3,13 +3,13 @@
  * on which record, and what changed; `?target=` keeps the entries about one record.
  */
 import { listAudit } from '../../domain/audit';
-import { Empty, Field, Page, Pager } from '../layout';
+import { Empty, Field, Page, Pager, Table } from '../layout';
 import type { PageAction } from '../page-function';
+import { formatTime as when } from '../format';
 
 const PAGE = '/dashboard/audit';
 const PAGE_SIZE = 50;
 
-const when = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 const limitOf = (query: Record<string, string>) => (query.limit === undefined || query.limit === '' ? PAGE_SIZE : Number(query.limit));
 const shown = (value: string | number | boolean | null) => (value === null ? '—' : String(value));
 
@@ -35,54 +35,41 @@ export const auditPage: PageAction = async (request) => {
         {page.entries.length === 0 ? (
           <Empty>{target ? 'No entries about this record.' : 'No actions recorded yet.'}</Empty>
         ) : (
-          <div class="table-wrap" tabIndex={0}>
-            <table>
-              <thead>
+          <Table head={['Time', 'Operator', 'Action', 'Target', 'Changes']}>
+            {page.entries.map((entry) => {
+              // By name: the table keeps no order of its own.
+              const changes = Object.entries(entry.changes).sort(([a], [b]) => a.localeCompare(b));
+              return (
                 <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Operator</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Changes</th>
+                  <td>{when(entry.at)}</td>
+                  <td>{entry.operator}</td>
+                  <td>{entry.action}</td>
+                  <td>
+                    {entry.target ? (
+                      <a href={links.to(PAGE, { target: entry.target })}>
+                        <code>{entry.target}</code>
+                      </a>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td>
+                    {changes.length === 0 ? (
+                      '—'
+                    ) : (
+                      <ul class="changes">
+                        {changes.map(([name, value]) => (
+                          <li>
+                            {name}: {shown(value)}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.entries.map((entry) => {
-                  // By name: the table keeps no order of its own.
-                  const changes = Object.entries(entry.changes).sort(([a], [b]) => a.localeCompare(b));
-                  return (
-                    <tr>
-                      <td>{when(entry.at)}</td>
-                      <td>{entry.operator}</td>
-                      <td>{entry.action}</td>
-                      <td>
-                        {entry.target ? (
-                          <a href={links.to(PAGE, { target: entry.target })}>
-                            <code>{entry.target}</code>
-                          </a>
-                        ) : (
-                          '—'
-                        )}
-                      </td>
-                      <td>
-                        {changes.length === 0 ? (
-                          '—'
-                        ) : (
-                          <ul class="changes">
-                            {changes.map(([name, value]) => (
-                              <li>
-                                {name}: {shown(value)}
-                              </li>
-                            ))}
-                          </ul>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </Table>
         )}
         <Pager links={links} path={PAGE} query={{ target, limit: query.limit || undefined }} cursor={page.next_cursor} />
       </Page>

@@ -18,7 +18,7 @@ import { BOOKING_STATUSES } from '../../schemas/property-sync';
 import { getBooking, listRooms } from '../../store/property-store';
 import { getRoom } from '../../store/service-booking-store';
 import { formatTime as when } from '../format';
-import { Dl, Empty, Field, type Links, NoticeBox, Page, Pager, Select } from '../layout';
+import { Dl, Empty, Field, type Links, NoticeBox, Page, Pager, Select, Table } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 
 const LIST = '/dashboard/bookings';
@@ -135,74 +135,44 @@ function AssignRoomButton({ links, booking, describedBy }: { links: Links; booki
 function AwaitingTable({ links, bookings }: { links: Links; bookings: BookingView[] }) {
   if (bookings.length === 0) return <Empty>No paid booking is waiting for a room.</Empty>;
   return (
-    <div class="table-wrap" tabIndex={0}>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Guest</th>
-            <th scope="col">Check-in</th>
-            <th scope="col">Check-out</th>
-            <th scope="col">Guests</th>
-            <th scope="col">Paid</th>
-            <th scope="col">Room</th>
-          </tr>
-        </thead>
-        <tbody>
-          {bookings.map((b) => (
-            <tr>
-              <td id={`awaiting-${b.booking_id}`}>
-                <a href={links.to(bookingPath(b.booking_id))}>{b.guest_name}</a>
-              </td>
-              <td>{b.check_in_date}</td>
-              <td>{b.check_out_date}</td>
-              <td>{b.guests}</td>
-              <td>{amount(b.total_amount)}</td>
-              <td>
-                <AssignRoomButton links={links} booking={b} describedBy={`awaiting-${b.booking_id}`} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table head={['Guest', 'Check-in', 'Check-out', 'Guests', 'Paid', 'Room']}>
+      {bookings.map((b) => (
+        <tr>
+          <td id={`awaiting-${b.booking_id}`}>
+            <a href={links.to(bookingPath(b.booking_id))}>{b.guest_name}</a>
+          </td>
+          <td>{b.check_in_date}</td>
+          <td>{b.check_out_date}</td>
+          <td>{b.guests}</td>
+          <td>{amount(b.total_amount)}</td>
+          <td>
+            <AssignRoomButton links={links} booking={b} describedBy={`awaiting-${b.booking_id}`} />
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
 function BookingsTable({ links, bookings }: { links: Links; bookings: BookingView[] }) {
   if (bookings.length === 0) return <Empty>No bookings match.</Empty>;
   return (
-    <div class="table-wrap" tabIndex={0}>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Guest</th>
-            <th scope="col">Check-in</th>
-            <th scope="col">Check-out</th>
-            <th scope="col">Room</th>
-            <th scope="col">Status</th>
-            <th scope="col">Origin</th>
-            <th scope="col">Payment</th>
-            <th scope="col">Reference</th>
-          </tr>
-        </thead>
-        <tbody>
-          {bookings.map((b) => (
-            <tr>
-              <td>
-                <a href={links.to(bookingPath(b.booking_id))}>{b.guest_name}</a>
-              </td>
-              <td>{b.check_in_date}</td>
-              <td>{b.check_out_date}</td>
-              <td>{roomCell(b)}</td>
-              <td>{b.status}</td>
-              <td>{b.origin}</td>
-              <td>{b.payment_status}</td>
-              <td>{b.booking_reference ?? (b.external_booking_id ? `${b.external_source ?? ''} ${b.external_booking_id}`.trim() : '—')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table head={['Guest', 'Check-in', 'Check-out', 'Room', 'Status', 'Origin', 'Payment', 'Reference']}>
+      {bookings.map((b) => (
+        <tr>
+          <td>
+            <a href={links.to(bookingPath(b.booking_id))}>{b.guest_name}</a>
+          </td>
+          <td>{b.check_in_date}</td>
+          <td>{b.check_out_date}</td>
+          <td>{roomCell(b)}</td>
+          <td>{b.status}</td>
+          <td>{b.origin}</td>
+          <td>{b.payment_status}</td>
+          <td>{b.booking_reference ?? (b.external_booking_id ? `${b.external_source ?? ''} ${b.external_booking_id}`.trim() : '—')}</td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
@@ -264,33 +234,21 @@ export const bookingsPage: PageAction = async (request) => {
 function HistoryTable({ entries }: { entries: AuditEntry[] }) {
   if (entries.length === 0) return <Empty>No operator has acted on this booking.</Empty>;
   return (
-    <div class="table-wrap" tabIndex={0}>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Operator</th>
-            <th scope="col">Action</th>
-            <th scope="col">Changes</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((entry) => (
-            <tr>
-              <td>{when(entry.at)}</td>
-              <td>{entry.operator}</td>
-              <td>{entry.action}</td>
-              <td>
-                {Object.entries(entry.changes)
-                  .sort(([a], [b]) => a.localeCompare(b))
-                  .map(([name, value]) => `${name}: ${value === null ? '—' : String(value)}`)
-                  .join(', ') || '—'}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table head={['When', 'Operator', 'Action', 'Changes']}>
+      {entries.map((entry) => (
+        <tr>
+          <td>{when(entry.at)}</td>
+          <td>{entry.operator}</td>
+          <td>{entry.action}</td>
+          <td>
+            {Object.entries(entry.changes)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([name, value]) => `${name}: ${value === null ? '—' : String(value)}`)
+              .join(', ') || '—'}
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 

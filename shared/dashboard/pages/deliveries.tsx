@@ -10,15 +10,15 @@ import { DELIVERY_STATUSES, type DeliveryView, deliveryView, listDeliveriesPage 
 import { AppError } from '../../errors';
 import type { DeliveryRecord, DeliveryStatus } from '../../store/delivery-store';
 import { type EndpointConfig, type EndpointKind, getEndpoint } from '../../store/endpoint-store';
-import { Dl, Empty, type Links, Page, Pager, Select } from '../layout';
+import { Dl, Empty, type Links, Page, Pager, Select, Table } from '../layout';
 import type { Notice } from '../notice';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
+import { formatTime as when } from '../format';
 
 const PAGE = '/dashboard/deliveries';
 const PAGE_SIZE = 50;
 const RETRYABLE: readonly DeliveryStatus[] = ['failed', 'needs_review'];
 
-const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—');
 const detailPath = (deliveryId: string) => `${PAGE}/${encodeURIComponent(deliveryId)}`;
 const isStatus = (value: string | undefined): value is DeliveryStatus => (DELIVERY_STATUSES as readonly string[]).includes(value ?? '');
 
@@ -93,44 +93,28 @@ export const deliveriesPage: PageAction = async (request) => {
         {page.deliveries.length === 0 ? (
           <Empty>{status ? `No ${status} deliveries.` : 'No deliveries yet.'}</Empty>
         ) : (
-          <div class="table-wrap" tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Last error</th>
-                  <th scope="col">Delivery</th>
-                  <th scope="col">Action</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.deliveries.map((delivery) => (
-                  <tr>
-                    <td>{when(delivery.created_at)}</td>
-                    <td>{delivery.event}</td>
-                    <td>
-                      <Status status={delivery.status} />
-                    </td>
-                    <td>
-                      <Target delivery={delivery} endpoints={endpoints} />
-                    </td>
-                    <td>{delivery.attempts.length}</td>
-                    <td>{lastError(delivery)}</td>
-                    <td>
-                      <a href={links.to(detailPath(delivery.delivery_id))}>
-                        <code>{delivery.delivery_id}</code>
-                      </a>
-                    </td>
-                    <td>{RETRYABLE.includes(delivery.status) ? <RetryButton links={links} deliveryId={delivery.delivery_id} back="list" status={status} /> : null}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table head={['Created', 'Event', 'Status', 'Target', 'Attempts', 'Last error', 'Delivery', 'Action']}>
+            {page.deliveries.map((delivery) => (
+              <tr>
+                <td>{when(delivery.created_at)}</td>
+                <td>{delivery.event}</td>
+                <td>
+                  <Status status={delivery.status} />
+                </td>
+                <td>
+                  <Target delivery={delivery} endpoints={endpoints} />
+                </td>
+                <td>{delivery.attempts.length}</td>
+                <td>{lastError(delivery)}</td>
+                <td>
+                  <a href={links.to(detailPath(delivery.delivery_id))}>
+                    <code>{delivery.delivery_id}</code>
+                  </a>
+                </td>
+                <td>{RETRYABLE.includes(delivery.status) ? <RetryButton links={links} deliveryId={delivery.delivery_id} back="list" status={status} /> : null}</td>
+              </tr>
+            ))}
+          </Table>
         )}
         <Pager links={links} path={PAGE} query={kept} cursor={page.next_cursor} />
       </Page>
@@ -218,30 +202,17 @@ export const deliveryPage: PageAction = async (request) => {
         {delivery.attempts.length === 0 ? (
           <Empty>No attempt yet.</Empty>
         ) : (
-          <div class="table-wrap" tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">At</th>
-                  <th scope="col">Status code</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Error</th>
-                </tr>
-              </thead>
-              <tbody>
-                {delivery.attempts.map((attempt, i) => (
-                  <tr>
-                    <td>{i + 1}</td>
-                    <td>{when(attempt.at)}</td>
-                    <td>{attempt.status_code ?? '—'}</td>
-                    <td>{attempt.duration_ms} ms</td>
-                    <td>{attempt.error ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table head={['#', 'At', 'Status code', 'Duration', 'Error']}>
+            {delivery.attempts.map((attempt, i) => (
+              <tr>
+                <td>{i + 1}</td>
+                <td>{when(attempt.at)}</td>
+                <td>{attempt.status_code ?? '—'}</td>
+                <td>{attempt.duration_ms} ms</td>
+                <td>{attempt.error ?? '—'}</td>
+              </tr>
+            ))}
+          </Table>
         )}
         <h2>Payload</h2>
         <p class="muted">The exact JSON body sent on every attempt.</p>

@@ -6,7 +6,7 @@
  */
 import type { BookingView } from '../../domain/bookings/list-bookings';
 import { type OccupancyNight, overviewOf } from '../../domain/overview';
-import { formatMinor } from '../format';
+import { formatAmount } from '../format';
 import { Empty, type Links, Page } from '../layout';
 import type { PageAction } from '../page-function';
 
@@ -134,7 +134,7 @@ export const overviewPage: PageAction = async (request) => {
               {overview.paid_today.map((o) => (
                 <li>
                   <a href={links.to(`/dashboard/payments/${encodeURIComponent(o.order_reference)}`)}>{o.reference}</a> ·{' '}
-                  {formatMinor(o.amount_minor, o.currency)}
+                  {formatAmount(o.amount_minor, o.currency)}
                 </li>
               ))}
             </ul>

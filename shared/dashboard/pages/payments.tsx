@@ -3,45 +3,19 @@
  * (attempts, provider events, transactions). Another client's order is as absent as a missing
  * one (404): clientOrderDetail answers neither.
  */
-import type { ComponentChildren } from 'preact';
 import { clientOrderDetail, listClientOrders, type OrderDetailView } from '../../domain/payments/list-orders';
 import { AppError } from '../../errors';
-import { majorAmount, minorUnits } from '../../schemas/payments';
-import { Dl, Empty, type Links, Page, Pager } from '../layout';
+import { formatAmount, formatTime as when } from '../format';
+import { Dl, Empty, type Links, Page, Pager, Table } from '../layout';
 import type { PageAction } from '../page-function';
 
 const PAGE = '/dashboard/payments';
 const PAGE_SIZE = 50;
 
-const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—');
 const limitOf = (query: Record<string, string>) => (query.limit === undefined || query.limit === '' ? PAGE_SIZE : Number(query.limit));
 const orderPath = (orderReference: string) => `${PAGE}/${encodeURIComponent(orderReference)}`;
 
-/** An amount in minor units as people write it: 24000 USD is "240.00 USD", 5000 JPY "5,000 JPY". */
-export function formatAmount(amountMinor: number, currency: string): string {
-  const digits = minorUnits(currency);
-  const major = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(majorAmount(amountMinor, currency));
-  return `${major} ${currency}`;
-}
-
 const Status = ({ status }: { status: string }) => <span class={`status-${status}`}>{status}</span>;
-
-function Table({ head, children }: { head: readonly string[]; children: ComponentChildren }) {
-  return (
-    <div class="table-wrap" tabIndex={0}>
-      <table>
-        <thead>
-          <tr>
-            {head.map((h) => (
-              <th scope="col">{h}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
-  );
-}
 
 export const paymentsPage: PageAction = async (request) => {
   const { links, query } = request;

@@ -10,7 +10,7 @@ import { categoryIndex, toRoomView, byRoomNumber } from '../../domain/property-s
 import { createServiceRoom } from '../../domain/rooms/service-rooms';
 import { AppError } from '../../errors';
 import { listCategories, listRooms } from '../../store/property-store';
-import { Empty, Field, Page } from '../layout';
+import { Empty, Field, Page, Table } from '../layout';
 import type { PageAction, PageRequest } from '../page-function';
 
 const ROOM_FIELDS = ['room_number', 'room_type', 'price', 'max_occupancy'] as const;
@@ -30,36 +30,21 @@ async function roomsPage(request: PageRequest, form?: { values: Record<string, s
       {views.length === 0 ? (
         <Empty>No rooms yet: sync them from your PMS or add one below.</Empty>
       ) : (
-        <div class="table-wrap" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Room</th>
-                <th scope="col">Type</th>
-                <th scope="col">Category</th>
-                <th scope="col">Price</th>
-                <th scope="col">Guests</th>
-                <th scope="col">Source</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {views.map(({ view, active }) => (
-                <tr>
-                  <td>{view.room_number}</td>
-                  <td>{view.room_type}</td>
-                  <td>{view.category?.name ?? '—'}</td>
-                  <td>
-                    {view.price.toFixed(2)} {client.currency}
-                  </td>
-                  <td>{view.max_occupancy}</td>
-                  <td>{view.external_source ? `${view.external_source} · ${view.external_room_id}` : 'added in the service (not linked to the PMS yet)'}</td>
-                  <td>{active ? 'active' : 'inactive'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table head={['Room', 'Type', 'Category', 'Price', 'Guests', 'Source', 'State']}>
+          {views.map(({ view, active }) => (
+            <tr>
+              <td>{view.room_number}</td>
+              <td>{view.room_type}</td>
+              <td>{view.category?.name ?? '—'}</td>
+              <td>
+                {view.price.toFixed(2)} {client.currency}
+              </td>
+              <td>{view.max_occupancy}</td>
+              <td>{view.external_source ? `${view.external_source} · ${view.external_room_id}` : 'added in the service (not linked to the PMS yet)'}</td>
+              <td>{active ? 'active' : 'inactive'}</td>
+            </tr>
+          ))}
+        </Table>
       )}
 
       <section aria-labelledby="add-room">
