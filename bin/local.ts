@@ -7,7 +7,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startLocalStack } from '../infra/local/stack';
+import { STOP_DRAIN_MS, startLocalStack } from '../infra/local/stack';
 
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = resolve(process.env.LOCAL_DATA_DIR ?? '.local');
@@ -63,8 +63,11 @@ async function createDemoOperator(clientId: string, apiUrl: string): Promise<str
   return DEMO_OPERATOR_EMAIL;
 }
 
+/** Set once Ctrl-C (SIGINT) or SIGTERM came: the stack is on its way down. */
+let stopping = false;
+
 async function main() {
-  const stack = await startLocalStack({
+  const starting = startLocalStack({
     port,
     dynamodbPort: Number(process.env.DYNAMODB_PORT ?? 8000),
     sqsPort: Number(process.env.SQS_PORT ?? 9324),
@@ -72,18 +75,31 @@ async function main() {
     dataDir,
     onRequest: (line) => console.log(line),
   });
-  let stopping = false;
+  // Listening from the start: the emulators ignore Ctrl-C (infra/local/emulators.ts), so a stack
+  // stopped while it starts stops them itself once they are up.
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      console.log(`${signal}: already stopping (requests in flight get up to ${STOP_DRAIN_MS / 1000} s)`);
+      return;
+    }
     stopping = true;
-    console.log(`${signal}: stopping`);
-    await stack.stop();
+    console.log(`${signal}: stopping: no new requests; those in flight, the callback sender and the sweeper finish first`);
+    try {
+      await (await starting).stop();
+    } catch (error) {
+      console.error('the local stack did not stop cleanly:', (error as Error).message);
+      process.exit(1);
+    }
+    console.log('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  const stack = await starting;
+  if (stopping) return;
   await ensureDemoClient(stack.info.apiUrl);
+  if (stopping) return;
   console.log(`stack: ${join(dataDir, 'stack.json')}`);
   console.log(`ready: ${stack.info.apiUrl}`);
 }
@@ -97,6 +113,8 @@ const PORT_VARIABLES: [string, number][] = [
 ];
 
 main().catch((error: NodeJS.ErrnoException & { port?: number }) => {
+  // Stopped while starting: the shutdown ends the process.
+  if (stopping) return;
   if (error.code === 'EADDRINUSE') {
     const variable = PORT_VARIABLES.find(([, value]) => value === error.port)?.[0];
     console.error(

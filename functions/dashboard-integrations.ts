@@ -1,5 +1,14 @@
 import { pageFunction } from '../shared/dashboard/page-function';
-import { createKey, integrationsPage, revokeKeyAction, rotateSecret, setEndpoint, setProvider } from '../shared/dashboard/pages/integrations';
+import {
+  createKey,
+  guestBookingPrintPage,
+  integrationsPage,
+  revokeKeyAction,
+  rotateSecret,
+  setEndpoint,
+  setPayAtPropertyAction,
+  setProvider,
+} from '../shared/dashboard/pages/integrations';
 
 export const handler = pageFunction('DashboardIntegrations', {
   DashboardIntegrations: integrationsPage,
@@ -8,4 +17,6 @@ export const handler = pageFunction('DashboardIntegrations', {
   DashboardSetEndpoint: setEndpoint,
   DashboardRotateSecret: rotateSecret,
   DashboardSetProvider: setProvider,
+  DashboardGuestBookingPrint: guestBookingPrintPage,
+  DashboardSetPayAtProperty: setPayAtPropertyAction,
 });

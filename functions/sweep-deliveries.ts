@@ -1,7 +1,8 @@
 /**
- * Scheduled every minute: puts on the queue every delivery that is due but not queued (its
- * enqueue failed after the booking committed, or its retry delay is longer than SQS allows),
- * until none is left or the run nears its timeout, and publishes the age of the oldest one.
+ * Scheduled every minute: puts on the queue every delivery whose time on the due index has come:
+ * due but not queued (its enqueue failed after the booking committed, or its retry delay is
+ * longer than SQS allows), or queued and its message not received in time (lost, purged), until
+ * none is left or the run nears its timeout, and publishes the age of the oldest one.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';

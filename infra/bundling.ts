@@ -7,13 +7,13 @@
 
 /**
  * Packages a function loads only on some requests, with `await import()`: the Stripe SDK, for
- * Stripe clients only. In a one-file bundle esbuild would inline them into index.mjs (no code
+ * Stripe clients only; the QR code library, for the guest booking page's qr.svg only. In a one-file bundle esbuild would inline them into index.mjs (no code
  * splitting): evaluated late, but read, parsed and source-mapped at every cold start. So they
  * stay out of index.mjs (external) and are bundled on their own, minified, into the function's
  * asset as node_modules/<name>/index.mjs, where Node resolves the import when it runs. Only a
  * function whose index.mjs imports one gets it (the afterBundling hook checks).
  */
-export const lazyPackages = ['stripe'] as const;
+export const lazyPackages = ['stripe', 'qrcode'] as const;
 
 const LAZY_PACKAGE_JSON = '{"type":"module","exports":"./index.mjs"}';
 

@@ -1,13 +1,22 @@
 /**
  * The callback queue and its dead-letter queue, described once for the CDK stack and the
- * local stack (whose poller applies the same batch size, concurrency, visibility timeout and
- * redrive).
+ * local stack (whose poller applies the same batch size, concurrency and redrive, and its own
+ * visibility timeout: localVisibilityTimeoutSeconds).
  */
 export const callbackQueue = {
   name: 'callbacks',
   deadLetterName: 'callbacks-dlq',
   /** Six times the sender's 60 s timeout, as AWS advises for SQS event sources. */
   visibilityTimeoutSeconds: 360,
+  /**
+   * The local poller's visibility timeout, which it hands to the functions as
+   * CALLBACK_VISIBILITY_TIMEOUT_SECONDS. Its sender runs in the poller's process and takes
+   * seconds, not Lambda's 60 s timeout; and the sweeper sends a delivery whose message is lost
+   * again one visibility timeout and a grace window after the message was due
+   * (shared/domain/callbacks/resend.ts), so after a restart, which loses the emulator's
+   * messages, deliveries go out within a minute or so instead of seven.
+   */
+  localVisibilityTimeoutSeconds: 30,
   /** A message is moved to the DLQ after this many receives without success. */
   maxReceiveCount: 8,
   batchSize: 10,

@@ -3,6 +3,7 @@
  * per entry (or per `function`, for the dashboard's resources); the local gateway serves exactly
  * the same entries. Paths use API Gateway syntax.
  */
+import { guestBookingTableAccess } from '../shared/domain/guest-booking/table-access';
 import type { TableAccess } from './table-access';
 
 export const SYNC_SCOPES = [
@@ -189,7 +190,7 @@ export const routes: readonly Route[] = [
     docs: {
       summary: 'Rooms available for a stay',
       description:
-        'Rooms that are active, have `max_occupancy >= guests`, and have no active booking of any origin (synced, reception, paid order) with check-in before the requested check-out and check-out after the requested check-in. Optional filters narrow the rooms. Rooms come in natural room-number order; `categories` counts the available rooms per synced category.',
+        'Rooms that are active, have `max_occupancy >= guests`, and have no active booking of any origin (synced, reception, paid order) with check-in before the requested check-out and check-out after the requested check-in. Optional filters narrow the rooms. A room held by an open guest checkout on the booking page (15 minutes from the moment the checkout opens) is not available either. Rooms come in natural room-number order; `categories` counts the available rooms per synced category.',
     },
   },
   {
@@ -228,7 +229,7 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     // Order, settings, sandbox session, room, room hold and endpoints by GetItem; the room's
     // active stays on gsi2; the settled order, booking and deliveries in a transaction of Puts;
-    // each delivery taken off the due index by UpdateItem once enqueued. Never a delete.
+    // each delivery moved to its resend-after time on the due index by UpdateItem once enqueued. Never a delete.
     access: {
       dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'] },
       enqueuesCallbacks: true,
@@ -312,7 +313,7 @@ export const routes: readonly Route[] = [
   },
 ];
 
-/** A dashboard resource: one function serving a page and its forms (CONTRACT.md "Hotel dashboard"). */
+/** A page resource: one function serving a page and its forms (dashboard, guest booking). */
 interface PageResource {
   function: string;
   handler: string;
@@ -423,7 +424,7 @@ export const dashboardRoutes: readonly Route[] = [
     handler: 'dashboard-integrations',
     auth: { kind: 'dashboard', role: 'admin' },
     access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1'] }, sealsSigningSecrets: true },
-    description: 'Dashboard integrations (admins): keys, callback and webhook URLs, payment provider',
+    description: 'Dashboard integrations (admins): keys, callback and webhook URLs, payment provider, guest booking page and QR code',
     routes: [
       ['DashboardIntegrations', 'GET', '/dashboard/integrations'],
       ['DashboardCreateKey', 'POST', '/dashboard/integrations/keys'],
@@ -431,6 +432,8 @@ export const dashboardRoutes: readonly Route[] = [
       ['DashboardSetEndpoint', 'POST', '/dashboard/integrations/endpoints/{kind}'],
       ['DashboardRotateSecret', 'POST', '/dashboard/integrations/endpoints/{kind}/rotate'],
       ['DashboardSetProvider', 'POST', '/dashboard/integrations/provider'],
+      ['DashboardGuestBookingPrint', 'GET', '/dashboard/integrations/guest-booking/print'],
+      ['DashboardSetPayAtProperty', 'POST', '/dashboard/integrations/guest-booking/pay-at-property'],
     ],
   }),
   ...pageRoutes({
@@ -443,13 +446,42 @@ export const dashboardRoutes: readonly Route[] = [
   }),
 ];
 
+/**
+ * The guest booking pages (CONTRACT.md "Guest booking and the reception QR code"): public,
+ * server-rendered pages for walk-in and web guests of a client, no key, one function. The WAF
+ * rate rule covers them with every other unkeyed route (`/book/`).
+ */
+export const guestRoutes: readonly Route[] = [
+  ...pageRoutes({
+    function: 'GuestBooking',
+    handler: 'guest-booking',
+    auth: { kind: 'public' },
+    // The use cases' own list (shared/domain/guest-booking/guest-bookings.ts): the client, rooms,
+    // categories and open holds by GetItem and Query, active stays on gsi1 (search) and gsi2 (the
+    // chosen room); the hold, the guest booking, the order or the pay-at-property booking and its
+    // delivery by transactions of Puts (UpdateItem to release a hold, to take a delivery off the
+    // due index). Opening a checkout creates a payment order of the client (order-reference key,
+    // Stripe's secret); paying at the hotel queues booking.confirmed.
+    access: { dynamodb: guestBookingTableAccess, orderReferenceKey: true, providerSecrets: ['stripeSecretKey'], enqueuesCallbacks: true },
+    description: 'Guest booking pages: search a stay, the rooms with their totals, guest details, checkout, confirmation; the reception QR code',
+    routes: [
+      ['GuestBookingSearch', 'GET', '/book/{client_id}'],
+      ['GuestBookingDetails', 'GET', '/book/{client_id}/details'],
+      ['GuestBookingCreate', 'POST', '/book/{client_id}/bookings'],
+      ['GuestBookingConfirmation', 'GET', '/book/{client_id}/confirmation/{token}'],
+      ['GuestBookingQrCode', 'GET', '/book/{client_id}/qr.svg'],
+      ['GuestBookingStylesheet', 'GET', '/book/style.css'],
+    ],
+  }),
+];
+
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
 /** API Gateway gives up on an integration after 29 s: a route function stops first. */
 export const MAX_ROUTE_TIMEOUT_SECONDS = 28;
 
 /** The routes a stage serves: the sandbox provider's only where the stage turns it on. */
 export function routesOfStage(stage: { sandboxPayments: boolean }): readonly Route[] {
-  return [...routes, ...dashboardRoutes].filter((route) => !route.sandbox || stage.sandboxPayments);
+  return [...routes, ...dashboardRoutes, ...guestRoutes].filter((route) => !route.sandbox || stage.sandboxPayments);
 }
 
 /** The routes of the API document: all but the pages for people. */
@@ -458,7 +490,7 @@ export function apiRoutes(all: readonly Route[] = routes): readonly Route[] {
 }
 
 export function findRoute(id: string): Route {
-  const route = routes.find((r) => r.id === id) ?? dashboardRoutes.find((r) => r.id === id);
+  const route = [...routes, ...dashboardRoutes, ...guestRoutes].find((r) => r.id === id);
   if (!route) throw new Error(`No route with id ${id}`);
   return route;
 }

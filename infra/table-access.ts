@@ -42,9 +42,10 @@ export const supportFunctionAccess = {
   // The presented key by its hash and its client's record (plan, usage key), cached together; the
   // key's last use, at most every 5 minutes.
   authorizer: { actions: ['GetItem', 'UpdateItem'] },
-  // A delivery and the client's endpoint by key; lease, attempt and re-enqueue by conditional update.
+  // A delivery and the client's endpoint by key; lease, attempt and re-enqueue (each moving the
+  // delivery on the due index) by conditional update.
   'send-callback': { actions: ['GetItem', 'UpdateItem'] },
-  // Due deliveries from the sparse gsi1 index; each taken off it once enqueued.
+  // Due deliveries from the sparse gsi1 index; each moved to its resend-after time once enqueued.
   'sweep-deliveries': { actions: ['UpdateItem'], queries: ['gsi1'] },
 } as const satisfies Record<string, TableAccess>;
 

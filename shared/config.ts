@@ -10,6 +10,7 @@
 import * as z from 'zod/mini';
 import { DEFAULT_API_KEY_CACHE_TTL_SECONDS } from '../infra/authorizers';
 import { isPlan, type Plan } from '../infra/plans';
+import { callbackQueue } from '../infra/queue-definitions';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../infra/service-defaults';
 
 /** The stage name the local stack runs as; every deployed stage has another name. */
@@ -51,6 +52,15 @@ const environment = z.object({
   CALLBACK_RETRY_DELAYS_SECONDS: list(
     z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)),
     DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS,
+  ),
+  /**
+   * How long a received callback message stays invisible before the queue hands it out again
+   * (shared/domain/callbacks/resend.ts). Unset: the stack's queue's; the local stack's poller
+   * uses a shorter one and sets it.
+   */
+  CALLBACK_VISIBILITY_TIMEOUT_SECONDS: z.pipe(
+    z.optional(z.string().check(z.regex(/^[1-9]\d{0,4}$/))),
+    z.transform((value) => (value === undefined ? callbackQueue.visibilityTimeoutSeconds : Number(value))),
   ),
   /** Nameservers the callback sender asks (`ip` or `ip:port`, comma-separated); unset: the system's. */
   DNS_SERVERS: list(z.string().check(z.regex(/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)$/)), []),
@@ -118,6 +128,7 @@ function toConfig(env: z.infer<typeof environment>) {
     publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/$/, ''),
     supportedCurrencies: env.SUPPORTED_CURRENCIES,
     callbackRetryDelaysSeconds: env.CALLBACK_RETRY_DELAYS_SECONDS,
+    callbackVisibilityTimeoutSeconds: env.CALLBACK_VISIBILITY_TIMEOUT_SECONDS,
     dnsServers: env.DNS_SERVERS,
     sandboxPayments: env.SANDBOX_PAYMENTS,
     stripe: {

@@ -65,6 +65,21 @@ async function waitUntil(what: string, child: ChildProcess, probe: () => Promise
   throw new Error(`${what} was not ready within ${timeoutMs} ms: ${String(lastError)}`);
 }
 
+/**
+ * The emulators share the local stack's process group, so a terminal's Ctrl-C (SIGINT to the
+ * whole group) reaches them too; they ignore it, and the stack stops them itself (SIGTERM) once
+ * its requests, sender and sweeper are done. SIGTERM and SIGKILL still end them, and SIGKILL to
+ * the group ends the whole stack at once. A JVM keeps a signal its parent ignored ignored (the
+ * shell's `trap`); Node resets every signal at start, so a Node emulator gets a handler instead.
+ */
+function ignoringSigint(command: string, args: readonly string[]): [string, string[]] {
+  if (process.platform === 'win32') return [command, [...args]];
+  return ['/bin/sh', ['-c', 'trap "" INT; exec "$0" "$@"', command, ...args]];
+}
+
+/** Node's arguments that make it ignore SIGINT (see ignoringSigint). */
+const NODE_IGNORES_SIGINT = ['--import', 'data:text/javascript,process.on("SIGINT",()=>{})'];
+
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -104,8 +119,7 @@ export async function startDynamoLocal(options: { port?: number; dataDir?: strin
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const child = spawn(
-    'java',
-    [
+    ...ignoringSigint('java', [
       `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
       '-Xmx512m',
       '-jar',
@@ -115,7 +129,7 @@ export async function startDynamoLocal(options: { port?: number; dataDir?: strin
       String(port),
       '-disableTelemetry',
       ...storage,
-    ],
+    ]),
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   pipeTo(child, options.logFile);
@@ -131,7 +145,7 @@ export async function startSqsEmulator(options: { port?: number; logFile?: strin
   const port = options.port ?? (await freePort());
   // fauxqs exports only its ESM entry, so its CLI is found by path.
   const cli = fileURLToPath(new URL('../../node_modules/fauxqs/dist/cli.js', import.meta.url));
-  const child = spawn(process.execPath, [cli], {
+  const child = spawn(process.execPath, [...NODE_IGNORES_SIGINT, cli], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, FAUXQS_PORT: String(port), FAUXQS_LOGGER: options.logFile ? 'true' : 'false' },
   });
@@ -160,7 +174,7 @@ export async function startCognitoLocal(options: { port?: number; dataDir: strin
   const port = options.port ?? (await freePort());
   writeLocalUserPool(join(options.dataDir, '.cognito', 'db'));
   const cli = join(dirname(require.resolve('cognito-local/package.json')), 'lib', 'bin', 'start.js');
-  const child = spawn(process.execPath, [cli], {
+  const child = spawn(process.execPath, [...NODE_IGNORES_SIGINT, cli], {
     cwd: options.dataDir,
     stdio: ['ignore', 'pipe', 'pipe'],
     // HOST is also the issuer's host: 127.0.0.1 binds one address and matches the verifier's issuer.

@@ -63,7 +63,12 @@ export interface LocalGateway {
   server: Server;
   /** Invocations of a function so far (CloudWatch's Invocations metric), by function name. */
   invocations(functionName: string): number;
-  close(): Promise<void>;
+  /**
+   * Stops taking requests (the port closes; a request arriving on an open keep-alive connection
+   * is answered 503 and the connection closed), lets the requests in flight finish for up to
+   * `drainMs` (default 0), then closes every connection.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 interface ResolvedRoute {
@@ -456,8 +461,25 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     planOfKey: cachedPlanLookup(options.usagePlans.planOfKey),
     invocations: new Map(),
   };
+  // Requests not yet answered in full, and whether close() has begun.
+  const inFlight = new Set<Promise<void>>();
+  let closing = false;
   const server = createServer((req, res) => {
     const started = performance.now();
+    if (closing) {
+      res.shouldKeepAlive = false;
+      sendGatewayResponse(res, 'DEFAULT_5XX', { requestId: randomUUID(), errorMessage: 'The local stack is stopping' }, 503);
+      return;
+    }
+    const answered = new Promise<void>((resolveAnswered) =>
+      res.once('close', () => {
+        inFlight.delete(answered);
+        // Answered while stopping: its connection, idle now, closes.
+        if (closing) setImmediate(() => server.closeIdleConnections());
+        resolveAnswered();
+      }),
+    );
+    inFlight.add(answered);
     handle(req, res, state)
       .then((status) => {
         options.onRequest?.(`${req.method} ${req.url} ${status} ${Math.round(performance.now() - started)}ms`);
@@ -480,10 +502,21 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     port,
     server,
     invocations: (functionName) => state.invocations.get(functionName) ?? 0,
-    close: () =>
-      new Promise<void>((resolvePromise) => {
-        server.closeAllConnections();
-        server.close(() => resolvePromise());
-      }),
+    async close({ drainMs = 0 } = {}) {
+      closing = true;
+      const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
+      server.closeIdleConnections();
+      if (inFlight.size && drainMs > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const drained = await Promise.race([
+          Promise.all(inFlight).then(() => true),
+          new Promise<false>((resolveLate) => (timer = setTimeout(() => resolveLate(false), drainMs))),
+        ]);
+        clearTimeout(timer);
+        if (!drained) console.warn(`${inFlight.size} request(s) still in flight after ${drainMs / 1000} s; closing their connections`);
+      }
+      server.closeAllConnections();
+      await closed;
+    },
   };
 }

@@ -82,6 +82,8 @@ export function functionEnvironment(info: Omit<LocalStackInfo, 'apiUrl'> & { api
     POWERTOOLS_TRACE_ENABLED: 'false',
     POWERTOOLS_LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
     CALLBACK_RETRY_DELAYS_SECONDS: process.env.CALLBACK_RETRY_DELAYS_SECONDS ?? DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS.join(','),
+    // The local poller's, which the sender's resend-after times are reckoned from.
+    CALLBACK_VISIBILITY_TIMEOUT_SECONDS: String(callbackQueue.localVisibilityTimeoutSeconds),
     SUPPORTED_CURRENCIES: process.env.SUPPORTED_CURRENCIES ?? DEFAULT_SUPPORTED_CURRENCIES.join(','),
     // Nameservers for callback hosts (tests: a local responder); unset: the system's, as in Lambda.
     ...(process.env.DNS_SERVERS ? { DNS_SERVERS: process.env.DNS_SERVERS } : {}),
@@ -124,7 +126,24 @@ export interface ServingStack {
   gateway: LocalGateway;
   poller: QueuePoller;
   sqs: SQSClient;
+  /**
+   * Stops well: the gateway takes no new request and lets those in flight finish (at most
+   * STOP_DRAIN_MS), while the sweeper and the poller finish their run and batches (as long, each);
+   * whatever is still running then is cut off. Nothing is half-written by a cut: every write is
+   * one conditional call or transaction, and a delivery whose attempt was cut is on the due index.
+   */
   stop(): Promise<void>;
+}
+
+/** How long stop() waits for requests in flight, the sweeper's run and the poller's batches. */
+export const STOP_DRAIN_MS = 10_000;
+
+/** `work`, or after `ms` a note that it was not waited for. */
+async function bounded(what: string, work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const outcome = await Promise.race([work.then(() => 'done' as const), late]).finally(() => clearTimeout(timer));
+  if (outcome === 'late') console.warn(`${what} still running after ${ms / 1000} s; stopping without it`);
 }
 
 /**
@@ -186,7 +205,7 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
     fn: supportFunction('send-callback'),
     batchSize: callbackQueue.batchSize,
     maxConcurrency: callbackQueue.maxConcurrency,
-    visibilityTimeoutSeconds: callbackQueue.visibilityTimeoutSeconds,
+    visibilityTimeoutSeconds: callbackQueue.localVisibilityTimeoutSeconds,
     onError: (error) => {
       // A whole batch failed (Powertools' FullBatchFailureError): name what each record hit.
       const causes = new Set(((error as { recordErrors?: Error[] }).recordErrors ?? []).map((e) => `${e.name}: ${e.message}`));
@@ -200,9 +219,12 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
     poller,
     sqs,
     async stop() {
-      await sweeper.stop();
-      await poller.stop();
-      await gateway.close();
+      // The gateway stops taking requests at once; the three drain side by side.
+      await Promise.all([
+        gateway.close({ drainMs: STOP_DRAIN_MS }),
+        bounded('the delivery sweeper', sweeper.stop(), STOP_DRAIN_MS),
+        bounded('the callback sender', poller.stop(), STOP_DRAIN_MS),
+      ]);
       sqs.destroy();
     },
   };
@@ -218,14 +240,20 @@ function openApiRoute(): ExtraRoute {
   };
 }
 
-/** The scheduled delivery sweeper, run on an interval as EventBridge runs it in the stack. */
+/**
+ * The scheduled delivery sweeper, run on an interval as EventBridge runs it in the stack, and
+ * once at start: what a previous run of the stack left due (or whose messages its emulator lost
+ * when it stopped) goes out without waiting for the first interval.
+ */
 function startSweeper(intervalMs: number) {
   let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
+  const run = () => {
     running = running
       .then(() => invoke(supportFunction('sweep-deliveries'), {}, 60_000))
       .catch((error) => console.error('delivery sweeper failed:', (error as Error).message));
-  }, intervalMs);
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
   return {
     async stop() {
       clearInterval(timer);

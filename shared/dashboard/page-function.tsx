@@ -1,6 +1,7 @@
 /**
- * One dashboard function: the routes of the route table that name it, each answered by its
- * action. Around every action, the dashboard's rules (CONTRACT.md "Hotel dashboard"):
+ * One page function (a dashboard resource, or the guest booking pages): the routes of the route
+ * table that name it, each answered by its action. Around every action, the dashboard's rules
+ * (CONTRACT.md "Hotel dashboard"), which the public guest pages share:
  * - every response: a CSP without scripts, no framing, no referrer, never cached;
  * - a POST whose Origin is not the service's own: 403, before anything else runs;
  * - a page behind a session: the operator from the verified token (else to the sign-in page),
@@ -14,7 +15,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { VNode } from 'preact';
-import { dashboardRoutes, type Route } from '../../infra/routes';
+import { dashboardRoutes, guestRoutes, type Route } from '../../infra/routes';
 import type { Operator } from '../auth/operator-tokens';
 import { config, LOCAL_STAGE, MAX_BODY_BYTES } from '../config';
 import { AppError } from '../errors';
@@ -113,10 +114,21 @@ function errorPage(error: AppError, links: Links, operator: Operator | undefined
   );
 }
 
-/** The dashboard function named `functionId` in the route table, with an action per route id. */
-export function pageFunction(functionId: string, actions: Record<string, PageAction | PublicPageAction>) {
-  const routes = dashboardRoutes.filter((route) => route.function === functionId);
-  if (routes.length === 0) throw new Error(`No dashboard routes for ${functionId}`);
+/** The pages of the route table: the dashboard's and the guest booking's. */
+const PAGE_ROUTES: readonly Route[] = [...dashboardRoutes, ...guestRoutes];
+
+export interface PageFunctionOptions {
+  /**
+   * The page an error is answered with, for pages that are not the dashboard's (the guest
+   * booking's own layout). @default the dashboard's error page
+   */
+  errorPage?: (error: AppError, context: { links: Links; requestId: string }) => VNode;
+}
+
+/** The page function named `functionId` in the route table, with an action per route id. */
+export function pageFunction(functionId: string, actions: Record<string, PageAction | PublicPageAction>, options: PageFunctionOptions = {}) {
+  const routes = PAGE_ROUTES.filter((route) => route.function === functionId);
+  if (routes.length === 0) throw new Error(`No page routes for ${functionId}`);
   for (const route of routes) if (!actions[route.id]) throw new Error(`No action for route ${route.id}`);
   const byMethodAndPath = new Map<string, Route>(routes.map((route) => [`${route.method} ${route.path}`, route]));
 
@@ -142,7 +154,8 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
       };
     };
     const html = (status: number, page: VNode) => respond(status, { 'Content-Type': 'text/html; charset=utf-8' }, renderDocument(page));
-    const redirect = (path: string) => respond(303, { Location: links.to(path) }, '');
+    // A path of the service, or an absolute URL an action was handed (a provider's checkout).
+    const redirect = (path: string) => respond(303, { Location: /^https?:\/\//.test(path) ? path : links.to(path) }, '');
 
     try {
       const route = byMethodAndPath.get(`${event.httpMethod} ${event.resource}`);
@@ -194,7 +207,7 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
       return html(outcome.status ?? 200, outcome.html);
     } catch (thrown) {
       const error = toAppError(thrown);
-      return html(error.status, errorPage(error, links, operator, requestId));
+      return html(error.status, options.errorPage ? options.errorPage(error, { links, requestId }) : errorPage(error, links, operator, requestId));
     }
   };
 

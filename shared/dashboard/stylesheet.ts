@@ -54,4 +54,17 @@ code.secret { word-break: break-all; font-size: .95rem; background: #fff; paddin
 pre.payload { margin: .3rem 0; padding: .5rem; max-height: 24rem; overflow: auto; white-space: pre-wrap; word-break: break-all; background: var(--bg); border: 1px solid var(--line); font-size: .85rem; }
 ul.changes { margin: 0; padding-left: 1rem; }
 td.amount { white-space: nowrap; }
+.url { overflow-wrap: anywhere; }
+img.qr { display: block; width: 12rem; height: 12rem; border: 1px solid var(--line); }
+.qr-sheet { text-align: center; max-width: 32rem; margin: 0 auto; }
+.qr-sheet img { width: 100%; max-width: 24rem; height: auto; }
+.qr-hotel { font-size: 1.8rem; font-weight: 700; margin: .5rem 0; }
+.qr-call { font-size: 1.3rem; margin: 0 0 1rem; }
+@media print {
+  .top, .nav, .no-print, main:has(.qr-sheet) > h1 { display: none; }
+  main { max-width: none; padding: 0; }
+  .qr-sheet { max-width: none; }
+  .qr-sheet img { width: 12cm; max-width: none; }
+  .qr-sheet .url { font-size: 1.1rem; }
+}
 `;

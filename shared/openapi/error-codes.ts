@@ -169,6 +169,12 @@ export const ERROR_CODES = {
     message: 'Cannot book room …: the room is taken for some of these nights',
     surface: 'cli',
   },
+  PAY_AT_PROPERTY_DISABLED: {
+    status: 403,
+    meaning: 'Guest booking page only: the guest chose to pay at the hotel, which this client has not allowed (dashboard, Integrations).',
+    message: 'This hotel takes payment when you book',
+    surface: 'cli',
+  },
   BOOKING_ALREADY_ASSIGNED: {
     status: 409,
     meaning: 'Operator CLI `bookings assign` only (and the dashboard): the booking already has a room.',

@@ -20,10 +20,12 @@ export interface ClientRecord {
   usage_key?: string;
   /** API Gateway's id of that API key (locally the value itself). */
   usage_key_id?: string;
+  /** Guests may book on the guest booking page and pay at the property (a dashboard setting); unset: no. */
+  pay_at_property?: boolean;
   created_at: string;
 }
 
-const CLIENT_FIELDS = ['client_id', 'name', 'currency', 'plan', 'usage_key', 'usage_key_id', 'created_at'] as const;
+const CLIENT_FIELDS = ['client_id', 'name', 'currency', 'plan', 'usage_key', 'usage_key_id', 'pay_at_property', 'created_at'] as const;
 
 function toClient(item: Record<string, unknown>): ClientRecord {
   const record: Record<string, unknown> = { plan: DEFAULT_PLAN };

@@ -1,7 +1,8 @@
 /**
  * Outbound deliveries (booking.confirmed callbacks, payment_order.paid webhooks). A delivery
- * keeps the exact payload it sends, every attempt, and while it waits for the queue, an entry
- * in the sparse "due" index.
+ * keeps the exact payload it sends, every attempt, and while it is `pending` or `retrying`, an
+ * entry in the sparse "due" index: when the sweeper is to put it on the queue (again), unless
+ * a hand-off, an attempt or an operator moves it first.
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -88,16 +89,35 @@ export async function getDelivery(deliveryId: string): Promise<DeliveryRecord | 
   return Item ? fromItem<DeliveryRecord>(Item) : undefined;
 }
 
-/** Takes the delivery off the due index once its message is on the queue (if still due at that time). */
-export async function markEnqueued(deliveryId: string, dueAt: string): Promise<void> {
+/** The values of `gsi1pk = :duePk, gsi1sk = :dueSk`: the delivery's place on the due index. */
+function dueIndexValues(at: string, deliveryId: string) {
+  const { gsi1pk, gsi1sk } = keys.deliveryDue(at, deliveryId);
+  return { ':duePk': gsi1pk, ':dueSk': gsi1sk };
+}
+
+/**
+ * Once its message is on the queue: moves the delivery on the due index from `indexedAt`, where
+ * the caller wrote or read it (null: not on the index, as an earlier version left a delivery it
+ * had enqueued), to `resendAfter`, past the time the queue hands the message out
+ * (shared/domain/callbacks/resend.ts). Only if it is still there and the delivery still waiting:
+ * an attempt or another hand-off that moved it since is newer, and a finished delivery stays off
+ * the index.
+ */
+export async function markEnqueued(deliveryId: string, indexedAt: string | null, resendAfter: string): Promise<void> {
   try {
     await db.send(
       new UpdateCommand({
         TableName: TABLE,
         Key: keys.delivery(deliveryId),
-        UpdateExpression: 'REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: 'due_at = :due',
-        ExpressionAttributeValues: { ':due': dueAt },
+        UpdateExpression: 'SET gsi1pk = :duePk, gsi1sk = :dueSk',
+        ConditionExpression: `${indexedAt === null ? 'attribute_not_exists(gsi1sk)' : 'gsi1sk = :indexed'} AND #status IN (:pending, :retrying)`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ...dueIndexValues(resendAfter, deliveryId),
+          ...(indexedAt === null ? {} : { ':indexed': keys.deliveryDue(indexedAt, deliveryId).gsi1sk }),
+          ':pending': 'pending',
+          ':retrying': 'retrying',
+        },
       }),
     );
   } catch (error) {
@@ -108,6 +128,7 @@ export async function markEnqueued(deliveryId: string, dueAt: string): Promise<v
 /** A delivery waiting on the due index, as its index entry names it. */
 export interface DueDelivery {
   delivery_id: string;
+  /** Its time on the index: when it is due, or when to send it again (not its `due_at`). */
   due_at: string;
 }
 
@@ -144,25 +165,31 @@ export async function findDueDeliveries(
   return { due, cursor: LastEvaluatedKey };
 }
 
-/** Why a delivery could not be claimed: as it stands (status and due time), or absent. */
-export type LeaseRefusal = { status: DeliveryStatus; due_at: string } | undefined;
+/**
+ * Why a delivery could not be claimed: as it stands (status, due time and, while it waits, its
+ * time on the due index), or absent.
+ */
+export type LeaseRefusal = { status: DeliveryStatus; due_at: string; indexed_at?: string } | undefined;
 
 /**
  * Claims a delivery for one attempt: only when it is waiting (pending or retrying), due, and
- * not leased by another attempt. Returns the claimed record, or, read by the same call, what
- * the delivery is instead (no read before the claim).
+ * not leased by another attempt; moves it on the due index to `resendAfter`, so the sweeper
+ * leaves it to this attempt and to the queue's own redelivery of its message. Returns the
+ * claimed record, or, read by the same call, what the delivery is instead (no read before the
+ * claim).
  */
 export async function leaseDelivery(
   deliveryId: string,
   now: Date,
   leaseMs: number,
+  resendAfter: string,
 ): Promise<{ leased: DeliveryRecord } | { leased?: undefined; current: LeaseRefusal }> {
   try {
     const { Attributes } = await db.send(
       new UpdateCommand({
         TableName: TABLE,
         Key: keys.delivery(deliveryId),
-        UpdateExpression: 'SET lease_until = :until',
+        UpdateExpression: 'SET lease_until = :until, gsi1pk = :duePk, gsi1sk = :dueSk',
         ConditionExpression:
           'attribute_exists(pk) AND #status IN (:pending, :retrying) AND due_at <= :now AND (attribute_not_exists(lease_until) OR lease_until < :now)',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -171,6 +198,7 @@ export async function leaseDelivery(
           ':now': now.toISOString(),
           ':pending': 'pending',
           ':retrying': 'retrying',
+          ...dueIndexValues(resendAfter, deliveryId),
         },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -181,19 +209,23 @@ export async function leaseDelivery(
     if (!isConditionFailure(error)) throw error;
     // The document client leaves this item in DynamoDB's own format.
     const item = (error as { Item?: Record<string, { S?: string }> }).Item;
-    return { current: item ? { status: item.status?.S as DeliveryStatus, due_at: item.due_at?.S ?? '' } : undefined };
+    if (!item) return { current: undefined };
+    const indexed = item.gsi1sk?.S;
+    return {
+      current: {
+        status: item.status?.S as DeliveryStatus,
+        due_at: item.due_at?.S ?? '',
+        ...(indexed ? { indexed_at: keys.deliveryDueEntry(indexed).dueAt } : {}),
+      },
+    };
   }
 }
 
-/** The values of `gsi1pk = :duePk, gsi1sk = :dueSk`: the delivery's place on the due index. */
-function dueIndexValues(dueAt: string, deliveryId: string) {
-  const { gsi1pk, gsi1sk } = keys.deliveryDue(dueAt, deliveryId);
-  return { ':duePk': gsi1pk, ':dueSk': gsi1sk };
-}
-
 /**
- * Records an attempt and the delivery's next state; releases the lease. With `dueAt` the
- * delivery waits again (back on the due index unless `enqueueNow` puts it on the queue itself).
+ * Records an attempt and the delivery's next state; releases the lease. With `dueAt` and
+ * `onDueIndex` the delivery waits again, on the due index at its due time until its hand-off to
+ * the queue moves it on (markEnqueued); a delivery that ends (delivered, failed, needs_review)
+ * leaves the index.
  */
 export async function recordAttempt(
   deliveryId: string,

@@ -92,6 +92,19 @@ export const keys = {
    * item per room: a conditional write on it serializes concurrent bookings of that room.
    */
   roomHold: (clientId: string, roomId: string) => ({ pk: `CLIENT#${clientId}`, sk: `ROOMHOLD#${roomId}` }),
+  /**
+   * A guest's open checkout holding a room (the authoritative entry is on `roomHold`): a marker
+   * in the client's partition sorted by when the hold expires, so availability reads the holds
+   * still open with one Query from `now` on, however many expired ones TTL has not removed yet.
+   */
+  checkoutHold: (clientId: string, expiresAt: string, bookingId: string) => ({ pk: `CLIENT#${clientId}`, sk: `CHECKOUTHOLD#${expiresAt}#${bookingId}` }),
+  /** The sort-key range of the checkout holds that expire after `now` (an ISO time). */
+  openCheckoutHolds: (now: string) => ({ from: `CHECKOUTHOLD#${now}~`, to: 'CHECKOUTHOLD#~' }),
+  /**
+   * A guest booking, by the SHA-256 (base64url) of its confirmation token: the token, handed to the
+   * guest only, is the one way to it, and the table does not hold it.
+   */
+  guestBooking: (tokenHash: string) => ({ pk: `GUESTBOOKING#${tokenHash}`, sk: 'GUESTBOOKING' }),
 
   /** Where a client receives events: `callback` (booking.confirmed) or `webhook` (payment_order.paid). */
   endpoint: (clientId: string, kind: 'callback' | 'webhook') => ({ pk: `CLIENT#${clientId}`, sk: `ENDPOINT#${kind}` }),
@@ -107,8 +120,9 @@ export const keys = {
   /** The creation time and delivery id of a `deliveryOfClient` sort key, or undefined when it is not one. */
   deliveryOfClientEntry: (gsi2sk: string) => timeOrderedEntry(gsi2sk),
   /**
-   * Sparse "due" index (gsi1): present while a delivery waits to be put on the queue, by due
-   * time. The sweeper enqueues what is due, so a failed or lost enqueue is picked up again.
+   * Sparse "due" index (gsi1): present while a delivery is pending or retrying, by the time the
+   * sweeper is to enqueue it (its due time, or once on the queue its resend-after time), so a
+   * failed enqueue or a lost message is picked up again.
    * Spread over DELIVERY_DUE_SHARDS partitions by delivery id: moving a delivery in time (a
    * retry, an operator retry) rewrites its sort key within the same partition.
    */

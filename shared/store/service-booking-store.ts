@@ -17,6 +17,12 @@ export interface Hold {
   booking_id: string;
   check_in_date: string;
   check_out_date: string;
+  /**
+   * A guest's open checkout (CONTRACT.md "Guest booking"): the room is held for the booking its
+   * order makes when paid, until this ISO time; after it the entry blocks nothing. Confirmed
+   * bookings have none.
+   */
+  expires_at?: string;
 }
 
 export interface RoomHolds {
@@ -45,7 +51,7 @@ export interface ServiceBookingWrite {
 }
 
 /** The room's hold item with `holds`, if it is still at the version read: concurrent bookings of the room serialize here. */
-function holdItem(clientId: string, hold: NonNullable<ServiceBookingWrite['hold']>): TransactItem {
+export function holdItem(clientId: string, hold: NonNullable<ServiceBookingWrite['hold']>): TransactItem {
   return {
     Put: {
       TableName: TABLE,

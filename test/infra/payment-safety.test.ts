@@ -1,7 +1,7 @@
 /**
  * The deployed shape of CONTRACT.md "Payment safety in deployed stages" (what only AWS runs):
  * the sandbox provider's routes only where a stage turns it on, never in prod; the order
- * reference key readable by the order-creating function only; the settlement alarms.
+ * reference key readable by the order-creating functions only; the settlement alarms.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -87,16 +87,19 @@ describe('the order reference key', () => {
     expect(json.Resources[secretId]).toMatchObject({ DeletionPolicy: 'Retain', Properties: { GenerateSecretString: expect.objectContaining({ PasswordLength: 64 }) } });
   });
 
-  it('is named to the order-creating function only, and only its role may read it', () => {
+  it('is named to the order-creating functions only, and only their roles may read it', () => {
+    // The payment API's, and the guest booking pages' (opening a checkout creates the client's order).
+    const creating = ['CreatePaymentOrder', 'GuestBookingCreate'];
+    const sameFunction = (id: string) => creating.some((c) => stack.routeFunctions.get(c) === stack.routeFunctions.get(id));
     const readers = Object.values(json.Resources as Record<string, any>)
       .filter((r) => r.Type === 'AWS::IAM::Policy')
       .filter((r) => r.Properties.PolicyDocument.Statement.some((s: any) => JSON.stringify(s.Resource) === JSON.stringify({ Ref: secretId })))
       .flatMap((r) => r.Properties.Roles.map((role: any) => role.Ref));
-    const createRole = stack.getLogicalId(stack.routeFunctions.get('CreatePaymentOrder')!.role!.node.defaultChild as CfnElement);
-    expect(readers).toEqual([createRole]);
+    const roles = creating.map((id) => stack.getLogicalId(stack.routeFunctions.get(id)!.role!.node.defaultChild as CfnElement));
+    expect(readers.sort()).toEqual(roles.sort());
     for (const [id, fn] of stack.routeFunctions) {
       const value = variables(stack, template, fn).ORDER_REFERENCE_KEY_SECRET_ARN;
-      expect(value === undefined ? 'absent' : id).toBe(id === 'CreatePaymentOrder' ? 'CreatePaymentOrder' : 'absent');
+      expect(value === undefined ? 'absent' : id).toBe(sameFunction(id) ? id : 'absent');
     }
   });
 });

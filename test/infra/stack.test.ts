@@ -166,7 +166,7 @@ describe('functions', () => {
     const webhookParameter = '/hotel-integration/test/stripe/webhook-secret';
     for (const fn of allFunctions) {
       const env = resources[logicalId(fn)]!.Properties.Environment.Variables;
-      const route = routes.find((r) => stack.routeFunctions.get(r.id) === fn);
+      const route = stageRoutes.find((r) => stack.routeFunctions.get(r.id) === fn);
       const secrets = route?.access.providerSecrets ?? [];
       if (secrets.includes('stripeSecretKey')) expect(env.STRIPE_SECRET_KEY_PARAMETER).toBe(keyParameter);
       else expect(env).not.toHaveProperty('STRIPE_SECRET_KEY_PARAMETER');
@@ -675,7 +675,7 @@ describe('least privilege', () => {
     for (const fn of allFunctions) {
       const statements = statementsOf(fn);
       const ssm = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('ssm:')));
-      const route = routes.find((r) => stack.routeFunctions.get(r.id) === fn);
+      const route = stageRoutes.find((r) => stack.routeFunctions.get(r.id) === fn);
       const secrets = route?.access.providerSecrets ?? [];
       if (secrets.length === 0) {
         expect(ssm, route?.id ?? logicalId(fn)).toEqual([]);

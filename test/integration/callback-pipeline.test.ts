@@ -167,7 +167,7 @@ describe('the sweeper', () => {
     expect(receivedIds().sort()).toEqual([...ids].sort());
   });
 
-  it('an enqueued delivery whose removal from the due index fails is sent again later, and received once', async () => {
+  it('an enqueued delivery whose move on the due index fails is sent again later, and received once', async () => {
     const [id] = await dueDeliveries([randomUUID()], new Date().toISOString());
     // markEnqueued's UpdateItem fails (after the SDK's retries) for this run only.
     let failing = true;
@@ -176,7 +176,7 @@ describe('the sweeper', () => {
     m.dynamo.dynamoClient.middlewareStack.add(
       (next, context) => async (args) => {
         const input = args.input as { UpdateExpression?: string };
-        if (failing && context.commandName === 'UpdateItemCommand' && input.UpdateExpression === 'REMOVE gsi1pk, gsi1sk') {
+        if (failing && context.commandName === 'UpdateItemCommand' && input.UpdateExpression === 'SET gsi1pk = :duePk, gsi1sk = :dueSk') {
           throw Object.assign(new Error('injected InternalServerError'), { name: 'InternalServerError', $fault: 'server', $metadata: {} });
         }
         return next(args);

@@ -3,80 +3,26 @@
  * keys and `ready:`, keeps data across restarts in LOCAL_DATA_DIR, and stops every child on
  * SIGTERM.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { freePort } from '../../infra/local/emulators';
+import { freeStackPorts, killAllStackProcesses, portOpen, type StackPorts, startStackProcess, stopStackProcess } from '../support/local-stack-process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'local-stack-'));
-const running: ChildProcess[] = [];
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  url: string;
-}
-
-async function start(ports: { api: number; dynamodb: number; sqs: number; cognito: number }): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(ports.api),
-      DYNAMODB_PORT: String(ports.dynamodb),
-      SQS_PORT: String(ports.sqs),
-      COGNITO_PORT: String(ports.cognito),
-      LOCAL_DATA_DIR: dataDir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in 30 s:\n${output}`)), 30_000);
-    child.stdout!.on('data', () => {
-      const match = /ready: (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
-  return { child, output: () => output, url };
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-}
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
+const start = (ports: StackPorts) => startStackProcess(ports, dataDir);
+const stop = stopStackProcess;
 
 afterAll(() => {
-  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+  killAllStackProcesses();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('npm start', () => {
   it('serves the API with demo keys, persists data and shuts every child down', async () => {
-    const ports = { api: await freePort(), dynamodb: await freePort(), sqs: await freePort(), cognito: await freePort() };
+    const ports = await freeStackPorts();
     const first = await start(ports);
     expect(first.url).toBe(`http://127.0.0.1:${ports.api}`);
     const syncKey = /demo sync key \(shown once\):\s+(svc_sync_\S+)/.exec(first.output())![1]!;

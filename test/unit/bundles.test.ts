@@ -1,6 +1,6 @@
 /**
  * The Lambda bundles as the stack builds them (infra/bundling.ts): small enough (350 KB each),
- * without classic zod, and with the lazy packages (the Stripe SDK) left out of index.mjs and
+ * without classic zod, and with the lazy packages (the Stripe SDK, the QR code library) left out of index.mjs and
  * reached only through a dynamic import; the construct's afterBundling hook builds exactly what
  * the benchmark builds. `npm run bench` measures the sizes and import times.
  */
@@ -63,12 +63,15 @@ describe('function bundles', () => {
         expect(importsPackage(b.code, name), b.name).toBe(imports.length > 0);
       }
     }
-    // The Stripe SDK is reached from the functions that talk to Stripe, and only from them.
+    // The Stripe SDK is reached from the functions that talk to Stripe, and only from them (the
+    // guest booking pages open a checkout); the QR code library from the guest booking pages' qr.svg.
     expect(bundles.filter((b) => importsPackage(b.code, 'stripe')).map((b) => b.name).sort()).toEqual([
       'create-payment-order',
+      'guest-booking',
       'stripe-webhook',
       'verify-payment-order',
     ]);
+    expect(bundles.filter((b) => importsPackage(b.code, 'qrcode')).map((b) => b.name)).toEqual(['guest-booking']);
   });
 
   it("adds a lazy package to an asset with the construct's afterBundling hook, as the benchmark builds it", async () => {

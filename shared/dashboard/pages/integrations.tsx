@@ -3,6 +3,8 @@
  * keys, its callback and webhook URLs with their signing secrets, its payment provider. A new key
  * or secret is shown once, in the notice after the redirect, and never again: only its hash (a
  * key) or its sealed form (a secret) is kept. Every action is the use case the ops CLI calls.
+ * And the guest booking page: its URL, its QR code (with a printable sheet for the reception desk)
+ * and whether guests may pay at the hotel.
  */
 import { PAYMENT_KEY_PLANS } from '../../../infra/plans';
 import { SYNC_SCOPES } from '../../../infra/routes';
@@ -10,12 +12,14 @@ import { config } from '../../config';
 import { recordAudit } from '../../domain/audit';
 import { configureEndpoint } from '../../domain/callbacks/deliveries';
 import { issueApiKey, listClientKeys, requireClient, revokeClientKey } from '../../domain/clients';
+import { guestBookingClient, setPayAtProperty } from '../../domain/guest-booking/guest-bookings';
 import { configureProvider, PROVIDERS } from '../../domain/payments/providers';
 import { AppError } from '../../errors';
 import type { ApiKeyRecord } from '../../store/api-key-store';
 import { type EndpointKind, getEndpoint } from '../../store/endpoint-store';
 import { getProviderSettings } from '../../store/payment-store';
-import { ActionButton, Empty, Field, Page } from '../layout';
+import { bookingPageUrl, qrCodePath } from '../../guest/urls';
+import { ActionButton, Empty, Field, type Links, Page } from '../layout';
 import type { Notice } from '../notice';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 
@@ -91,14 +95,65 @@ function KeyTable({ keys, request, kind }: { keys: ApiKeyRecord[]; request: Page
   );
 }
 
+/** The guest booking page: its URL, its QR code for the reception desk, the pay-at-property setting. */
+function GuestBookingSection({ links, url, clientId, payAtProperty }: { links: Links; url: string; clientId: string; payAtProperty: boolean }) {
+  return (
+    <section aria-labelledby="guest-booking">
+      <h2 id="guest-booking">Guest booking</h2>
+      <p class="muted">Your public booking page: guests choose dates and a room, and pay on your payment provider's checkout. Every booking is sent to your callback URL.</p>
+      <p>
+        Booking page: <a href={url} class="url">{url}</a>
+      </p>
+      <img class="qr" src={links.to(qrCodePath(clientId))} alt={`QR code of the booking page ${url}`} width={192} height={192} />
+      <div class="actions">
+        <a href={links.to(`${PAGE}/guest-booking/print`)}>Printable QR code for the reception desk</a>
+      </div>
+      <form method="post" action={links.to(`${PAGE}/guest-booking/pay-at-property`)} aria-labelledby="pay-at-property">
+        <fieldset class="checks">
+          <legend id="pay-at-property">Pay at the hotel</legend>
+          <label>
+            <input type="checkbox" name="pay_at_property" value="on" checked={payAtProperty} /> Guests may confirm a booking without paying online and pay at
+            the hotel
+          </label>
+        </fieldset>
+        <button type="submit">Save guest booking setting</button>
+      </form>
+    </section>
+  );
+}
+
+/** A sheet for the reception desk: the hotel's name, the QR code, big, and the URL; print-friendly. */
+export const guestBookingPrintPage: PageAction = async (request) => {
+  const clientId = request.operator.client_id;
+  const client = await requireClient(clientId);
+  const url = bookingPageUrl(request.baseUrl, clientId);
+  const { links } = request;
+  return {
+    html: (
+      <Page title="Reception QR code" links={links} operator={request.operator} nav="integrations">
+        <p class="no-print">
+          Print this page (or save it as PDF) and put it on the reception desk. <a href={links.to(PAGE)}>Back to Integrations</a>
+        </p>
+        <div class="qr-sheet">
+          <p class="qr-hotel">{client.name}</p>
+          <p class="qr-call">Scan to book your room</p>
+          <img src={links.to(qrCodePath(clientId))} alt={`QR code of the booking page ${url}`} width={384} height={384} />
+          <p class="url">{url}</p>
+        </div>
+      </Page>
+    ),
+  };
+};
+
 export const integrationsPage: PageAction = async (request) => {
   const clientId = request.operator.client_id;
-  const [client, keys, callback, webhook, provider] = await Promise.all([
+  const [client, keys, callback, webhook, provider, guestBooking] = await Promise.all([
     requireClient(clientId),
     listClientKeys(clientId),
     getEndpoint(clientId, 'callback'),
     getEndpoint(clientId, 'webhook'),
     getProviderSettings(clientId),
+    guestBookingClient(clientId),
   ]);
   const endpoints = { callback, webhook };
   const byNewest = (a: ApiKeyRecord, b: ApiKeyRecord) => b.created_at.localeCompare(a.created_at);
@@ -199,6 +254,8 @@ export const integrationsPage: PageAction = async (request) => {
             <button type="submit">Save provider</button>
           </form>
         </section>
+
+        <GuestBookingSection links={links} url={bookingPageUrl(request.baseUrl, clientId)} clientId={clientId} payAtProperty={guestBooking.pay_at_property} />
       </Page>
     ),
   };
@@ -288,4 +345,15 @@ export const setProvider: PageAction = (request) =>
     const settings = await configureProvider(request.operator.client_id, { provider, ...(provider === 'stripe' && account ? { account } : {}) });
     await audit(request, 'provider.set', undefined, { provider: settings.provider, account: settings.account ?? null });
     return { kind: 'success', message: `Payments now use ${settings.provider}${settings.account ? ` (${settings.account})` : ''}.` };
+  });
+
+export const setPayAtPropertyAction: PageAction = (request) =>
+  act(async () => {
+    const enabled = request.form.get('pay_at_property') === 'on';
+    await setPayAtProperty(request.operator.client_id, enabled);
+    await audit(request, 'guest_booking.pay_at_property', undefined, { pay_at_property: enabled });
+    return {
+      kind: 'success',
+      message: enabled ? 'Guests may now confirm a booking and pay at the hotel.' : 'Guests now pay online when they book.',
+    };
   });

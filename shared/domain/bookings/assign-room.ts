@@ -55,7 +55,7 @@ export async function assignBookingRoom(clientId: string, bookingId: string, roo
 
       const [room, holds] = await Promise.all([getRoom(clientId, roomId), getRoomHolds(clientId, roomId)]);
       if (!room) throw new AppError(404, 'NOT_FOUND', `No room ${roomId}`);
-      const problem = await roomProblem(room, booking, holds.holds);
+      const problem = await roomProblem(room, booking, holds.holds, { now, bookingId: booking.id });
       if (problem) throw new AppError(409, 'ROOM_NOT_AVAILABLE', `Cannot assign room ${room.room_number} (${roomId}): ${problem}`);
 
       const assigned: BookingRecord = { ...booking, room_id: room.id, updated_at: timestamp };
@@ -71,7 +71,7 @@ export async function assignBookingRoom(clientId: string, bookingId: string, roo
             }),
           ]
         : [];
-      const hold = { roomId: room.id, holds: holdsWith(holds.holds, assigned, timestamp.slice(0, 10)), readVersion: holds.version };
+      const hold = { roomId: room.id, holds: holdsWith(holds.holds, assigned, timestamp), readVersion: holds.version };
       await transactWrite(roomAssignmentItems({ clientId, read: booking, assigned, hold, deliveries }));
       return { booking: assigned, room, deliveries };
     }, 8);

@@ -54,23 +54,53 @@ interface Stay {
 
 const overlaps = (a: Omit<Stay, 'guests'>, b: Omit<Stay, 'guests'>) => a.check_in_date < b.check_out_date && a.check_out_date > b.check_in_date;
 
+/** A guest's checkout hold whose time has passed: it blocks nothing any more (DynamoDB TTL plays no part). */
+export function holdExpired(hold: Hold, now: Date): boolean {
+  return hold.expires_at !== undefined && hold.expires_at <= now.toISOString();
+}
+
 /**
- * Why the room cannot be locked for the stay, or undefined when it can: service bookings holding
- * it (the hold item, read at the version the write will check) and synced bookings (gsi2).
+ * Why the room cannot be locked for the stay, or undefined when it can: service bookings and open
+ * guest checkouts holding it (the hold item, read at the version the write will check) and synced
+ * bookings (gsi2). An expired checkout hold, and the hold of the booking being confirmed itself
+ * (`bookingId`: the paying guest's own checkout), block nothing.
  */
-export async function roomProblem(room: RoomRecord | undefined, stay: Stay, holds: Hold[]): Promise<string | undefined> {
+export async function roomProblem(
+  room: RoomRecord | undefined,
+  stay: Stay,
+  holds: readonly Hold[],
+  options: { now?: Date; bookingId?: string } = {},
+): Promise<string | undefined> {
   if (!room) return 'no such room';
   if (!room.is_active) return 'the room is not active';
   if (room.max_occupancy < stay.guests) return `the room takes at most ${room.max_occupancy} guests`;
-  if (holds.some((h) => overlaps(h, stay))) return 'the room is already booked for some of these nights';
+  const now = options.now ?? new Date();
+  const blocking = holds.filter((h) => h.booking_id !== options.bookingId && !holdExpired(h, now) && overlaps(h, stay));
+  if (blocking.some((h) => h.expires_at === undefined)) return 'the room is already booked for some of these nights';
+  if (blocking.length) return 'the room is held by another guest for some of these nights';
   const window = { checkIn: stay.check_in_date, checkOut: stay.check_out_date };
   if ((await activeBookingsOfRoom(room.id, window)).length) return 'the room is already booked for some of these nights';
   return undefined;
 }
 
-/** The room's holds with the booking's stay added; past stays are dropped so the list stays small. */
-export function holdsWith(holds: readonly Hold[], booking: BookingRecord, today: string): Hold[] {
-  return [...holds.filter((h) => h.check_out_date >= today), { booking_id: booking.id, check_in_date: booking.check_in_date, check_out_date: booking.check_out_date }];
+/**
+ * The holds worth keeping at `now` (an ISO time): past stays and expired checkout holds are
+ * dropped so the list stays small.
+ */
+export function currentHolds(holds: readonly Hold[], now: string): Hold[] {
+  const today = now.slice(0, 10);
+  return holds.filter((h) => h.check_out_date >= today && !(h.expires_at !== undefined && h.expires_at <= now));
+}
+
+/**
+ * The room's holds with the booking's stay added, replacing its own checkout hold if it had one;
+ * past stays and expired checkout holds are dropped. `now` is an ISO time.
+ */
+export function holdsWith(holds: readonly Hold[], booking: BookingRecord, now: string): Hold[] {
+  return [
+    ...currentHolds(holds, now).filter((h) => h.booking_id !== booking.id),
+    { booking_id: booking.id, check_in_date: booking.check_in_date, check_out_date: booking.check_out_date },
+  ];
 }
 
 export interface BookingPlan {
@@ -89,7 +119,7 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
   const timestamp = now.toISOString();
   const room = input.roomId ? await getRoom(clientId, input.roomId) : undefined;
   const holds = input.roomId ? await getRoomHolds(clientId, input.roomId) : undefined;
-  const problem = input.roomId ? await roomProblem(room, input, holds!.holds) : 'no room was chosen';
+  const problem = input.roomId ? await roomProblem(room, input, holds!.holds, { now, bookingId: input.bookingId }) : 'no room was chosen';
   if (problem && input.requireRoom) {
     const status = room || !input.roomId ? 409 : 404;
     throw new AppError(status, status === 404 ? 'NOT_FOUND' : 'ROOM_NOT_AVAILABLE', `Cannot book room ${input.roomId}: ${problem}`);
@@ -128,7 +158,7 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
         }),
       ]
     : [];
-  const hold = locked ? { roomId: locked.id, holds: holdsWith(holds!.holds, booking, timestamp.slice(0, 10)), readVersion: holds!.version } : undefined;
+  const hold = locked ? { roomId: locked.id, holds: holdsWith(holds!.holds, booking, timestamp), readVersion: holds!.version } : undefined;
   return {
     result: { booking, room: locked, room_assignment: locked ? 'locked' : 'manual', delivery_id: deliveries[0]?.delivery_id },
     deliveries,

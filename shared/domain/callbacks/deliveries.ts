@@ -25,11 +25,10 @@ import {
 } from '../../store/delivery-store';
 import { SecretCannotBeOpenedError } from '../../secrets/sealed-secrets';
 import { type EndpointKind, getEndpoint, putEndpoint, signingSecretOf } from '../../store/endpoint-store';
+import { ATTEMPT_TIMEOUT_MS, LEASE_MS, resendAfter } from './resend';
 import { generateSigningSecret, signCallbackBody } from './signing';
 
-export const ATTEMPT_TIMEOUT_MS = 10_000;
-/** Longer than an attempt, so a lease outlives the attempt that holds it. */
-const LEASE_MS = ATTEMPT_TIMEOUT_MS + 20_000;
+export { ATTEMPT_TIMEOUT_MS };
 const MAX_ERROR_LENGTH = 1024;
 const TERMINAL_STATUSES: DeliveryStatus[] = ['delivered', 'failed', 'needs_review'];
 
@@ -82,8 +81,14 @@ export async function configureEndpoint(
 
 // ---- putting deliveries on the queue
 
-/** Puts a waiting delivery on the queue; if that fails it stays due and the sweeper retries it. */
-export async function dispatch(deliveryId: string, dueAt: string, now = new Date()): Promise<boolean> {
+/**
+ * Puts a waiting delivery on the queue, delayed until `dueAt`, and moves it on the due index from
+ * `indexedAt` (by default its due time, where a new delivery, a recorded retry or an operator
+ * retry puts it; null: not on the index, as an earlier version left deliveries it enqueued) to
+ * when the sweeper is to send it again should the message be lost. If the enqueue fails, or the
+ * delay is longer than SQS allows, it stays where it is: the sweeper sends it when that time comes.
+ */
+export async function dispatch(deliveryId: string, dueAt: string, now = new Date(), indexedAt: string | null = dueAt): Promise<boolean> {
   const delaySeconds = Math.max(0, (Date.parse(dueAt) - now.getTime()) / 1000);
   if (delaySeconds > MAX_QUEUE_DELAY_SECONDS) return false;
   try {
@@ -92,7 +97,7 @@ export async function dispatch(deliveryId: string, dueAt: string, now = new Date
     logger.warn('enqueue failed; the sweeper will retry', { delivery_id: deliveryId, error: error as Error });
     return false;
   }
-  await markEnqueued(deliveryId, dueAt);
+  await markEnqueued(deliveryId, indexedAt, resendAfter(Math.max(Date.parse(dueAt), Date.now())));
   return true;
 }
 
@@ -173,12 +178,12 @@ async function sendTarget(delivery: DeliveryRecord, targets: SendTargets): Promi
  * `targets` is shared by the attempts of one batch.
  */
 export async function attemptDelivery(deliveryId: string, now = new Date(), targets: SendTargets = new Map()): Promise<DeliveryStatus | 'skipped'> {
-  const claim = await leaseDelivery(deliveryId, now, LEASE_MS);
+  const claim = await leaseDelivery(deliveryId, now, LEASE_MS, resendAfter(now.getTime()));
   if (!claim.leased) {
     const { current } = claim;
     if (current && !TERMINAL_STATUSES.includes(current.status) && Date.parse(current.due_at) > now.getTime() + 1000) {
-      // Early (a long delay travels in hops of at most 15 minutes): send it on its way again.
-      await dispatch(deliveryId, current.due_at, now);
+      // Early (a duplicate, or a message sent before its due time): send it on its way again.
+      await dispatch(deliveryId, current.due_at, now, current.indexed_at ?? null);
     }
     // Otherwise gone, finished, or in another attempt's hands: a duplicate.
     return 'skipped';
@@ -234,7 +239,8 @@ export async function attemptDelivery(deliveryId: string, now = new Date(), targ
     return 'failed';
   }
   const dueAt = new Date(finished.getTime() + delay * 1000).toISOString();
-  // Waits on the due index first, so a failed enqueue below is picked up by the sweeper.
+  // Waits on the due index at its due time first, so a failed enqueue below is picked up by the
+  // sweeper; the enqueue then moves it to its resend-after time.
   await recordAttempt(deliveryId, attempt, { status: 'retrying', dueAt, onDueIndex: true });
   await dispatch(deliveryId, dueAt, finished);
   return 'retrying';

@@ -1,12 +1,17 @@
 /**
  * The delivery sweeper's use case: put on the queue every delivery waiting on the due index
- * whose time has come (its enqueue failed after the booking committed, or its retry delay is
- * longer than SQS allows). The index is sharded; every shard is read, page after page, until
- * nothing is due or the run's time is up, and the next run continues.
+ * whose time there has come: its enqueue failed after the booking committed, its retry delay is
+ * longer than SQS allows, or its message was on the queue and is gone (a purge, the local
+ * emulator's restart) or its attempt died and no message came back in time. A delivery whose
+ * message is on the queue and will be received in time is later on the index than now
+ * (./resend.ts), so an unchanged steady state finds nothing. The index is sharded; every shard
+ * is read, page after page, until nothing is due or the run's time is up, and the next run
+ * continues.
  */
 import { logger } from '../../observability';
 import { ENQUEUE_BATCH_SIZE, enqueueDeliveries } from '../../queue';
 import { type DueCursor, type DueDelivery, dueIndexPartitions, findDueDeliveries, markEnqueued } from '../../store/delivery-store';
+import { resendAfter } from './resend';
 
 /**
  * Pages in flight at once, each from another partition. Within a page, one SendMessageBatch at a
@@ -80,9 +85,9 @@ export async function sweepDueDeliveries(options: { now?: Date; stopAt?: number;
 
 /**
  * dispatch() for a page of due deliveries: SendMessageBatch, ten at a time, then each accepted
- * delivery taken off the due index (if still due at that time). A refused one stays due; one
- * whose removal fails stays due too and is sent again later, a duplicate the sender's lease
- * absorbs.
+ * delivery moved on the due index to its resend-after time (if still where it was read). A
+ * refused one stays due; one whose move fails stays due too and is sent again later, a
+ * duplicate the sender's lease absorbs.
  */
 async function enqueueDue(due: readonly DueDelivery[], now: Date): Promise<{ enqueued: number; notEnqueued: number }> {
   const dueAt = new Map(due.map((d) => [d.delivery_id, d.due_at]));
@@ -97,7 +102,9 @@ async function enqueueDue(due: readonly DueDelivery[], now: Date): Promise<{ enq
       notEnqueued += sent.failed.length;
       logger.warn('enqueue failed; the sweeper will retry', { delivery_ids: sent.failed.map((f) => f.deliveryId), error: sent.failed[0]!.error });
     }
-    const marked = await Promise.allSettled(sent.enqueued.map((id) => markEnqueued(id, dueAt.get(id)!)));
+    // Due entries are sent without delay: visible now.
+    const resend = resendAfter(Date.now());
+    const marked = await Promise.allSettled(sent.enqueued.map((id) => markEnqueued(id, dueAt.get(id)!, resend)));
     enqueued += sent.enqueued.length;
     const unmarked = marked.flatMap((m, i) => (m.status === 'rejected' ? [{ id: sent.enqueued[i], error: m.reason as Error }] : []));
     if (unmarked.length) {

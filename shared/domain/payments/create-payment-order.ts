@@ -28,7 +28,14 @@ import { checkoutSettingsOf, providerFor } from './providers';
 
 const RETRYABLE_STATUSES: OrderStatus[] = ['failed', 'cancelled', 'expired'];
 
-function checkRequest(principal: Principal, body: PaymentOrderRequest, allowHttp: boolean) {
+/**
+ * Who creates the order: a payment key's principal (its client, and the origins return URLs must
+ * use), or the service itself creating an order of a client, with no key and no origin
+ * restriction (the guest booking page: shared/domain/guest-booking/).
+ */
+export type OrderCreator = Pick<Principal, 'clientId' | 'origins'>;
+
+function checkRequest(principal: OrderCreator, body: PaymentOrderRequest, allowHttp: boolean) {
   if (!config().supportedCurrencies.includes(body.currency)) {
     throw new AppError(400, 'UNSUPPORTED_CURRENCY', `currency ${body.currency} is not supported`);
   }
@@ -105,7 +112,7 @@ async function newAttempt(order: PaymentOrderRecord, baseUrl: string, now: Date)
 }
 
 export async function createPaymentOrder(
-  principal: Principal,
+  principal: OrderCreator,
   body: PaymentOrderRequest,
   options: { baseUrl: string; allowHttp: boolean },
   now = new Date(),

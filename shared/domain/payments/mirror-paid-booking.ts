@@ -13,7 +13,20 @@ export interface MirroredBooking {
   bookingSync: BookingSync;
 }
 
-/** The booking a paid order makes, or undefined when the order is not a room booking with dates. */
+/**
+ * The id of the one booking an order of the client makes when paid, however often it is settled:
+ * known before payment, so a guest's checkout can hold its room for exactly that booking.
+ */
+export function paidOrderBookingId(clientId: string, orderReference: string): string {
+  return nameBasedId(clientId, 'order-booking', orderReference);
+}
+
+/**
+ * The booking a paid order makes, or undefined when the order is not a room booking with dates.
+ * A room held for this order's booking (a guest's checkout, CONTRACT.md "Guest booking") is its
+ * own: locked if the room is otherwise free, even after the hold expired; taken by someone else
+ * meanwhile, the booking is recorded for manual assignment.
+ */
 export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Promise<MirroredBooking | undefined> {
   const context = order.context;
   if (context?.type !== 'room_booking' || !context.check_in_date || !context.check_out_date) return undefined;
@@ -35,7 +48,7 @@ export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Pro
       gateway_reference: order.provider_reference,
       paymentOrderReference: order.order_reference,
       // One booking per order, however often the order is settled.
-      bookingId: nameBasedId(order.client_id, 'order-booking', order.order_reference),
+      bookingId: paidOrderBookingId(order.client_id, order.order_reference),
     },
     await getEndpoint(order.client_id, 'callback'),
     now,

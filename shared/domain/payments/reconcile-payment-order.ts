@@ -25,7 +25,8 @@ import {
 import { type TransactItem, transactWrite } from '../../store/service-booking-store';
 import { paymentOrderPaidPayload } from '../callbacks/payloads';
 import { dispatchAll } from '../bookings/service-bookings';
-import { planPaidBooking } from './mirror-paid-booking';
+import { releaseCheckoutHold } from '../guest-booking/checkout-holds';
+import { paidOrderBookingId, planPaidBooking } from './mirror-paid-booking';
 import { NOT_APPLICABLE } from './order-views';
 import { providerFor } from './providers';
 
@@ -81,6 +82,9 @@ async function commitPaid(order: PaymentOrderRecord, payment: ProviderPayment, n
 async function commitClosed(order: PaymentOrderRecord, payment: ProviderPayment, status: Exclude<OrderStatus, 'processing' | 'paid'>, now: Date): Promise<void> {
   const timestamp = now.toISOString();
   await transactWrite([orderUpdateItem({ ...order, status, updated_at: timestamp }, order), ...settledAttemptItems(order, status, payment.raw, timestamp)]);
+  // A guest's checkout that can no longer be paid frees its room now rather than at the hold's expiry.
+  const roomId = order.context?.type === 'room_booking' ? order.context.service_room_id : undefined;
+  if (roomId) await releaseCheckoutHold(order.client_id, roomId, paidOrderBookingId(order.client_id, order.order_reference), now);
 }
 
 /**

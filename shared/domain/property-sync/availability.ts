@@ -12,6 +12,7 @@ import {
   listRooms,
   type RoomRecord,
 } from '../../store/property-store';
+import { openCheckoutHolds } from '../../store/guest-booking-store';
 
 export interface CategorySummary {
   external_category_id: string;
@@ -60,14 +61,21 @@ export function byRoomNumber(a: { room_number: string }, b: { room_number: strin
   return naturalOrder.compare(a.room_number, b.room_number) || (a.room_number < b.room_number ? -1 : 1);
 }
 
-export async function findAvailableRooms(clientId: string, query: AvailabilityQuery) {
+/**
+ * The rooms free for the stay. A room held by a guest's open checkout (CONTRACT.md "Guest
+ * booking": not offered to anyone else for 15 minutes) is taken too, here as on the guest page,
+ * so a PMS reading availability cannot sell it meanwhile: one more Query, in parallel, reading
+ * only the client's checkout holds still open at `now`.
+ */
+export async function findAvailableRooms(clientId: string, query: AvailabilityQuery, now = new Date()) {
   const window = { checkIn: query.check_in_date, checkOut: query.check_out_date };
-  const [rooms, categories, bookings] = await Promise.all([
+  const [rooms, categories, bookings, held] = await Promise.all([
     listRooms(clientId),
     listCategories(clientId),
     activeBookingsOverlapping(clientId, window),
+    openCheckoutHolds(clientId, window, now),
   ]);
-  const taken = new Set(bookings.map((b) => b.room_id));
+  const taken = new Set([...bookings.map((b) => b.room_id), ...held.map((h) => h.room_id)]);
   const categoriesByKey = categoryIndex(categories);
   const available = rooms
     .filter(

@@ -1,0 +1,96 @@
+/**
+ * A guest's open checkout holds its room (CONTRACT.md "Guest booking and the reception QR
+ * code": held for 15 minutes from the moment the checkout opens, not offered to anyone else
+ * meanwhile; an expired hold frees it).
+ *
+ * The hold is an entry `{booking_id, check_in_date, check_out_date, expires_at}` on the room's
+ * `ROOMHOLD#<room_id>` item, written with the same version condition every service booking of
+ * the room writes it with: reception bookings, other guests' checkouts, paid orders and room
+ * assignments all serialize there and see it (`roomProblem`). `booking_id` is the booking the
+ * order makes when paid, so the paying guest's own hold never blocks its booking. With it, a
+ * marker `CHECKOUTHOLD#<expires_at>#<booking_id>` in the client's partition lets availability
+ * find the open holds with one Query. Expiry is decided by the code at `now`; the marker's TTL
+ * attribute only cleans up in AWS.
+ *
+ * Kept apart from guest-bookings.ts so that settling an order (verify, webhooks) can release a
+ * hold without loading the guest page's use cases.
+ */
+import { AppError, errors } from '../../errors';
+import { logger } from '../../observability';
+import { checkoutHoldPutItem, checkoutHoldReleaseItem } from '../../store/guest-booking-store';
+import { isConditionFailure } from '../../store/items';
+import type { RoomRecord } from '../../store/property-store';
+import { getRoomHolds, type Hold, holdItem, type TransactItem, transactWrite } from '../../store/service-booking-store';
+import { currentHolds, holdExpired, roomProblem } from '../bookings/service-bookings';
+import { withConcurrencyRetry } from '../property-sync/results';
+
+/** Concurrent writers of one room's hold item (a race for the last free room) each get this many reads. */
+const HOLD_ATTEMPTS = 10;
+
+export interface CheckoutHold {
+  clientId: string;
+  room: RoomRecord;
+  bookingId: string;
+  check_in_date: string;
+  check_out_date: string;
+  guests: number;
+  /** ISO time the hold ends. */
+  expiresAt: string;
+}
+
+/**
+ * Holds the room for the checkout, or 409 ROOM_NOT_AVAILABLE when a booking or another open
+ * checkout has it for some of the nights (or it is inactive or too small). `extra` items commit
+ * in the same transaction. However many run at once for one room and overlapping nights, one
+ * holds it. 503 when concurrent writers kept winning.
+ */
+export async function holdRoomForCheckout(hold: CheckoutHold, now: Date, extra: readonly TransactItem[] = []): Promise<void> {
+  const { clientId, room } = hold;
+  const entry: Hold = { booking_id: hold.bookingId, check_in_date: hold.check_in_date, check_out_date: hold.check_out_date, expires_at: hold.expiresAt };
+  try {
+    await withConcurrencyRetry(async () => {
+      const holds = await getRoomHolds(clientId, room.id);
+      const problem = await roomProblem(room, hold, holds.holds, { now });
+      if (problem) throw new AppError(409, 'ROOM_NOT_AVAILABLE', `Room ${room.room_number} cannot be booked: ${problem}`);
+      await transactWrite([
+        holdItem(clientId, { roomId: room.id, holds: [...currentHolds(holds.holds, now.toISOString()), entry], readVersion: holds.version }),
+        checkoutHoldPutItem(clientId, {
+          room_id: room.id,
+          booking_id: hold.bookingId,
+          check_in_date: hold.check_in_date,
+          check_out_date: hold.check_out_date,
+          hold_expires_at: hold.expiresAt,
+        }),
+        ...extra,
+      ]);
+    }, HOLD_ATTEMPTS);
+  } catch (error) {
+    if (isConditionFailure(error)) throw errors.serviceUnavailable();
+    throw error;
+  }
+}
+
+/**
+ * Frees the room at once when the checkout holding it for `bookingId` cannot be paid any more
+ * (its order could not be created; its checkout was cancelled, failed or expired). Nothing to do
+ * when no such hold is open. Best effort: an unreleased hold still ends at its expiry.
+ */
+export async function releaseCheckoutHold(clientId: string, roomId: string, bookingId: string, now = new Date()): Promise<void> {
+  try {
+    await withConcurrencyRetry(async () => {
+      const holds = await getRoomHolds(clientId, roomId);
+      const mine = holds.holds.find((h) => h.booking_id === bookingId && h.expires_at !== undefined && !holdExpired(h, now));
+      if (!mine) return;
+      await transactWrite([
+        holdItem(clientId, { roomId, holds: holds.holds.filter((h) => h !== mine), readVersion: holds.version }),
+        checkoutHoldReleaseItem(clientId, { booking_id: bookingId, hold_expires_at: mine.expires_at! }, now.toISOString()),
+      ]);
+    }, HOLD_ATTEMPTS);
+  } catch (error) {
+    logger.warn('a checkout hold was not released early; it ends at its expiry', {
+      room_id: roomId,
+      booking_id: bookingId,
+      error: { name: (error as Error).name, message: (error as Error).message },
+    });
+  }
+}

@@ -1,0 +1,460 @@
+/**
+ * The guest booking page's use cases (CONTRACT.md "Guest booking and the reception QR code"):
+ * a walk-in or web guest searches a client's free rooms, books one and pays on the client's
+ * provider checkout (a payment order of the client, made by the service itself, no key), or pays
+ * at the property where the client allows it. Every business rule is here; the pages only render.
+ *
+ * The chosen room is held for HOLD_MINUTES from the moment the checkout opens (checkout-holds.ts):
+ * not offered to anyone else meanwhile, freed by expiry (or at once when the checkout is
+ * cancelled or fails); the payment then confirms the booking through the order's mirroring
+ * (mirror-paid-booking.ts), locked to the room, or recorded for manual assignment when the room
+ * was taken after the hold expired.
+ *
+ * DynamoDB access of each function (declare the union for the function serving the pages,
+ * `guestBookingTableAccess` in ./table-access.ts; docs/data-model.md patterns 33 to 36):
+ * - guestBookingClient: GetItem (the client's profile).
+ * - checkStay: none.
+ * - searchRooms: GetItem (client); Query on the table (rooms, categories, open checkout holds);
+ *   Query gsi1 (the client's active stays).
+ * - startCheckout: GetItem (client, provider settings, room, room hold, order-reference guard);
+ *   Query gsi2 (the room's active stays); PutItem (transaction: room hold, checkout-hold marker,
+ *   guest booking; the sandbox session; transaction: order, reference guard, first attempt);
+ *   when the order cannot be created, PutItem and UpdateItem (transaction releasing the hold).
+ *   Also the order-reference key (`orderReferenceKey`) and, for Stripe, `stripeSecretKey`.
+ * - confirmAtProperty: GetItem (client, room, room hold, callback endpoint); Query gsi2; PutItem
+ *   (transaction: booking, booking-client pointer, room hold, delivery, guest booking);
+ *   UpdateItem (each delivery moved to its resend-after time once enqueued) and SQS SendMessage
+ *   (`enqueuesCallbacks`).
+ * - guestBookingOf: GetItem (guest booking, booking, order, and the room when the booking was
+ *   given another room than the one chosen).
+ * - setPayAtProperty: UpdateItem (the client's profile).
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { config } from '../../config';
+import { AppError, type ErrorDetail, errors } from '../../errors';
+import { newId } from '../../ids';
+import { logger } from '../../observability';
+import { email as emailSchema, isCalendarDate, nightsBetween, phone as phoneSchema } from '../../schemas/common';
+import { minorUnits } from '../../schemas/payments';
+import { getClient } from '../../store/api-key-store';
+import { getEndpoint } from '../../store/endpoint-store';
+import { getGuestBooking, type GuestBookingRecord, guestBookingPutItem, putPayAtProperty } from '../../store/guest-booking-store';
+import { isConditionFailure } from '../../store/items';
+import { getOrder } from '../../store/payment-store';
+import { getBooking, type RoomRecord } from '../../store/property-store';
+import { getRoom, transactWrite } from '../../store/service-booking-store';
+import { dispatchAll, planServiceBooking } from '../bookings/service-bookings';
+import { createPaymentOrder } from '../payments/create-payment-order';
+import { paidOrderBookingId } from '../payments/mirror-paid-booking';
+import { orderReferenceFor } from '../payments/order-references';
+import { checkoutSettingsOf } from '../payments/providers';
+import { byRoomNumber, findAvailableRooms } from '../property-sync/availability';
+import { withConcurrencyRetry } from '../property-sync/results';
+import { holdRoomForCheckout, releaseCheckoutHold } from './checkout-holds';
+
+export const HOLD_MINUTES = 15;
+export const MAX_GUEST_NIGHTS = 30;
+/** Guests in one booking: the API's count limit (CONTRACT.md "Conventions"). */
+const MAX_GUESTS = 10_000;
+const MAX_NAME_LENGTH = 200;
+
+export interface StayQuery {
+  check_in: string;
+  check_out: string;
+  guests: number;
+}
+
+export interface GuestDetails {
+  name: string;
+  email: string;
+  phone?: string;
+}
+
+export interface GuestClient {
+  client_id: string;
+  name: string;
+  currency: string;
+  pay_at_property: boolean;
+}
+
+export interface GuestBookingView {
+  state: 'confirmed' | 'awaiting_payment' | 'payment_failed';
+  booking_reference: string | null;
+  confirmation_code: string | null;
+  room_number: string | null;
+  check_in: string;
+  check_out: string;
+  guests: number;
+  guest_name: string;
+  total: number;
+  currency: string;
+  payment_status: 'paid' | 'unpaid';
+}
+
+/** Client ids are UUIDs the service minted: anything else is answered without a read. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** 32 random bytes, base64url without padding. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `No ${what}`);
+
+const newToken = () => randomBytes(32).toString('base64url');
+const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('base64url');
+
+/** Price x nights, rounded to the currency's minor unit. */
+function stayTotal(price: number, nights: number, currency: string): number {
+  const scale = 10 ** minorUnits(currency);
+  return Math.round(price * nights * scale) / scale;
+}
+
+/** The client whose booking page this is; 404 AppError NOT_FOUND for an unknown or malformed client id. */
+export async function guestBookingClient(clientId: string): Promise<GuestClient> {
+  if (!UUID.test(clientId)) throw notFound('such hotel');
+  const client = await getClient(clientId);
+  if (!client) throw notFound('such hotel');
+  return { client_id: client.client_id, name: client.name, currency: client.currency, pay_at_property: client.pay_at_property === true };
+}
+
+// ---- input rules
+
+function stayProblems(input: { check_in?: string; check_out?: string; guests?: string | number }, now: Date): { details: ErrorDetail[]; stay?: StayQuery } {
+  const details: ErrorDetail[] = [];
+  const today = now.toISOString().slice(0, 10);
+  const checkIn = typeof input.check_in === 'string' ? input.check_in.trim() : '';
+  const checkOut = typeof input.check_out === 'string' ? input.check_out.trim() : '';
+
+  const inValid = isCalendarDate(checkIn);
+  if (!checkIn) details.push({ path: 'check_in', message: 'Enter the check-in date' });
+  else if (!inValid) details.push({ path: 'check_in', message: 'must be a real date (YYYY-MM-DD)' });
+  else if (checkIn < today) details.push({ path: 'check_in', message: 'cannot be in the past' });
+
+  const outValid = isCalendarDate(checkOut);
+  if (!checkOut) details.push({ path: 'check_out', message: 'Enter the check-out date' });
+  else if (!outValid) details.push({ path: 'check_out', message: 'must be a real date (YYYY-MM-DD)' });
+  else if (inValid) {
+    const nights = nightsBetween(checkIn, checkOut);
+    if (nights < 1) details.push({ path: 'check_out', message: 'must be after the check-in date' });
+    else if (nights > MAX_GUEST_NIGHTS) details.push({ path: 'check_out', message: `a stay is at most ${MAX_GUEST_NIGHTS} nights` });
+  }
+
+  let guests: number | undefined;
+  const raw = input.guests;
+  if (typeof raw === 'number') guests = raw;
+  else if (typeof raw === 'string' && /^\s*\d{1,6}\s*$/.test(raw)) guests = Number(raw.trim());
+  if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) details.push({ path: 'guests', message: 'Enter the number of guests' });
+  else if (guests === undefined || !Number.isInteger(guests) || guests < 1) details.push({ path: 'guests', message: 'must be a whole number of at least 1' });
+  else if (guests > MAX_GUESTS) details.push({ path: 'guests', message: `must be at most ${MAX_GUESTS}` });
+
+  return details.length ? { details } : { details, stay: { check_in: checkIn, check_out: checkOut, guests: guests! } };
+}
+
+function invalid(details: ErrorDetail[]): AppError {
+  return errors.validation(details, details.map((d) => `${d.path}: ${d.message}`).join('; '));
+}
+
+/**
+ * The contract's rules on the raw form values; 400 AppError VALIDATION_ERROR with details paths
+ * `check_in`, `check_out`, `guests` (dates not real, check-in before today (UTC date of `now`),
+ * check-out not after check-in, more than 30 nights, guests not a whole number >= 1), ALL
+ * problems at once. Surrounding spaces are ignored; guests may be a number or its digits.
+ */
+export function checkStay(input: { check_in?: string; check_out?: string; guests?: string | number }, now: Date): StayQuery {
+  const { details, stay } = stayProblems(input, now);
+  if (!stay) throw invalid(details);
+  return stay;
+}
+
+/** The guest's details as typed: name required, e-mail checked, phone optional in E.164 (spaces, dashes, dots and brackets ignored). */
+function guestProblems(input: Partial<Record<keyof GuestDetails, unknown>> | undefined): { details: ErrorDetail[]; guest?: GuestDetails } {
+  const details: ErrorDetail[] = [];
+  const name = typeof input?.name === 'string' ? input.name.trim() : '';
+  const email = typeof input?.email === 'string' ? input.email.trim() : '';
+  const rawPhone = typeof input?.phone === 'string' ? input.phone.trim() : '';
+  const phone = rawPhone.replace(/[\s().-]/g, '');
+
+  if (!name) details.push({ path: 'name', message: 'Enter your name' });
+  else if (name.length > MAX_NAME_LENGTH) details.push({ path: 'name', message: `must be at most ${MAX_NAME_LENGTH} characters` });
+  if (!email) details.push({ path: 'email', message: 'Enter your e-mail address' });
+  else if (!emailSchema.safeParse(email).success) details.push({ path: 'email', message: 'must be an e-mail address such as name@example.com' });
+  if (input?.phone !== undefined && typeof input.phone !== 'string') details.push({ path: 'phone', message: 'must be a phone number' });
+  else if (phone && !phoneSchema.safeParse(phone).success) {
+    details.push({ path: 'phone', message: 'must be an international number with country code, such as +14155550123' });
+  }
+  return details.length ? { details } : { details, guest: { name, email, ...(phone ? { phone } : {}) } };
+}
+
+interface BookingInput {
+  room_id: string;
+  stay: StayQuery;
+  guest: GuestDetails;
+}
+
+/** The stay's and the guest's rules together: every problem at once. */
+function checkBookingInput(input: BookingInput, now: Date): { stay: StayQuery; guest: GuestDetails } {
+  const stay = stayProblems(input?.stay ?? {}, now);
+  const guest = guestProblems(input?.guest);
+  if (!stay.stay || !guest.guest) throw invalid([...stay.details, ...guest.details]);
+  return { stay: stay.stay, guest: guest.guest };
+}
+
+/** The client's room the guest chose; 404 for an unknown room, another client's, or a malformed id. */
+async function chosenRoom(clientId: string, roomId: unknown): Promise<RoomRecord> {
+  const room = typeof roomId === 'string' && UUID.test(roomId) ? await getRoom(clientId, roomId) : undefined;
+  if (!room) throw notFound('such room');
+  return room;
+}
+
+// ---- search
+
+/**
+ * Available rooms for the stay grouped by category (category name, or the room type for rooms
+ * without a synced category), each with the stay's total = price x nights in the client
+ * currency; rooms held by another guest's open checkout are NOT offered. The availability rules
+ * of the API (findAvailableRooms). Categories by their cheapest room, then name; rooms by price,
+ * then natural room number. 404 for an unknown client; the stay's rules as checkStay.
+ */
+export async function searchRooms(
+  clientId: string,
+  stay: StayQuery,
+  now: Date,
+): Promise<{
+  nights: number;
+  currency: string;
+  categories: { name: string; rooms: { room_id: string; room_number: string; room_type: string; price: number; max_occupancy: number; total: number }[] }[];
+}> {
+  const query = checkStay(stay, now);
+  if (!UUID.test(clientId)) throw notFound('such hotel');
+  const [client, available] = await Promise.all([
+    guestBookingClient(clientId),
+    findAvailableRooms(clientId, { check_in_date: query.check_in, check_out_date: query.check_out, guests: query.guests }, now),
+  ]);
+  const nights = nightsBetween(query.check_in, query.check_out);
+  const groups = new Map<string, { name: string; rooms: { room_id: string; room_number: string; room_type: string; price: number; max_occupancy: number; total: number }[] }>();
+  for (const room of available.available_rooms) {
+    const name = room.category?.name ?? room.room_type;
+    const group = groups.get(name) ?? { name, rooms: [] };
+    group.rooms.push({
+      room_id: room.id,
+      room_number: room.room_number,
+      room_type: room.room_type,
+      price: room.price,
+      max_occupancy: room.max_occupancy,
+      total: stayTotal(room.price, nights, client.currency),
+    });
+    groups.set(name, group);
+  }
+  const categories = [...groups.values()];
+  for (const group of categories) group.rooms.sort((a, b) => a.price - b.price || byRoomNumber(a, b));
+  categories.sort((a, b) => a.rooms[0]!.price - b.rooms[0]!.price || a.name.localeCompare(b.name));
+  return { nights, currency: client.currency, categories };
+}
+
+// ---- booking
+
+const confirmationUrl = (baseUrl: string, clientId: string, token: string) => `${baseUrl.replace(/\/$/, '')}/book/${clientId}/confirmation/${token}`;
+
+/**
+ * Holds the room for HOLD_MINUTES from now and creates the client's payment order (context.type
+ * room_booking, service_room_id, guests, dates; amount = total in minor units; customer = guest;
+ * success_url and cancel_url = `${baseUrl}/book/${clientId}/confirmation/${token}`) on the
+ * client's provider; returns the provider's checkout URL and the confirmation token.
+ * Refusals: 404 NOT_FOUND (unknown client or room); 400 VALIDATION_ERROR (details paths name,
+ * email, phone, plus the stay's) for bad input; 409 ROOM_NOT_AVAILABLE when the room is booked or
+ * held by someone else (or inactive, or too small for the guests); 422 PROVIDER_NOT_CONFIGURED
+ * when the client cannot take online payments (no provider, or its currency is not supported);
+ * 400 INVALID_AMOUNT for a room without a price; 503 SERVICE_UNAVAILABLE when concurrent
+ * bookings of the room kept winning. Nothing is held when it refuses; the hold is released when
+ * the order cannot be created.
+ */
+export async function startCheckout(
+  clientId: string,
+  input: { room_id: string; stay: StayQuery; guest: GuestDetails },
+  baseUrl: string,
+  now: Date,
+): Promise<{ checkout_url: string; token: string }> {
+  const client = await guestBookingClient(clientId);
+  const { stay, guest } = checkBookingInput(input, now);
+  if (!config().supportedCurrencies.includes(client.currency)) {
+    throw new AppError(422, 'PROVIDER_NOT_CONFIGURED', `Online payment in ${client.currency} is not available`);
+  }
+  const [room] = await Promise.all([chosenRoom(clientId, input.room_id), checkoutSettingsOf(clientId)]);
+  const nights = nightsBetween(stay.check_in, stay.check_out);
+  const total = stayTotal(room.price, nights, client.currency);
+  const amountMinor = Math.round(total * 10 ** minorUnits(client.currency));
+  if (amountMinor < 1) throw new AppError(400, 'INVALID_AMOUNT', `Room ${room.room_number} has no price to pay online`);
+
+  const token = newToken();
+  // The partner reference of an order the service makes for itself; the order reference (keyed
+  // HMAC) and the booking its payment makes follow from it, so the hold can name that booking.
+  const reference = `guest:${randomUUID()}`;
+  const orderReference = await orderReferenceFor(clientId, reference);
+  const bookingId = paidOrderBookingId(clientId, orderReference);
+  const record: GuestBookingRecord = {
+    client_id: clientId,
+    booking_id: bookingId,
+    order_reference: orderReference,
+    payment: 'online',
+    room_id: room.id,
+    room_number: room.room_number,
+    check_in_date: stay.check_in,
+    check_out_date: stay.check_out,
+    guests: stay.guests,
+    guest_name: guest.name,
+    total,
+    currency: client.currency,
+    created_at: now.toISOString(),
+  };
+  await holdRoomForCheckout(
+    {
+      clientId,
+      room,
+      bookingId,
+      check_in_date: stay.check_in,
+      check_out_date: stay.check_out,
+      guests: stay.guests,
+      expiresAt: new Date(now.getTime() + HOLD_MINUTES * 60_000).toISOString(),
+    },
+    now,
+    [guestBookingPutItem(tokenHash(token), record)],
+  );
+
+  const returnUrl = confirmationUrl(baseUrl, clientId, token);
+  try {
+    const created = await createPaymentOrder(
+      { clientId, origins: [] },
+      {
+        reference,
+        amount_minor: amountMinor,
+        currency: client.currency,
+        customer: { name: guest.name, email: guest.email, ...(guest.phone ? { phone: guest.phone } : {}) },
+        context: { type: 'room_booking', check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, service_room_id: room.id },
+        success_url: returnUrl,
+        cancel_url: returnUrl,
+      },
+      { baseUrl, allowHttp: config().isLocal },
+      now,
+    );
+    return { checkout_url: created.body.checkout_url, token };
+  } catch (error) {
+    logger.warn('the guest checkout could not be opened; releasing its room hold', { client_id: clientId, room_id: room.id, order_reference: orderReference });
+    await releaseCheckoutHold(clientId, room.id, bookingId, now);
+    throw error;
+  }
+}
+
+/**
+ * Pay at the property (only where the client enabled it, else 403 AppError
+ * PAY_AT_PROPERTY_DISABLED): confirms the booking at once, payment_status unpaid, emitting
+ * booking.confirmed like any service booking (origin `reception`, payment_method
+ * `pay_at_property`, total_amount = the stay's total). Other refusals as startCheckout's: 404,
+ * 400 VALIDATION_ERROR, 409 ROOM_NOT_AVAILABLE (also when another guest's checkout holds it).
+ */
+export async function confirmAtProperty(clientId: string, input: { room_id: string; stay: StayQuery; guest: GuestDetails }, now: Date): Promise<{ token: string }> {
+  const client = await guestBookingClient(clientId);
+  if (!client.pay_at_property) throw new AppError(403, 'PAY_AT_PROPERTY_DISABLED', 'This hotel takes bookings with online payment only');
+  const { stay, guest } = checkBookingInput(input, now);
+  const [room, endpoint] = await Promise.all([chosenRoom(clientId, input.room_id), getEndpoint(clientId, 'callback')]);
+  const total = stayTotal(room.price, nightsBetween(stay.check_in, stay.check_out), client.currency);
+  const token = newToken();
+  const bookingId = newId();
+  const record: GuestBookingRecord = {
+    client_id: clientId,
+    booking_id: bookingId,
+    payment: 'at_property',
+    room_id: room.id,
+    room_number: room.room_number,
+    check_in_date: stay.check_in,
+    check_out_date: stay.check_out,
+    guests: stay.guests,
+    guest_name: guest.name,
+    total,
+    currency: client.currency,
+    created_at: now.toISOString(),
+  };
+  try {
+    const plan = await withConcurrencyRetry(async () => {
+      const planned = await planServiceBooking(
+        clientId,
+        {
+          origin: 'reception',
+          roomId: room.id,
+          requireRoom: true,
+          guest_name: guest.name,
+          guest_email: guest.email,
+          guest_phone: guest.phone,
+          guests: stay.guests,
+          check_in_date: stay.check_in,
+          check_out_date: stay.check_out,
+          total_amount: total,
+          payment_status: 'unpaid',
+          payment_method: 'pay_at_property',
+          bookingId,
+        },
+        endpoint,
+        now,
+      );
+      await transactWrite([...planned.items, guestBookingPutItem(tokenHash(token), record)]);
+      return planned;
+    }, 10);
+    await dispatchAll(plan.deliveries);
+  } catch (error) {
+    if (isConditionFailure(error)) throw errors.serviceUnavailable();
+    throw error;
+  }
+  return { token };
+}
+
+// ---- confirmation
+
+/**
+ * The booking behind a confirmation token of that client; undefined for an unknown token or
+ * another client's. The token (256 random bits, base64url) is the only way to it: the table keeps
+ * only its SHA-256. `confirmed` once the booking exists (paid, or pay at the property), with the
+ * room it got (null while a paid booking awaits manual assignment); `awaiting_payment` while the
+ * order is processing (the provider still reports the checkout open); `payment_failed` when it
+ * was cancelled, failed or expired.
+ */
+export async function guestBookingOf(clientId: string, token: string): Promise<GuestBookingView | undefined> {
+  if (typeof token !== 'string' || !TOKEN.test(token) || !UUID.test(clientId)) return undefined;
+  const record = await getGuestBooking(tokenHash(token));
+  if (!record || record.client_id !== clientId) return undefined;
+  const [booking, order] = await Promise.all([
+    getBooking(clientId, record.booking_id),
+    record.order_reference ? getOrder(record.order_reference) : Promise.resolve(undefined),
+  ]);
+  const view = {
+    check_in: record.check_in_date,
+    check_out: record.check_out_date,
+    guests: record.guests,
+    guest_name: record.guest_name,
+    total: record.total,
+    currency: record.currency,
+  };
+  if (booking) {
+    let roomNumber: string | null = null;
+    if (booking.room_id) roomNumber = booking.room_id === record.room_id ? record.room_number : ((await getRoom(clientId, booking.room_id))?.room_number ?? null);
+    return {
+      state: 'confirmed',
+      booking_reference: booking.booking_reference ?? null,
+      confirmation_code: booking.confirmation_code ?? null,
+      room_number: roomNumber,
+      ...view,
+      payment_status: booking.payment_status === 'paid' ? 'paid' : 'unpaid',
+    };
+  }
+  // No order: its creation failed after the hold, and the token was never handed out.
+  if (!order || order.client_id !== clientId) return undefined;
+  return {
+    state: order.status === 'processing' || order.status === 'paid' ? 'awaiting_payment' : 'payment_failed',
+    booking_reference: null,
+    confirmation_code: null,
+    room_number: null,
+    ...view,
+    payment_status: 'unpaid',
+  };
+}
+
+/** The dashboard setting; audit is the caller's. 404 NOT_FOUND for an unknown client. */
+export async function setPayAtProperty(clientId: string, enabled: boolean): Promise<void> {
+  if (!UUID.test(clientId) || !(await putPayAtProperty(clientId, enabled))) throw notFound('such hotel');
+}

@@ -1,0 +1,123 @@
+/**
+ * Guest bookings (CONTRACT.md "Guest booking and the reception QR code") on the single table:
+ * the confirmation item a guest's token leads to, and the markers of open checkout holds that
+ * availability reads. The hold itself is an entry of the room's `ROOMHOLD#` item
+ * (service-booking-store.ts), where every booking of the room serializes.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from './batch';
+import { db, TABLE } from './dynamo';
+import { keys } from './keys';
+import { fromItem, isConditionFailure } from './items';
+import type { TransactItem } from './service-booking-store';
+
+/** What the guest's confirmation page needs beyond the booking and the order. */
+export interface GuestBookingRecord {
+  client_id: string;
+  /** The booking the checkout makes when paid (the order's name-based id), or the pay-at-property booking. */
+  booking_id: string;
+  /** Paid online: the order whose payment makes the booking. */
+  order_reference?: string;
+  payment: 'online' | 'at_property';
+  room_id: string;
+  room_number: string;
+  check_in_date: string;
+  check_out_date: string;
+  guests: number;
+  guest_name: string;
+  /** Price x nights, in `currency` (the client's). */
+  total: number;
+  currency: string;
+  created_at: string;
+}
+
+export function guestBookingPutItem(tokenHash: string, record: GuestBookingRecord): TransactItem {
+  return {
+    Put: {
+      TableName: TABLE,
+      Item: { ...keys.guestBooking(tokenHash), entity: 'guest_booking', ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export async function getGuestBooking(tokenHash: string): Promise<GuestBookingRecord | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.guestBooking(tokenHash), ConsistentRead: true }));
+  return Item ? fromItem<GuestBookingRecord>(Item) : undefined;
+}
+
+/** An open checkout's marker: which room it holds for which nights, until when. */
+export interface CheckoutHoldMarker {
+  room_id: string;
+  booking_id: string;
+  check_in_date: string;
+  check_out_date: string;
+  /** ISO time the hold ends (the sort key holds it too). */
+  hold_expires_at: string;
+}
+
+/** The marker, with the table's TTL attribute (epoch seconds) so AWS removes it after it expired. */
+export function checkoutHoldPutItem(clientId: string, marker: CheckoutHoldMarker): TransactItem {
+  return {
+    Put: {
+      TableName: TABLE,
+      Item: {
+        ...keys.checkoutHold(clientId, marker.hold_expires_at, marker.booking_id),
+        entity: 'checkout_hold',
+        ...marker,
+        expires_at: Math.ceil(Date.parse(marker.hold_expires_at) / 1000),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** Ends a marker before its time (its checkout was cancelled or failed): availability skips it from then on. */
+export function checkoutHoldReleaseItem(clientId: string, marker: Pick<CheckoutHoldMarker, 'booking_id' | 'hold_expires_at'>, at: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE,
+      Key: keys.checkoutHold(clientId, marker.hold_expires_at, marker.booking_id),
+      UpdateExpression: 'SET released_at = :at',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':at': at },
+    },
+  };
+}
+
+/**
+ * The client's checkout holds still open at `now` that overlap the window: one strongly
+ * consistent Query over the markers expiring after `now` (a checkout opened a moment ago is
+ * seen), released ones left out.
+ */
+export async function openCheckoutHolds(clientId: string, window: { checkIn: string; checkOut: string }, now: Date): Promise<CheckoutHoldMarker[]> {
+  const range = keys.openCheckoutHolds(now.toISOString());
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ProjectionExpression: 'room_id, booking_id, check_in_date, check_out_date, hold_expires_at, released_at',
+    ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ':from': range.from, ':to': range.to },
+    ConsistentRead: true,
+  });
+  return (items as (CheckoutHoldMarker & { released_at?: string })[])
+    .filter((m) => !m.released_at && m.check_in_date < window.checkOut && m.check_out_date > window.checkIn)
+    .map(({ released_at: _released, ...marker }) => marker);
+}
+
+/** The pay-at-property setting on the client's profile; false when there is no such client. */
+export async function putPayAtProperty(clientId: string, enabled: boolean): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.client(clientId),
+        UpdateExpression: 'SET pay_at_property = :enabled',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':enabled': enabled },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,336 @@
+/**
+ * The guest booking pages over plain HTTP (CONTRACT.md "Guest booking and the reception QR
+ * code"): the search form and its results, every input rule answered by the form again with the
+ * message next to the field (400), an unknown hotel 404, nothing echoed unescaped, the checkout
+ * opened through a payment order (303 to the provider), pay at the hotel only where the hotel
+ * allows it, a confirmation link that works for its own hotel only, the QR code as SVG, the
+ * page's weight; and the dashboard's Guest booking section with its printable QR sheet and the
+ * pay-at-property setting (audited). The whole flow in a browser: test/browser/guest-booking.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInOperator, textOf } from '../support/dashboard-client';
+import { startTestStack, type Tenant, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+let tenant: Tenant;
+let other: Tenant;
+/** A hotel whose name is markup: it must show as text. */
+let markupHotel: { clientId: string; name: string };
+const rooms = new Map<string, string>();
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+interface Page {
+  status: number;
+  headers: Headers;
+  html: string;
+  location?: string;
+}
+
+async function get(path: string): Promise<Page> {
+  const response = await fetch(`${stack.url}${path}`, { redirect: 'manual' });
+  return { status: response.status, headers: response.headers, html: await response.text(), location: response.headers.get('location') ?? undefined };
+}
+
+async function post(path: string, form: Record<string, string>, origin = stack.url): Promise<Page> {
+  const response = await fetch(`${stack.url}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: response.status, headers: response.headers, html: await response.text(), location: response.headers.get('location') ?? undefined };
+}
+
+const search = (clientId: string, stay: Record<string, string>) => get(`/book/${clientId}?${new URLSearchParams(stay)}`);
+
+/** The message shown next to a field (its error element, which the input names in aria-describedby). */
+function fieldError(html: string, name: string): string | undefined {
+  const input = new RegExp(`<input[^>]*id="f-${name}"[^>]*>`).exec(html)?.[0];
+  const message = new RegExp(`<small id="f-${name}-error" class="field-error">([^<]*)</small>`).exec(html)?.[1];
+  if (message === undefined) return undefined;
+  expect(input, name).toContain('aria-invalid="true"');
+  expect(input, name).toMatch(new RegExp(`aria-describedby="[^"]*f-${name}-error`));
+  return message;
+}
+
+const roomIdOf = (number: string) => rooms.get(number)!;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  [tenant, other] = await Promise.all([stack.createTenant(), stack.createTenant()]);
+  const { createClientAccount } = await import('../../shared/domain/clients');
+  const name = '<b>"Grand" & <script>alert(1)</script></b>';
+  markupHotel = { clientId: (await createClientAccount({ name, plan: 'premium' })).client_id, name };
+  const put = await stack.request('PUT', '/api/v1/property-sync/rooms', {
+    key: tenant.syncKey,
+    body: {
+      external_source: 'pms',
+      rooms: [
+        { external_room_id: 'R101', room_number: '101', room_type: 'double', price: 120, max_occupancy: 2 },
+        { external_room_id: 'R102', room_number: '102', room_type: 'double', price: 120, max_occupancy: 2 },
+        { external_room_id: 'R201', room_number: '201', room_type: 'suite', price: 250.5, max_occupancy: 4 },
+      ],
+    },
+  });
+  expect(put.status).toBe(200);
+  for (const item of put.body.items as { id: string; external_room_id: string }[]) rooms.set(item.external_room_id.slice(1), item.id);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('the booking page', () => {
+  it('serves the form with labelled fields, its own stylesheet under a CSP without scripts', async () => {
+    const page = await get(`/book/${tenant.clientId}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toContain('script-src');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.html).toMatch(/^<!doctype html><html lang="en">/);
+    expect(page.html).not.toContain('<script');
+    expect(page.html).not.toContain(' style=');
+    for (const [label, name] of [
+      ['Check-in', 'check_in'],
+      ['Check-out', 'check_out'],
+      ['Guests', 'guests'],
+    ]) {
+      expect(page.html).toContain(`<label for="f-${name}">${label}</label>`);
+    }
+    expect(page.html).toMatch(/<button type="submit" class="wide">Search<\/button>/);
+    expect(page.html).toContain('<link rel="stylesheet" href="/book/style.css"/>');
+    for (const landmark of ['<header', '<main', '<footer', '<h1>Book a room</h1>']) expect(page.html).toContain(landmark);
+
+    const css = await get('/book/style.css');
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(css.html).toContain('.field-error');
+  });
+
+  it('lists the free rooms by category with the stay\'s total (price x nights) and a Book button each', async () => {
+    const page = await search(tenant.clientId, { check_in: day(30), check_out: day(33), guests: '2' });
+    expect(page.status).toBe(200);
+    const text = textOf(page.html);
+    expect(text).toContain('3 nights, 2 guests');
+    expect(text).toContain('Room 101, double, up to 2 guests 360.00 USD');
+    expect(text).toContain('Room 201, suite, up to 4 guests 751.50 USD');
+    expect(page.html.match(/>Book<\/button>/g)).toHaveLength(3);
+    for (const number of ['101', '102', '201']) expect(page.html).toContain(`name="room_id" value="${roomIdOf(number)}"`);
+    // Grouped by category (here the room type, no categories synced), the cheapest first.
+    expect(page.html.indexOf('<h3>double</h3>')).toBeLessThan(page.html.indexOf('<h3>suite</h3>'));
+
+    const four = await search(tenant.clientId, { check_in: day(30), check_out: day(31), guests: '4' });
+    expect(four.html.match(/>Book<\/button>/g)).toHaveLength(1);
+    const none = await search(tenant.clientId, { check_in: day(30), check_out: day(31), guests: '5' });
+    expect(none.status).toBe(200);
+    expect(textOf(none.html)).toContain('No room is free for these dates');
+  });
+
+  it.each([
+    ['a date that is not real', { check_in: '2031-02-30', check_out: '2031-03-02', guests: '1' }, 'check_in'],
+    ['a check-in in the past', { check_in: day(-1), check_out: day(2), guests: '1' }, 'check_in'],
+    ['a check-out not after the check-in', { check_in: day(5), check_out: day(5), guests: '1' }, 'check_out'],
+    ['more than 30 nights', { check_in: day(5), check_out: day(36), guests: '1' }, 'check_out'],
+    ['guests under 1', { check_in: day(5), check_out: day(6), guests: '0' }, 'guests'],
+    ['guests not a number', { check_in: day(5), check_out: day(6), guests: 'two' }, 'guests'],
+  ])('answers %s with the form again, the message next to the field, status 400', async (_, stay, field) => {
+    const page = await search(tenant.clientId, stay);
+    expect(page.status).toBe(400);
+    expect(fieldError(page.html, field)).toBeTruthy();
+    for (const otherField of ['check_in', 'check_out', 'guests'].filter((f) => f !== field)) expect(fieldError(page.html, otherField), otherField).toBeUndefined();
+    // What the guest typed is kept in the form.
+    expect(page.html).toContain(`value="${stay[field as keyof typeof stay]}"`);
+    expect(page.html).not.toContain('>Book</button>');
+  });
+
+  it('shows every problem at once, and thirty nights are fine', async () => {
+    const page = await search(tenant.clientId, { check_in: 'tomorrow', check_out: '', guests: '-1' });
+    expect(page.status).toBe(400);
+    for (const field of ['check_in', 'check_out', 'guests']) expect(fieldError(page.html, field), field).toBeTruthy();
+    expect((await search(tenant.clientId, { check_in: day(5), check_out: day(35), guests: '1' })).status).toBe(200);
+  });
+
+  it('answers an unknown hotel (or a malformed id) with a 404 page of its own', async () => {
+    for (const path of ['/book/00000000-0000-4000-8000-000000000000', '/book/not-a-hotel', '/book/00000000-0000-4000-8000-000000000000/qr.svg']) {
+      const page = await get(path);
+      expect(page.status, path).toBe(404);
+      expect(page.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(page.html, path).toContain('<h1>Page not found</h1>');
+      expect(page.html, path).not.toContain('/dashboard');
+    }
+  });
+
+  it('never echoes input or a hotel name unescaped', async () => {
+    const home = await get(`/book/${markupHotel.clientId}`);
+    expect(home.status).toBe(200);
+    expect(home.html).not.toContain('<script>');
+    expect(home.html).toContain('&lt;b>&quot;Grand&quot; &amp; &lt;script>alert(1)&lt;/script>&lt;/b>');
+    expect(textOf(home.html)).toContain(markupHotel.name);
+
+    const injected = '"><script>alert(1)</script>';
+    const page = await search(tenant.clientId, { check_in: injected, check_out: day(3), guests: '1' });
+    expect(page.status).toBe(400);
+    expect(page.html).not.toContain('<script>');
+    expect(page.html).toContain('value="&quot;>&lt;script>alert(1)&lt;/script>"');
+  });
+
+  it('serves the QR code of the booking page as image/svg+xml', async () => {
+    const qr = await get(`/book/${tenant.clientId}/qr.svg`);
+    expect(qr.status).toBe(200);
+    expect(qr.headers.get('content-type')).toBe('image/svg+xml');
+    expect(qr.html).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]* viewBox="0 0 \d+ \d+"/);
+    expect(qr.html).not.toMatch(/<script|on\w+=/i);
+  });
+
+  it('keeps the results of 200 rooms under 50 KB with the stylesheet', async () => {
+    const { createClientAccount } = await import('../../shared/domain/clients');
+    const big = await createClientAccount({ name: 'Big hotel', plan: 'premium' });
+    const key = await stack.issueKey(big.client_id, 'sync');
+    const put = await stack.request('PUT', '/api/v1/property-sync/rooms', {
+      key: key.key,
+      body: {
+        external_source: 'pms',
+        rooms: Array.from({ length: 200 }, (_, i) => ({ external_room_id: `R${i}`, room_number: String(100 + i), room_type: ['double', 'twin', 'suite', 'single'][i % 4], price: 80 + (i % 4) * 20, max_occupancy: 4 })),
+      },
+    });
+    expect(put.status).toBe(200);
+    const page = await search(big.client_id, { check_in: day(10), check_out: day(12), guests: '2' });
+    expect(page.html.match(/>Book<\/button>/g)).toHaveLength(200);
+    const css = await get('/book/style.css');
+    expect(Buffer.byteLength(page.html) + Buffer.byteLength(css.html)).toBeLessThan(50 * 1024);
+  });
+});
+
+describe('booking', () => {
+  const stay = () => ({ check_in: day(40), check_out: day(42), guests: '2' });
+
+  it('shows the chosen room and stay with the guest fields, and no pay-at-hotel button unless the hotel allows it', async () => {
+    const page = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay(), room_id: roomIdOf('102') })}`);
+    expect(page.status).toBe(200);
+    const text = textOf(page.html);
+    expect(text).toContain('Room 102, double');
+    expect(text).toContain('240.00 USD (2 nights)');
+    for (const [label, name] of [
+      ['Name', 'name'],
+      ['Email', 'email'],
+      ['Phone', 'phone'],
+    ]) {
+      expect(page.html).toContain(`<label for="f-${name}">${label}</label>`);
+    }
+    expect(text).toContain('Book and pay 240.00 USD');
+    expect(text).not.toContain('pay at the hotel');
+  });
+
+  it('answers bad guest details with the form again, the messages next to the fields, status 400', async () => {
+    const page = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('102'), name: '', email: 'not-an-email', phone: '12', pay: 'checkout' });
+    expect(page.status).toBe(400);
+    for (const field of ['name', 'email', 'phone']) expect(fieldError(page.html, field), field).toBeTruthy();
+    expect(page.html).toContain('value="not-an-email"');
+
+    const injected = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('102'), name: '<img src=x onerror=alert(1)>', email: 'x', pay: 'checkout' });
+    expect(injected.status).toBe(400);
+    expect(injected.html).toContain('value="&lt;img src=x onerror=alert(1)>"');
+    expect(injected.html).not.toContain('<img src=x');
+
+    const badStay = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), check_in: day(-3), room_id: roomIdOf('102'), name: 'Ada', email: 'ada@example.com' });
+    expect(badStay.status).toBe(400);
+    expect(fieldError(badStay.html, 'check_in')).toBeTruthy();
+  });
+
+  it('refuses a form posted from another site (403); a room that is not offered goes back to the results (409)', async () => {
+    const forged = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('102'), name: 'Ada', email: 'ada@example.com' }, 'https://evil.example');
+    expect(forged.status).toBe(403);
+    expect(forged.html).toContain('was not sent from the booking page');
+    const unknown = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay(), room_id: rooms.get('101')!.replace(/.$/, '0') })}`);
+    expect(unknown.status).toBe(409);
+    expect(textOf(unknown.html)).toContain('that room is no longer available');
+  });
+
+  it('opens the checkout (303 to the provider); the held room is offered to no one else; a second try is sent back to the results', async () => {
+    const opened = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('101'), name: 'Ada Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', pay: 'checkout' });
+    expect(opened.status).toBe(303);
+    expect(opened.location).toMatch(new RegExp(`^${stack.url}/sandbox/checkout/`));
+
+    const results = await search(tenant.clientId, stay());
+    expect(results.html).not.toContain(roomIdOf('101'));
+    expect(results.html).toContain(roomIdOf('102'));
+    // The API's availability treats the held room as taken too.
+    const available = await stack.request('GET', `/api/v1/property-sync/availability?check_in_date=${stay().check_in}&check_out_date=${stay().check_out}&guests=1`, { key: tenant.syncKey });
+    expect(available.body.available_rooms.map((r: { room_number: string }) => r.room_number)).toEqual(['102', '201']);
+
+    const details = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay(), room_id: roomIdOf('101') })}`);
+    expect(details.status).toBe(409);
+    expect(textOf(details.html)).toContain('that room is no longer available');
+    const again = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('101'), name: 'Grace Hopper', email: 'grace@example.com', pay: 'checkout' });
+    expect(again.status).toBe(409);
+    expect(textOf(again.html)).toContain('that room is no longer available');
+    expect(again.html).toContain(roomIdOf('102'));
+  });
+
+  it('confirms a pay-at-the-hotel booking only where the hotel allows it; its link works for that hotel only', async () => {
+    const refused = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('201'), name: 'Ada', email: 'ada@example.com', pay: 'at_property' });
+    expect(refused.status).toBe(403);
+    expect(textOf(refused.html)).toContain('online payment only');
+
+    const { setPayAtProperty } = await import('../../shared/domain/guest-booking/guest-bookings');
+    await setPayAtProperty(tenant.clientId, true);
+    try {
+      const details = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay(), room_id: roomIdOf('201') })}`);
+      expect(textOf(details.html)).toContain('Confirm and pay at the hotel');
+      const booked = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('201'), name: 'Grace <Hopper>', email: 'grace@example.com', pay: 'at_property' });
+      expect(booked.status).toBe(303);
+      const path = booked.location!;
+      expect(path).toMatch(new RegExp(`^/book/${tenant.clientId}/confirmation/[A-Za-z0-9_-]{43}$`));
+
+      const page = await get(path);
+      expect(page.status).toBe(200);
+      const text = textOf(page.html);
+      expect(text).toContain('Booking confirmed');
+      expect(text).toMatch(/Booking reference \S+ Confirmation code \S+/);
+      expect(text).toContain('Payment to pay at the hotel');
+      expect(page.html).toContain('Grace &lt;Hopper>');
+
+      const token = path.split('/').pop()!;
+      for (const elsewhere of [`/book/${other.clientId}/confirmation/${token}`, `/book/${tenant.clientId}/confirmation/${token.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`, `/book/${tenant.clientId}/confirmation/nope`]) {
+        const answer = await get(elsewhere);
+        expect(answer.status, elsewhere).toBe(404);
+        expect(answer.html, elsewhere).not.toContain('Grace');
+      }
+    } finally {
+      await setPayAtProperty(tenant.clientId, false);
+    }
+  });
+});
+
+describe('the dashboard\'s Guest booking section', () => {
+  it('shows the booking URL and its QR code, a printable sheet, and saves pay at property with an audit entry', async () => {
+    const admin = await signedInOperator(stack, tenant.clientId, 'admin');
+    const url = `${stack.url}/book/${tenant.clientId}`;
+    const page = await admin.get('/dashboard/integrations');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<a href="${url}" class="url">${url}</a>`);
+    expect(page.text).toContain(`<img class="qr" src="/book/${tenant.clientId}/qr.svg" alt="QR code of the booking page ${url}"`);
+    expect(page.text).toMatch(/<input type="checkbox" name="pay_at_property" value="on"\/>/);
+
+    const sheet = await admin.get('/dashboard/integrations/guest-booking/print');
+    expect(sheet.status).toBe(200);
+    expect(sheet.text).toContain(`src="/book/${tenant.clientId}/qr.svg"`);
+    expect(textOf(sheet.text)).toContain(url);
+
+    const on = await admin.submit('/dashboard/integrations/guest-booking/pay-at-property', { pay_at_property: 'on' });
+    expect(textOf(on.text)).toContain('Guests may now confirm a booking and pay at the hotel.');
+    expect(on.text).toMatch(/<input type="checkbox" name="pay_at_property" value="on" checked\/>/);
+    const { guestBookingClient } = await import('../../shared/domain/guest-booking/guest-bookings');
+    expect((await guestBookingClient(tenant.clientId)).pay_at_property).toBe(true);
+    const off = await admin.submit('/dashboard/integrations/guest-booking/pay-at-property', {});
+    expect(textOf(off.text)).toContain('Guests now pay online when they book.');
+    expect((await guestBookingClient(tenant.clientId)).pay_at_property).toBe(false);
+
+    const audit = textOf((await admin.get('/dashboard/audit')).text);
+    expect(audit).toContain('guest_booking.pay_at_property');
+    expect(audit).toContain(admin.email);
+  });
+});
