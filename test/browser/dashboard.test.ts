@@ -114,6 +114,18 @@ beforeAll(async () => {
   });
   expect(synced.status).toBe(200);
   syncedBookingId = synced.body.items[0].id;
+  // A reception booking, as the desk makes one.
+  const { createReceptionBooking } = await import('../../shared/domain/bookings/reception-bookings');
+  const { listRooms } = await import('../../shared/store/property-store');
+  const room103 = (await listRooms(tenant.clientId)).find((r) => r.room_number === '103')!;
+  await createReceptionBooking(tenant.clientId, room103.id, {
+    guest_name: 'Katherine Johnson',
+    guest_email: 'katherine@example.com',
+    check_in_date: day(6),
+    check_out_date: day(8),
+    guests: 2,
+    total_amount: 240,
+  });
   await configureEndpoint(tenant.clientId, 'callback', { url: receiver.url });
   receiver.respondWith(400);
   const order = await paidRoomBooking(stack, tenant, { check_in_date: day(3), check_out_date: day(5) });
@@ -194,6 +206,8 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     const text = (await page.locator('main').textContent()) ?? '';
     expect(text).toContain('Grace Hopper');
     expect(text).toContain('Ada Lovelace');
+    expect(text).toContain('Katherine Johnson');
+    for (const origin of ['sync', 'payment', 'reception']) expect(text).toContain(origin);
     await page.goto(`${stack.url}/dashboard/bookings/${syncedBookingId}`);
     await expect(page.locator('main').textContent()).resolves.toContain('PMS-1');
     await page.close();
