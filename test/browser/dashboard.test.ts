@@ -6,21 +6,17 @@
  * another site refused, the CSP and the cookies. Screenshots go to test-results/screenshots (and
  * to docs/screenshots with UPDATE_SCREENSHOTS=1, for the README).
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAV } from '../../shared/dashboard/layout';
-import { hasChromium, launchChromium, seriousAxeViolations } from '../support/browser';
+import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { orderStatus, paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
-const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
-const README_SCREENSHOTS = join(process.cwd(), 'docs', 'screenshots');
 /** The screenshots the README shows. */
 const README_SHOTS = new Set(['dashboard-overview', 'dashboard-bookings', 'dashboard-overview-phone']);
 
@@ -37,16 +33,6 @@ let syncedBookingId: string;
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const needsChromium = it.skipIf(!hasChromium);
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const file = join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  if (process.env.UPDATE_SCREENSHOTS === '1' && README_SHOTS.has(name)) {
-    mkdirSync(README_SCREENSHOTS, { recursive: true });
-    copyFileSync(file, join(README_SCREENSHOTS, `${name}.png`));
-  }
-}
 
 async function signIn(context: BrowserContext, email: string, password = OPERATOR_PASSWORD): Promise<Page> {
   const page = await context.newPage();
@@ -156,7 +142,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     await expect(page.getByRole('alert').textContent()).resolves.toContain('Incorrect email or password');
     await expect(page.getByLabel('Email').inputValue()).resolves.toBe(emails.admin);
     expect(await admin.cookies()).toEqual([]);
-    await shoot(page, 'dashboard-sign-in');
+    await shoot(page, 'dashboard-sign-in', README_SHOTS);
 
     await page.getByLabel('Password').fill(OPERATOR_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -180,7 +166,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
       await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: item.label, exact: true }).click();
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(item.label);
       expect(await seriousAxeViolations(page), item.label).toEqual([]);
-      await shoot(page, `dashboard-${item.key}`);
+      await shoot(page, `dashboard-${item.key}`, README_SHOTS);
     }
     await page.setViewportSize({ width: 390, height: 844 });
     for (const item of NAV) {
@@ -192,7 +178,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
       expect(overflow, `${item.label} at 390 px`).toBeLessThanOrEqual(0);
     }
     await page.goto(`${stack.url}/dashboard`);
-    await shoot(page, 'dashboard-overview-phone');
+    await shoot(page, 'dashboard-overview-phone', README_SHOTS);
     // The stylesheet loaded under the CSP, and nothing was refused by it.
     expect(blocked.filter((text) => text.includes('Content Security Policy'))).toEqual([]);
     await page.close();
@@ -221,7 +207,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     await page.getByLabel('Room').selectOption({ label: await page.getByLabel('Room').locator('option', { hasText: '102' }).first().innerText() });
     await page.getByRole('button', { name: 'Assign' }).click();
     await expect(page.locator('main').textContent()).resolves.toContain('102');
-    await shoot(page, 'dashboard-booking-assigned');
+    await shoot(page, 'dashboard-booking-assigned', README_SHOTS);
 
     expect(await availableRoomNumbers(day(3), day(5))).not.toContain('102');
     const status = await orderStatus(stack, tenant, paid.orderReference);
@@ -255,7 +241,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     await form.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.locator('code.secret').textContent())?.trim() ?? '';
     expect(key).toMatch(/^svc_sync_/);
-    await shoot(page, 'dashboard-key-created');
+    await shoot(page, 'dashboard-key-created', README_SHOTS);
 
     const read = await stack.request('GET', `/api/v1/property-sync/availability?check_in_date=${day(10)}&check_out_date=${day(11)}&guests=1`, { key });
     expect(read.status).toBe(200);

@@ -9,19 +9,15 @@
  * page. Screenshots go to test-results/screenshots (and to docs/screenshots with
  * UPDATE_SCREENSHOTS=1, for the README).
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import jsQR from 'jsqr';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousAxeViolations } from '../support/browser';
+import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
-const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
-const README_SCREENSHOTS = join(process.cwd(), 'docs', 'screenshots');
 /** The screenshots the README shows. */
 const README_SHOTS = new Set(['guest-search-results', 'guest-confirmation']);
 const PHONE = { width: 390, height: 844 };
@@ -37,16 +33,6 @@ const adminEmail = `front-office-${Math.random().toString(36).slice(2, 8)}@hotel
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const STAY = { checkIn: day(21), checkOut: day(24), guests: '2' };
 const needsChromium = it.skipIf(!hasChromium);
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const file = join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  if (process.env.UPDATE_SCREENSHOTS === '1' && README_SHOTS.has(name)) {
-    mkdirSync(README_SCREENSHOTS, { recursive: true });
-    copyFileSync(file, join(README_SCREENSHOTS, `${name}.png`));
-  }
-}
 
 async function expectAxeClean(page: Page, what: string): Promise<void> {
   const violations = await seriousAxeViolations(page);
@@ -154,7 +140,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     await expect(page.getByRole('listitem').filter({ hasText: 'Room 201' }).textContent()).resolves.toContain('630.00 EUR');
     await expectAxeClean(page, 'the results');
     await expectNoOverflow(page, 'the results');
-    await shoot(page, 'guest-search-results');
+    await shoot(page, 'guest-search-results', README_SHOTS);
 
     expect(await submit(page, double.getByRole('button', { name: 'Book' }))).toBe(200);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your details');
@@ -163,7 +149,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel('Phone').fill('+44 20 7946 0000');
     await expectAxeClean(page, 'the guest details');
-    await shoot(page, 'guest-details');
+    await shoot(page, 'guest-details', README_SHOTS);
     await Promise.all([page.waitForURL(`${stack.url}/sandbox/checkout/**`), page.getByRole('button', { name: /^Book and pay 360\.00 EUR$/ }).click()]);
 
     // While the first guest is on the checkout, the room is held: a second guest is not offered it.
@@ -184,7 +170,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     await expect(fact('Room')).resolves.toBe('101');
     await expectAxeClean(page, 'the confirmation');
     await expectNoOverflow(page, 'the confirmation');
-    await shoot(page, 'guest-confirmation');
+    await shoot(page, 'guest-confirmation', README_SHOTS);
 
     // The PMS is told: booking.confirmed, paid, with the room.
     const received = await waitFor('booking.confirmed at the PMS', async () => receiver.received.find((r) => r.headers['x-service-event'] === 'booking.confirmed'));
@@ -237,7 +223,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
       await expect(page.getByRole('button', { name: 'Book' }).count()).resolves.toBe(0);
     }
     await expectAxeClean(page, 'the form with an error');
-    await shoot(page, 'guest-form-errors');
+    await shoot(page, 'guest-form-errors', README_SHOTS);
 
     expect(await searchStay(page, { ...STAY, checkIn: day(50), checkOut: day(51) })).toBe(200);
     expect(await submit(page, page.getByRole('listitem').filter({ hasText: 'Room 102' }).getByRole('button', { name: 'Book' }))).toBe(200);
@@ -287,7 +273,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     await dashboard.emulateMedia({ media: 'print' });
     await expect(dashboard.getByRole('navigation', { name: 'Dashboard' }).isVisible()).resolves.toBe(false);
     await expect(dashboard.getByText(bookingUrl).isVisible()).resolves.toBe(true);
-    await shoot(dashboard, 'dashboard-reception-qr-print');
+    await shoot(dashboard, 'dashboard-reception-qr-print', README_SHOTS);
     await admin.close();
   });
 });

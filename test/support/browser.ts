@@ -2,7 +2,8 @@
  * Headless Chromium for the browser tests: Debian's `chromium` package (installed by .ci/run)
  * driven by playwright-core, one browser per test file; and an axe-core audit of a page.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
@@ -40,4 +41,21 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: { target: string[] }) => n.target.join(' ')) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
+const README_SCREENSHOTS = join(process.cwd(), 'docs', 'screenshots');
+
+/**
+ * A full-page screenshot in test-results/screenshots; with UPDATE_SCREENSHOTS=1, the ones the
+ * README shows (`readmeShots`) are copied to docs/screenshots as well.
+ */
+export async function shoot(page: Page, name: string, readmeShots: ReadonlySet<string>): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  if (process.env.UPDATE_SCREENSHOTS === '1' && readmeShots.has(name)) {
+    mkdirSync(README_SCREENSHOTS, { recursive: true });
+    copyFileSync(file, join(README_SCREENSHOTS, `${name}.png`));
+  }
 }

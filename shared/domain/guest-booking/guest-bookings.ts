@@ -289,21 +289,7 @@ export async function startCheckout(
   const reference = `guest:${randomUUID()}`;
   const orderReference = await orderReferenceFor(clientId, reference);
   const bookingId = paidOrderBookingId(clientId, orderReference);
-  const record: GuestBookingRecord = {
-    client_id: clientId,
-    booking_id: bookingId,
-    order_reference: orderReference,
-    payment: 'online',
-    room_id: room.id,
-    room_number: room.room_number,
-    check_in_date: stay.check_in,
-    check_out_date: stay.check_out,
-    guests: stay.guests,
-    guest_name: guest.name,
-    total,
-    currency: client.currency,
-    created_at: now.toISOString(),
-  };
+  const record = guestBookingRecord(clientId, { bookingId, orderReference, room, stay, guest, total, currency: client.currency }, now);
   await holdRoomForCheckout(
     {
       clientId,
@@ -342,6 +328,28 @@ export async function startCheckout(
   }
 }
 
+/** What a confirmation token leads to: paid online (with the order that makes the booking) or at the property. */
+function guestBookingRecord(
+  clientId: string,
+  b: { bookingId: string; orderReference?: string; room: { id: string; room_number: string }; stay: StayQuery; guest: GuestDetails; total: number; currency: string },
+  now: Date,
+): GuestBookingRecord {
+  return {
+    client_id: clientId,
+    booking_id: b.bookingId,
+    ...(b.orderReference ? { order_reference: b.orderReference, payment: 'online' as const } : { payment: 'at_property' as const }),
+    room_id: b.room.id,
+    room_number: b.room.room_number,
+    check_in_date: b.stay.check_in,
+    check_out_date: b.stay.check_out,
+    guests: b.stay.guests,
+    guest_name: b.guest.name,
+    total: b.total,
+    currency: b.currency,
+    created_at: now.toISOString(),
+  };
+}
+
 /**
  * Pay at the property (only where the client enabled it, else 403 AppError
  * PAY_AT_PROPERTY_DISABLED): confirms the booking at once, payment_status unpaid, emitting
@@ -357,20 +365,7 @@ export async function confirmAtProperty(clientId: string, input: { room_id: stri
   const total = stayTotal(room.price, nightsBetween(stay.check_in, stay.check_out), client.currency);
   const token = newToken();
   const bookingId = newId();
-  const record: GuestBookingRecord = {
-    client_id: clientId,
-    booking_id: bookingId,
-    payment: 'at_property',
-    room_id: room.id,
-    room_number: room.room_number,
-    check_in_date: stay.check_in,
-    check_out_date: stay.check_out,
-    guests: stay.guests,
-    guest_name: guest.name,
-    total,
-    currency: client.currency,
-    created_at: now.toISOString(),
-  };
+  const record = guestBookingRecord(clientId, { bookingId, room, stay, guest, total, currency: client.currency }, now);
   try {
     const plan = await withConcurrencyRetry(async () => {
       const planned = await planServiceBooking(
