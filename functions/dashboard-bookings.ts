@@ -1,4 +1,5 @@
 import { pageFunction } from '../shared/dashboard/page-function';
+import { sessionOf } from '../shared/dashboard/session';
 import { assignRoom, assignRoomForm, bookingPage, bookingsPage, createBooking, newBookingForm } from '../shared/dashboard/pages/bookings';
 
 export const handler = pageFunction('DashboardBookings', {
@@ -8,4 +9,4 @@ export const handler = pageFunction('DashboardBookings', {
   DashboardBooking: bookingPage,
   DashboardAssignRoomForm: assignRoomForm,
   DashboardAssignRoom: assignRoom,
-});
+}, { session: sessionOf });

@@ -1,4 +1,5 @@
 import { pageFunction } from '../shared/dashboard/page-function';
+import { sessionOf } from '../shared/dashboard/session';
 import { deliveriesPage, deliveryPage, retryDeliveryAction, retryFailedAction } from '../shared/dashboard/pages/deliveries';
 
 export const handler = pageFunction('DashboardDeliveries', {
@@ -6,4 +7,4 @@ export const handler = pageFunction('DashboardDeliveries', {
   DashboardDelivery: deliveryPage,
   DashboardRetryDelivery: retryDeliveryAction,
   DashboardRetryFailed: retryFailedAction,
-});
+}, { session: sessionOf });

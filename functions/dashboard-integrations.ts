@@ -1,4 +1,5 @@
 import { pageFunction } from '../shared/dashboard/page-function';
+import { sessionOf } from '../shared/dashboard/session';
 import {
   createKey,
   guestBookingPrintPage,
@@ -19,4 +20,4 @@ export const handler = pageFunction('DashboardIntegrations', {
   DashboardSetProvider: setProvider,
   DashboardGuestBookingPrint: guestBookingPrintPage,
   DashboardSetPayAtProperty: setPayAtPropertyAction,
-});
+}, { session: sessionOf });

@@ -1,7 +1,8 @@
 import { pageFunction } from '../shared/dashboard/page-function';
+import { sessionOf } from '../shared/dashboard/session';
 import { paymentPage, paymentsPage } from '../shared/dashboard/pages/payments';
 
 export const handler = pageFunction('DashboardPayments', {
   DashboardPayments: paymentsPage,
   DashboardPayment: paymentPage,
-});
+}, { session: sessionOf });

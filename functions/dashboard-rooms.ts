@@ -1,4 +1,5 @@
 import { pageFunction } from '../shared/dashboard/page-function';
+import { sessionOf } from '../shared/dashboard/session';
 import { addRoom, roomsList } from '../shared/dashboard/pages/rooms';
 
-export const handler = pageFunction('DashboardRooms', { DashboardRooms: roomsList, DashboardAddRoom: addRoom });
+export const handler = pageFunction('DashboardRooms', { DashboardRooms: roomsList, DashboardAddRoom: addRoom }, { session: sessionOf });

@@ -1,4 +1,5 @@
 import { pageFunction } from '../shared/dashboard/page-function';
+import { sessionOf } from '../shared/dashboard/session';
 import { signInPage, stylesheet, submitNewPassword, submitSignIn, submitSignOut } from '../shared/dashboard/pages/session';
 
 export const handler = pageFunction('DashboardSession', {
@@ -7,4 +8,4 @@ export const handler = pageFunction('DashboardSession', {
   DashboardNewPassword: submitNewPassword,
   DashboardSignOut: submitSignOut,
   DashboardStylesheet: stylesheet,
-});
+}, { session: sessionOf });

@@ -200,6 +200,23 @@ export function resetConfig(): void {
   current = undefined;
 }
 
+/**
+ * Whether Powertools Tracer can trace in this process at all (shared/observability.ts does not
+ * import it otherwise). Its own rule (Tracer.setTracingEnabled): only in a Lambda execution
+ * environment (AWS_EXECUTION_ENV set, and neither SAM local nor the Amplify mock), unless
+ * POWERTOOLS_TRACE_ENABLED is "false". Read on its own, not through config(): the tracer is
+ * created when its module loads, also in processes without the service's configuration.
+ */
+export function tracingPossible(env: Record<string, string | undefined> = process.env): boolean {
+  const executionEnv = env.AWS_EXECUTION_ENV ?? '';
+  return (
+    (env.POWERTOOLS_TRACE_ENABLED ?? '').toLowerCase() !== 'false' &&
+    executionEnv !== '' &&
+    executionEnv !== 'AWS_Lambda_amplify-mock' &&
+    !env.AWS_SAM_LOCAL
+  );
+}
+
 export function callbackQueueUrl(): string {
   const url = config().callbackQueueUrl;
   if (!url) throw new Error('Missing required environment variable CALLBACK_QUEUE_URL');

@@ -4,10 +4,31 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
+import type { Tracer } from '@aws-lambda-powertools/tracer';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import type { MiddlewareObj } from '@middy/core';
+import { tracingPossible } from './config';
 
 const defaults = { serviceName: 'hotel-integration-api' };
 
 export const logger = new Logger(defaults);
-export const tracer = new Tracer(defaults);
 export const metrics = new Metrics({ ...defaults, namespace: 'HotelIntegration' });
+
+/**
+ * The X-Ray tracer, in Lambda (the stack turns active tracing on for every function): created at
+ * init, as every SDK client is wrapped with it when it is created and every invocation is traced.
+ * Undefined where it cannot trace (locally, in tests: see tracingPossible), and then not even
+ * imported: its module loads the X-Ray SDK (with semver and cls-hooked) and patches http and
+ * https, all for nothing.
+ */
+export const tracer: Tracer | undefined = tracingPossible() ? new (await import('@aws-lambda-powertools/tracer')).Tracer(defaults) : undefined;
+
+/** An AWS SDK v3 client wrapped for X-Ray (Powertools `captureAWSv3Client`); the client itself where tracing is off. */
+export function traced<T>(client: T): T {
+  return tracer ? tracer.captureAWSv3Client(client) : client;
+}
+
+/** The tracer's middy middleware (a subsegment per invocation, ColdStart annotation), or none where tracing is off. */
+export function tracing<TEvent, TResult>(): MiddlewareObj<TEvent, TResult>[] {
+  return tracer ? [captureLambdaHandler(tracer) as MiddlewareObj<TEvent, TResult>] : [];
+}

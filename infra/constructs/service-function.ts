@@ -61,7 +61,14 @@ export class ServiceFunction extends NodejsFunction {
         POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
         POWERTOOLS_METRICS_NAMESPACE: 'HotelIntegration',
         POWERTOOLS_LOG_LEVEL: 'INFO',
-        NODE_OPTIONS: '--enable-source-maps',
+        // No NODE_OPTIONS=--enable-source-maps: with it Node reads and parses the function's
+        // source map (about 400 KB) while loading index.mjs, at every cold start ("It can impact
+        // startup time. Node.js parses source-maps on loading the JavaScript sources",
+        // https://github.com/nodejs/node/issues/38817; and it slows every Error.stack access,
+        // https://nodejs.org/api/cli.html#--enable-source-maps), measured at 0.06x to 0.1x of a
+        // bare handler's cold import (BENCHMARKS.md). The map still ships beside index.mjs
+        // (functionBundling.sourceMap); `npm run map-stack` maps a logged stack trace with it
+        // (docs/operations.md "Reading a stack trace").
         STAGE: props.stage,
         TABLE_NAME: props.table.tableName,
         ...props.environment,

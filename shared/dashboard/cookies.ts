@@ -27,3 +27,18 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   if (options.secure) parts.push('Secure');
   return parts.join('; ');
 }
+
+/** The dashboard's cookies. Here, not in session.ts, so that pages without a session (the guest booking pages) do not load the token verifier. */
+export const COOKIE = { id: 'dashboard_id', refresh: 'dashboard_refresh', flash: 'dashboard_notice' } as const;
+
+export interface CookieScope {
+  /** The dashboard's path under the stage: `/dashboard` locally, `/{stage}/dashboard` on API Gateway. */
+  path: string;
+  secure: boolean;
+}
+
+export const scopedCookieOptions = (scope: CookieScope, maxAge?: number): CookieOptions => ({ path: scope.path, secure: scope.secure, maxAge });
+
+export function clearedSessionCookies(scope: CookieScope): string[] {
+  return [serializeCookie(COOKIE.id, '', scopedCookieOptions(scope, 0)), serializeCookie(COOKIE.refresh, '', scopedCookieOptions(scope, 0))];
+}

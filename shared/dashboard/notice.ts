@@ -4,8 +4,7 @@
  * A key or secret shown once travels here (HttpOnly, SameSite=Strict, a minute at most, the
  * dashboard's path only), never in a URL, a log or the table.
  */
-import { COOKIE, type CookieScope } from './session';
-import { serializeCookie } from './cookies';
+import { COOKIE, type CookieScope, serializeCookie } from './cookies';
 
 export interface Notice {
   kind: 'success' | 'error';

@@ -11,7 +11,6 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { VNode } from 'preact';
@@ -21,11 +20,11 @@ import { config, LOCAL_STAGE, MAX_BODY_BYTES } from '../config';
 import { AppError } from '../errors';
 import { toAppError } from '../http/error-envelope';
 import { lowerCaseHeaders } from '../http/headers';
-import { logger, metrics, tracer } from '../observability';
-import { parseCookies } from './cookies';
+import { logger, metrics, tracing } from '../observability';
+import { COOKIE, clearedSessionCookies, type CookieScope, parseCookies } from './cookies';
 import { Empty, linksUnder, type Links, Page, PublicPage, renderDocument } from './layout';
 import { clearedNoticeCookie, type Notice, noticeCookie, readNotice } from './notice';
-import { COOKIE, clearedSessionCookies, type CookieScope, sessionOf } from './session';
+import type { Session } from './session';
 
 export interface PageRequest {
   /** The signed-in operator; on a public dashboard route (sign-in), undefined. */
@@ -123,6 +122,12 @@ export interface PageFunctionOptions {
    * booking's own layout). @default the dashboard's error page
    */
   errorPage?: (error: AppError, context: { links: Links; requestId: string }) => VNode;
+  /**
+   * The operator's session (shared/dashboard/session.ts `sessionOf`), for a function with pages
+   * behind one. Passed in, not imported here: the token verifier (aws-jwt-verify) stays out of
+   * the bundles of public pages that never use it (the guest booking pages).
+   */
+  session?: (cookies: Record<string, string>, scope: CookieScope) => Promise<Session | undefined>;
 }
 
 /** The page function named `functionId` in the route table, with an action per route id. */
@@ -130,6 +135,8 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
   const routes = PAGE_ROUTES.filter((route) => route.function === functionId);
   if (routes.length === 0) throw new Error(`No page routes for ${functionId}`);
   for (const route of routes) if (!actions[route.id]) throw new Error(`No action for route ${route.id}`);
+  const sessionOf = options.session;
+  if (!sessionOf && routes.some((route) => route.auth.kind === 'dashboard')) throw new Error(`${functionId} has pages behind a session: pass options.session`);
   const byMethodAndPath = new Map<string, Route>(routes.map((route) => [`${route.method} ${route.path}`, route]));
 
   const core = async (event: Event): Promise<APIGatewayProxyResult> => {
@@ -166,7 +173,7 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
       }
       const cookies = parseCookies(headers.cookie);
       if (route.auth.kind === 'dashboard') {
-        const session = await sessionOf(cookies, scope);
+        const session = await sessionOf!(cookies, scope);
         if (!session) {
           if (cookies[COOKIE.id] || cookies[COOKIE.refresh]) setCookies.push(...clearedSessionCookies(scope));
           return redirect('/dashboard/sign-in');
@@ -213,7 +220,7 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
 
   return middy(core)
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(captureLambdaHandler(tracer))
+    .use(tracing())
     .use(logMetrics(metrics))
     .use(requestIdInLogs());
 }

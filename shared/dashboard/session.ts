@@ -7,29 +7,17 @@
 import { InvalidOperatorTokenError, type Operator, operatorFromToken } from '../auth/operator-tokens';
 import { refresh, SignInRefusedError, type OperatorTokens } from '../domain/operators';
 import { userPoolDefinition } from '../../infra/user-pool-definition';
-import { type CookieOptions, serializeCookie } from './cookies';
+import { COOKIE, type CookieScope, clearedSessionCookies, scopedCookieOptions as options, serializeCookie } from './cookies';
 
-export const COOKIE = { id: 'dashboard_id', refresh: 'dashboard_refresh', flash: 'dashboard_notice' } as const;
+export { COOKIE, type CookieScope, clearedSessionCookies };
 
 const REFRESH_MAX_AGE = userPoolDefinition.appClient.refreshTokenValidityDays * 24 * 60 * 60;
-
-export interface CookieScope {
-  /** The dashboard's path under the stage: `/dashboard` locally, `/{stage}/dashboard` on API Gateway. */
-  path: string;
-  secure: boolean;
-}
-
-const options = (scope: CookieScope, maxAge?: number): CookieOptions => ({ path: scope.path, secure: scope.secure, maxAge });
 
 /** The cookies of a fresh sign-in or a refresh (which keeps the refresh token it had). */
 export function sessionCookies(tokens: OperatorTokens, scope: CookieScope): string[] {
   const cookies = [serializeCookie(COOKIE.id, tokens.idToken, options(scope, REFRESH_MAX_AGE))];
   if (tokens.refreshToken) cookies.push(serializeCookie(COOKIE.refresh, tokens.refreshToken, options(scope, REFRESH_MAX_AGE)));
   return cookies;
-}
-
-export function clearedSessionCookies(scope: CookieScope): string[] {
-  return [serializeCookie(COOKIE.id, '', options(scope, 0)), serializeCookie(COOKIE.refresh, '', options(scope, 0))];
 }
 
 export interface Session {

@@ -6,7 +6,6 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -17,7 +16,7 @@ import type { Route } from '../../infra/routes';
 import { type AuthorizerContext, type Principal, principalFromContext } from '../auth/authorize';
 import { config, MAX_BODY_BYTES } from '../config';
 import { AppError, errors } from '../errors';
-import { logger, metrics, tracer } from '../observability';
+import { logger, metrics, tracing } from '../observability';
 import { errorBody, toAppError, zodDetails } from './error-envelope';
 import { lowerCaseHeaders } from './headers';
 import { readIdempotencyKey, runIdempotent } from './idempotency';
@@ -191,7 +190,7 @@ function buildHandler<TBody, TQuery>(
   // onError runs in reverse order: the envelope answers before Powertools flushes and resets.
   const chain = middy(core)
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(captureLambdaHandler(tracer))
+    .use(tracing())
     .use(logMetrics(metrics))
     .use(envelope());
   if (route.auth.kind !== 'public') chain.use(requirePrincipal(route));

@@ -9,7 +9,7 @@
 import { config } from '../config';
 import { errors } from '../errors';
 import { isTransient } from '../http/error-envelope';
-import { logger, tracer } from '../observability';
+import { logger, traced } from '../observability';
 
 /** How long a container keeps a parameter value before reading it again (a rotated key applies within this). */
 export const SECRET_MAX_AGE_SECONDS = 300;
@@ -60,7 +60,7 @@ async function readParameter(name: string): Promise<string | undefined> {
   const hit = parameterCache.get(name);
   if (hit && Date.now() - hit.readAt < SECRET_MAX_AGE_SECONDS * 1000) return hit.value;
   const { SSMClient, GetParameterCommand } = await import('@aws-sdk/client-ssm');
-  ssmClient ??= Promise.resolve(tracer.captureAWSv3Client(new SSMClient({ maxAttempts: 3 })));
+  ssmClient ??= Promise.resolve(traced(new SSMClient({ maxAttempts: 3 })));
   const { Parameter } = await (await ssmClient).send(new GetParameterCommand({ Name: name, WithDecryption: true }));
   parameterCache.set(name, { value: Parameter?.Value, readAt: Date.now() });
   return Parameter?.Value;

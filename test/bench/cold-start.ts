@@ -27,7 +27,7 @@ function lambdaLikeEnv(name: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    NODE_OPTIONS: '--enable-source-maps',
+    // No NODE_OPTIONS: the stack sets none (it used to set --enable-source-maps; see service-function.ts).
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'bench',
     AWS_SECRET_ACCESS_KEY: 'bench',
@@ -270,7 +270,7 @@ export async function coldStart(config: BenchConfig): Promise<Section> {
       '(infra/bundling.ts: minified ESM, node22, source map without sources, createRequire banner, AWS SDK clients external), size of index.mjs; ' +
       `lazy packages (${lazyPackages.join(', ')}) are left out of index.mjs and bundled beside it, as the construct's afterBundling hook does, and imported on first use; ` +
       `import time = median of ${runs} fresh \`node\` processes each timing \`await import(bundle)\` with performance.now() (and its CPU time with process.cpuUsage()) ` +
-      "(Node's startup excluded), in the environment the stack gives the functions (including NODE_OPTIONS=--enable-source-maps). " +
+      "(Node's startup excluded), in the environment the stack gives the functions (no NODE_OPTIONS: source maps ship beside the bundle but are not loaded at start). " +
       'Baseline: a bundle that only creates a DynamoDB document client, bundled the same way. Targets: every bundle at most 350 KB; the largest bundle\'s import at most 1.2x the baseline\'s. ' +
       'Runs are interleaved (every bundle once per round, in a shuffled order; a first round is discarded).',
     rows,

@@ -139,10 +139,11 @@ describe('functions', () => {
         POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
         POWERTOOLS_METRICS_NAMESPACE: 'HotelIntegration',
         POWERTOOLS_LOG_LEVEL: 'INFO',
-        NODE_OPTIONS: '--enable-source-maps',
         STAGE: 'test',
         TABLE_NAME: { Ref: logicalId(stack.table) },
       });
+      // Source maps are not loaded at cold start (infra/constructs/service-function.ts); the .map ships in the asset.
+      expect(resources[logicalId(fn)]!.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
     }
   });
 

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../shared/config';
+import { parseConfig, tracingPossible } from '../../shared/config';
 
 const minimal = { STAGE: 'dev', TABLE_NAME: 'hotel-integration' };
 
@@ -46,6 +46,20 @@ describe('configuration', () => {
     });
     expect(() => parseConfig({ ...minimal, SUPPORTED_CURRENCIES: 'usd' })).toThrow(/SUPPORTED_CURRENCIES/);
     expect(() => parseConfig({ ...minimal, CALLBACK_RETRY_DELAYS_SECONDS: '60,soon' })).toThrow(/CALLBACK_RETRY_DELAYS_SECONDS/);
+  });
+
+  it('lets the X-Ray tracer load only where Powertools Tracer would trace (in Lambda, unless turned off)', async () => {
+    const lambda = { AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x' };
+    expect(tracingPossible(lambda)).toBe(true);
+    expect(tracingPossible({ ...lambda, POWERTOOLS_TRACE_ENABLED: 'true' })).toBe(true);
+    expect(tracingPossible({ ...lambda, POWERTOOLS_TRACE_ENABLED: 'FALSE' })).toBe(false);
+    expect(tracingPossible({ ...lambda, AWS_SAM_LOCAL: 'true' })).toBe(false);
+    expect(tracingPossible({ AWS_EXECUTION_ENV: 'AWS_Lambda_amplify-mock' })).toBe(false);
+    expect(tracingPossible({})).toBe(false);
+    // The tests run with POWERTOOLS_TRACE_ENABLED=false: no tracer, clients left as they are.
+    const { tracer, traced, tracing } = await import('../../shared/observability');
+    const client = {};
+    expect([tracer, traced(client), tracing()]).toEqual([undefined, client, []]);
   });
 
   it('is the only reader of process.env in shared/', () => {

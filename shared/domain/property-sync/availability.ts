@@ -13,6 +13,7 @@ import {
   type RoomRecord,
 } from '../../store/property-store';
 import { openCheckoutHolds } from '../../store/guest-booking-store';
+import { byRoomNumber } from './room-order';
 
 export interface CategorySummary {
   external_category_id: string;
@@ -55,11 +56,7 @@ export function toRoomView(room: RoomRecord, categories: Map<string, CategoryRec
   };
 }
 
-const naturalOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-
-export function byRoomNumber(a: { room_number: string }, b: { room_number: string }): number {
-  return naturalOrder.compare(a.room_number, b.room_number) || (a.room_number < b.room_number ? -1 : 1);
-}
+export { byRoomNumber } from './room-order';
 
 /**
  * The rooms free for the stay. A room held by a guest's open checkout (CONTRACT.md "Guest
