@@ -5,7 +5,9 @@
  * allows, in the error envelope with the request id of its X-Request-Id header, without any
  * internal detail, within 5 s; and afterwards the stored data of both tenants is exactly what it
  * was before. The seed is fixed (FC_SEED overrides it) and printed; runs per route and a time
- * budget keep the file within about a minute.
+ * budget keep the file within about a minute. The figures (requests per route, statuses, the
+ * comparison) go to test-results/figures/bad-input.json; `npm run stress` sets FC_RUNS and
+ * FC_TIME_MS for 10,000 or more requests and checks the total there.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,10 +35,13 @@ import { type RawResponse, rawRequest } from '../support/raw-http';
 import { type Snapshot, snapshotDiff, tenantSnapshot } from '../support/snapshot';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 import { withEnv } from '../support/env';
+import { recordFigures } from '../support/figures';
 
 const SEED = Number(process.env.FC_SEED ?? 20_261_122);
 const RUNS_PER_ROUTE = Number(process.env.FC_RUNS ?? 250);
 const TIME_PER_ROUTE_MS = Number(process.env.FC_TIME_MS ?? 4_500);
+/** A route's test outlasts its time budget by the slowest answers still in flight. */
+const ROUTE_TEST_TIMEOUT_MS = Math.max(60_000, TIME_PER_ROUTE_MS + 60_000);
 const REQUEST_TIMEOUT_MS = 5_000;
 const SOURCE = 'pms';
 
@@ -85,8 +90,11 @@ interface RouteFigures {
   kinds: Record<string, number>;
   statuses: Record<string, number>;
   slowestMs: number;
+  /** The time budget ended the route's runs before RUNS_PER_ROUTE. */
+  interrupted: boolean;
 }
 const figures: RouteFigures[] = [];
+let dataCheck: { items_compared: number; differences: number } | undefined;
 let requestCounter = 0;
 
 beforeAll(async () => {
@@ -125,8 +133,21 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (figures.length) {
-    const total = figures.reduce((sum, f) => sum + f.requests, 0);
-    console.log(`bad-input figures (seed ${SEED}): ${total} malformed requests\n${figures.map((f) => JSON.stringify(f)).join('\n')}`);
+    const statuses: Record<string, number> = {};
+    for (const f of figures) for (const [status, n] of Object.entries(f.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+    recordFigures('bad-input', {
+      seed: SEED,
+      runs_per_route: RUNS_PER_ROUTE,
+      time_per_route_ms: TIME_PER_ROUTE_MS,
+      routes: figures.length,
+      total_requests: figures.reduce((sum, f) => sum + f.requests, 0),
+      server_errors: Object.entries(statuses).reduce((sum, [status, n]) => sum + (Number(status) >= 500 ? n : 0), 0),
+      routes_interrupted: figures.filter((f) => f.interrupted).map((f) => f.route),
+      slowest_ms: Math.max(...figures.map((f) => f.slowestMs)),
+      statuses,
+      stored_data_unchanged: dataCheck ?? 'not checked',
+      per_route: figures,
+    });
   }
   await stack?.stop();
 });
@@ -409,7 +430,7 @@ describe('malformed requests to every route of the route table', () => {
     '$name: every malformed request gets a 4xx in the error envelope, never a 5xx or a hang',
     async ({ route }) => {
       const f = fixtureFor(route);
-      const seen: RouteFigures = { route: `${route.method} ${route.path}`, runs: 0, skipped: 0, requests: 0, kinds: {}, statuses: {}, slowestMs: 0 };
+      const seen: RouteFigures = { route: `${route.method} ${route.path}`, runs: 0, skipped: 0, requests: 0, kinds: {}, statuses: {}, slowestMs: 0, interrupted: false };
       const property = fc.asyncProperty(casesFor(f), async (c) => {
         const response = await send(c);
         seen.requests++;
@@ -421,6 +442,7 @@ describe('malformed requests to every route of the route table', () => {
       const details = await fc.check(property, { seed: SEED, numRuns: RUNS_PER_ROUTE, interruptAfterTimeLimit: TIME_PER_ROUTE_MS, endOnFailure: true });
       seen.runs = details.numRuns;
       seen.skipped = details.numSkips;
+      seen.interrupted = details.interrupted;
       figures.push(seen);
       if (details.failed) {
         const [c] = details.counterexample ?? [];
@@ -429,7 +451,7 @@ describe('malformed requests to every route of the route table', () => {
       }
       expect(details.numRuns).toBeGreaterThan(0);
     },
-    60_000,
+    ROUTE_TEST_TIMEOUT_MS,
   );
 });
 
@@ -625,7 +647,7 @@ describe('after all of it', () => {
     const after = await tenantSnapshot([a.clientId, b.clientId]);
     // Profiles, keys, categories, rooms, guards, bookings, check-ins, the order and its session.
     expect(before.size).toBeGreaterThan(25);
-    console.log(`bad-input: ${after.size} stored items of the two tenants compared, ${snapshotDiff(before, after).length} differences`);
+    dataCheck = { items_compared: after.size, differences: snapshotDiff(before, after).length };
     expect(snapshotDiff(before, after)).toEqual([]);
     expect(after.size).toBe(before.size);
     // The real checkout session is still open and the order still processing.
