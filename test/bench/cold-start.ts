@@ -21,6 +21,8 @@ const MAX_BUNDLE_BYTES = 350_000;
 /** The largest bundle's import against the baseline's, measured in the same run. */
 const MAX_IMPORT_RATIO = 1.2;
 const BASELINE = 'baseline (DynamoDB document client only)';
+/** What every function carries by design (test/bench/fixtures/floor-handler.ts): how close to the baseline any function can get. */
+const FLOOR = 'floor (document client + Powertools Logger, Metrics, Tracer with X-Ray + middy)';
 
 /** The environment the stack gives a function in Lambda (infra/constructs/service-function.ts), with placeholders. */
 function lambdaLikeEnv(name: string): NodeJS.ProcessEnv {
@@ -114,6 +116,7 @@ export async function coldStart(config: BenchConfig): Promise<Section> {
 
   const entries = [
     { name: BASELINE, entry: join(repoRoot, 'test/bench/fixtures/baseline-handler.ts'), outfile: join(outDir, 'baseline/index.mjs') },
+    { name: FLOOR, entry: join(repoRoot, 'test/bench/fixtures/floor-handler.ts'), outfile: join(outDir, 'floor/index.mjs') },
     ...functionNames.map((name) => ({ name, entry: join(repoRoot, 'functions', `${name}.ts`), outfile: join(outDir, name, 'index.mjs') })),
   ];
   log(`bundling ${entries.length} entries`);
@@ -207,7 +210,8 @@ export async function coldStart(config: BenchConfig): Promise<Section> {
       import_cpu_ratio: round(ratio(median(cpuTimes.get(b.name)!), baselineCpu), 3),
     };
   });
-  const functions = results.filter((r) => r.name !== BASELINE);
+  const functions = results.filter((r) => r.name !== BASELINE && r.name !== FLOOR);
+  const floor = results.find((r) => r.name === FLOOR)!;
   const largestBundle = functions.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const slowest = functions.reduce((a, b) => (b.import_ratio > a.import_ratio ? b : a));
   rows.push({
@@ -223,6 +227,12 @@ export async function coldStart(config: BenchConfig): Promise<Section> {
     value: ms(largestBundle.import_cpu_ms.median),
     baseline: ms(baselineCpu),
     ratio: x(largestBundle.import_cpu_ratio),
+  });
+  rows.push({
+    figure: `${FLOOR}: size / import (median of ${runs}); CPU time`,
+    value: `${bytes(floor.bytes)} / ${ms(floor.import_ms.median)} (p90 ${ms(floor.import_ms.p90)}); CPU ${ms(floor.import_cpu_ms.median)} (${x(floor.import_cpu_ratio)})`,
+    baseline: ms(baselineMedian),
+    ratio: x(floor.import_ratio),
   });
   rows.push({
     figure: `Slowest import (${slowest.name}, ${bytes(slowest.bytes)})`,
