@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
+// `env` below reaches the test workers only; the global setup runs in this process and loads the
+// SDK too, which would print its Node-version warning once into the test output.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
