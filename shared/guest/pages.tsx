@@ -17,6 +17,7 @@ import {
   guestBookingClient,
   guestBookingOf,
   HOLD_MINUTES,
+  newBookingAttempt,
   searchRooms,
   type StayQuery,
   startCheckout,
@@ -203,6 +204,8 @@ function detailsPage(request: Request, client: GuestClient, stay: StayQuery, roo
           <input type="hidden" name="check_in" value={stay.check_in} />
           <input type="hidden" name="check_out" value={stay.check_out} />
           <input type="hidden" name="guests" value={String(stay.guests)} />
+          {/* One per rendering: a double click or a resubmit of this form is the same booking. */}
+          <input type="hidden" name="attempt" value={newBookingAttempt()} />
           <Field label="Name" name="name" value={values.name} error={errors.name} autocomplete="name" />
           <Field label="Email" name="email" type="email" value={values.email} error={errors.email} autocomplete="email" />
           <Field label="Phone" name="phone" type="tel" value={values.phone} error={errors.phone} autocomplete="tel" hint="Optional, in international form: +44 20 7946 0000" />
@@ -255,13 +258,15 @@ export const createAction: PublicPageAction = async (request) => {
   const roomId = (form.get('room_id') ?? '').trim();
   const values = Object.fromEntries(GUEST_FIELDS.map((f) => [f, (form.get(f) ?? '').trim()])) as Record<GuestField, string>;
   const guest = { name: values.name, email: values.email, ...(values.phone ? { phone: values.phone } : {}) };
+  // A form rendered before the attempt field existed has none: each submit is a booking of its own.
+  const input = { room_id: roomId, stay, guest, attempt: form.get('attempt') ?? undefined };
   const clientId = client.client_id;
   try {
     if (form.get('pay') === 'at_property') {
-      const { token } = await confirmAtProperty(clientId, { room_id: roomId, stay, guest }, request.now);
+      const { token } = await confirmAtProperty(clientId, input, request.now);
       return { redirect: bookPath(clientId, `/confirmation/${encodeURIComponent(token)}`) };
     }
-    const { checkout_url } = await startCheckout(clientId, { room_id: roomId, stay, guest }, request.baseUrl, request.now);
+    const { checkout_url } = await startCheckout(clientId, input, request.baseUrl, request.now);
     return { redirect: checkout_url };
   } catch (thrown) {
     const error = correctable(thrown);

@@ -1,7 +1,8 @@
 /**
  * The key order references are derived with (CONTRACT.md "Payment safety in deployed
- * stages": references cannot be derived from public data). In the stack it is a generated
- * Secrets Manager secret readable by the order-creating functions only
+ * stages": references cannot be derived from public data), and the guest booking page's
+ * confirmation tokens of a form's attempt (shared/domain/guest-booking/). In the stack it is a
+ * generated Secrets Manager secret readable by the order-creating functions only
  * (ORDER_REFERENCE_KEY_SECRET_ARN); locally a key file in LOCAL_DATA_DIR
  * (ORDER_REFERENCE_KEY_FILE). Read on first use and kept for the container's life.
  */

@@ -31,12 +31,18 @@ export interface GuestBookingRecord {
   created_at: string;
 }
 
+/**
+ * A token leads to one booking, ever. Putting it again for the same booking is allowed: the
+ * token of a repeated form submit is derived from the form (guest-bookings.ts), and the repeat
+ * may hold the room again after the first hold ended.
+ */
 export function guestBookingPutItem(tokenHash: string, record: GuestBookingRecord): TransactItem {
   return {
     Put: {
       TableName: TABLE,
       Item: { ...keys.guestBooking(tokenHash), entity: 'guest_booking', ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
+      ConditionExpression: 'attribute_not_exists(pk) OR booking_id = :booking',
+      ExpressionAttributeValues: { ':booking': record.booking_id },
     },
   };
 }

@@ -4,7 +4,8 @@
  * function declares (guestBookingTableAccess): the form's rules, search by category with totals,
  * a checkout paid on the sandbox and verified by HTTP, the room hold (not offered to anyone else,
  * freed by expiry or a cancelled checkout, a late payment recorded for manual assignment), pay at
- * the property, a race for the last free room, and tokens that lead nowhere else.
+ * the property, a race for the last free room, a repeated submit of one form (its attempt id) that
+ * makes nothing twice, and tokens that lead nowhere else.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalFunction, withinInvocation } from '../../infra/local/lambda-runtime';
@@ -21,8 +22,11 @@ let domain: {
   availability: typeof import('../../shared/domain/property-sync/availability');
   service: typeof import('../../shared/domain/bookings/service-bookings');
   holds: typeof import('../../shared/store/service-booking-store');
+  markers: typeof import('../../shared/store/guest-booking-store');
   store: typeof import('../../shared/store/property-store');
   orders: typeof import('../../shared/store/payment-store');
+  orderList: typeof import('../../shared/domain/payments/list-orders');
+  deliveryStore: typeof import('../../shared/store/delivery-store');
 };
 /** The function serving the guest pages, as the local stack runs it: only its declared table access. */
 let pages: LocalFunction;
@@ -36,8 +40,11 @@ beforeAll(async () => {
     availability: await import('../../shared/domain/property-sync/availability'),
     service: await import('../../shared/domain/bookings/service-bookings'),
     holds: await import('../../shared/store/service-booking-store'),
+    markers: await import('../../shared/store/guest-booking-store'),
     store: await import('../../shared/store/property-store'),
     orders: await import('../../shared/store/payment-store'),
+    orderList: await import('../../shared/domain/payments/list-orders'),
+    deliveryStore: await import('../../shared/store/delivery-store'),
   };
   const { guestBookingTableAccess } = await import('../../shared/domain/guest-booking/table-access');
   pages = { name: 'GuestBookingTest', handler: 'guest-booking', tableAccess: guestBookingTableAccess };
@@ -335,13 +342,16 @@ describe('booking with payment', () => {
     const { tenant, rooms } = await hotel();
     const other = await hotel();
     const stay = stayIn(5, 1, 2);
-    const start = (room_id: string, input: Partial<{ stay: typeof stay; guest: Record<string, unknown> }> = {}) =>
+    const start = (room_id: string, input: Partial<{ stay: typeof stay; guest: Record<string, unknown>; attempt: unknown }> = {}) =>
       refusal(asPages(() => guest.startCheckout(tenant.clientId, { room_id, stay: stay, guest: ada, ...input } as never, stack.url, new Date())));
 
     const bad = await start(rooms.get('101')!, { stay: { check_in: addDays(today(), -2), check_out: addDays(today(), -3), guests: 0 }, guest: { name: ' ', email: 'ada@', phone: '12345' } });
     expect(bad).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
     expect(bad.details!.map((d) => d.path)).toEqual(['check_in', 'check_out', 'guests', 'name', 'email', 'phone']);
     expect((await start(rooms.get('101')!, { guest: { name: 'Ada' } })).details).toEqual([{ path: 'email', message: expect.any(String) }]);
+    for (const attempt of ['', 'not-an-attempt', `${guest.newBookingAttempt()}0`, 42, null]) {
+      expect((await start(rooms.get('101')!, { attempt })).details, String(attempt)).toEqual([{ path: 'attempt', message: expect.any(String) }]);
+    }
 
     expect(await start('00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(await start('not a room')).toMatchObject({ status: 404, code: 'NOT_FOUND' });
@@ -352,6 +362,98 @@ describe('booking with payment', () => {
     // Nothing was held or ordered by any of these.
     expect(await offered(tenant.clientId, stay, new Date())).toEqual(['101', '102', '201', '202']);
     expect(await apiAvailable(other.tenant, stay)).toEqual(['101', '102', '201', '202', '301']);
+  });
+});
+
+describe('a repeated submit of one form (its attempt id)', () => {
+  /** The client's orders, open checkout markers and bookings: what a repeat must not make twice. */
+  async function made(clientId: string, stay: { check_in: string; check_out: string }) {
+    const [orders, markers, bookings, deliveries] = await Promise.all([
+      domain.orderList.listClientOrders(clientId),
+      domain.markers.openCheckoutHolds(clientId, { checkIn: stay.check_in, checkOut: stay.check_out }, new Date()),
+      domain.store.listBookings(clientId),
+      domain.deliveryStore.listDeliveries(clientId),
+    ]);
+    return { orders: orders.orders, markers, bookings, deliveries };
+  }
+
+  it('is one checkout, in a row or five at once: one hold keeping its first expiry, one order, one token; paid, one booking', async () => {
+    const { tenant, rooms } = await hotel();
+    await receiveCallbacks(tenant.clientId);
+    const stay = stayIn(35, 2);
+    const input = { room_id: rooms.get('101')!, stay, guest: ada, attempt: guest.newBookingAttempt() };
+    const now = new Date();
+    const first = await asPages(() => guest.startCheckout(tenant.clientId, input, stack.url, now));
+    const again = await asPages(() => guest.startCheckout(tenant.clientId, input, stack.url, new Date(now.getTime() + 5 * MINUTE)));
+    expect(again).toEqual(first);
+    expect((await domain.holds.getRoomHolds(tenant.clientId, rooms.get('101')!)).holds).toEqual([
+      { booking_id: expect.any(String), check_in_date: stay.check_in, check_out_date: stay.check_out, expires_at: new Date(now.getTime() + 15 * MINUTE).toISOString() },
+    ]);
+    let so = await made(tenant.clientId, stay);
+    expect(so.orders).toEqual([expect.objectContaining({ reference: expect.stringMatching(/^guest:[0-9a-f]{32}$/), status: 'processing' })]);
+    expect(so.markers).toHaveLength(1);
+
+    // A double click sends both before either answers: here five, at the same instant.
+    const twin = { room_id: rooms.get('102')!, stay, guest: ada, attempt: guest.newBookingAttempt() };
+    const at = new Date();
+    const all = await Promise.all(Array.from({ length: 5 }, () => asPages(() => guest.startCheckout(tenant.clientId, twin, stack.url, at))));
+    expect(new Set(all.map((r) => r.checkout_url)).size).toBe(1);
+    expect(new Set(all.map((r) => r.token)).size).toBe(1);
+    expect(all[0]!.token).not.toBe(first.token);
+    expect((await domain.holds.getRoomHolds(tenant.clientId, rooms.get('102')!)).holds).toHaveLength(1);
+    so = await made(tenant.clientId, stay);
+    expect(so.orders).toHaveLength(2);
+    expect(so.markers).toHaveLength(2);
+
+    // Whichever submit created the order, its return URL's token leads to the booking.
+    const landed = await payOnSandbox(all[0]!.checkout_url);
+    expect(`${landed.origin}${landed.pathname}`).toBe(`${stack.url}/book/${tenant.clientId}/confirmation/${all[0]!.token}`);
+    expect(await asPages(() => guest.guestBookingOf(tenant.clientId, all[0]!.token))).toMatchObject({ state: 'confirmed', room_number: '102', payment_status: 'paid' });
+    // The form sent once more after paying: the same checkout, nothing new.
+    expect(await asPages(() => guest.startCheckout(tenant.clientId, twin, stack.url, new Date()))).toEqual(all[0]);
+    so = await made(tenant.clientId, stay);
+    expect(so.orders).toHaveLength(2);
+    expect(so.bookings).toMatchObject([{ room_id: rooms.get('102'), payment_status: 'paid' }]);
+    expect(so.deliveries).toHaveLength(1);
+    expect((await domain.holds.getRoomHolds(tenant.clientId, rooms.get('102')!)).holds).toEqual([{ booking_id: so.bookings[0]!.id, check_in_date: stay.check_in, check_out_date: stay.check_out }]);
+  });
+
+  it('with other choices is another booking: another room, or other details for the same room (refused while the first holds it)', async () => {
+    const { tenant, rooms } = await hotel();
+    const stay = stayIn(36, 1);
+    const attempt = guest.newBookingAttempt();
+    const one = await asPages(() => guest.startCheckout(tenant.clientId, { room_id: rooms.get('101')!, stay, guest: ada, attempt }, stack.url, new Date()));
+    const other = await asPages(() => guest.startCheckout(tenant.clientId, { room_id: rooms.get('102')!, stay, guest: ada, attempt }, stack.url, new Date()));
+    expect(other.checkout_url).not.toBe(one.checkout_url);
+    expect(other.token).not.toBe(one.token);
+    expect(await refusal(asPages(() => guest.startCheckout(tenant.clientId, { room_id: rooms.get('101')!, stay, guest: { ...ada, email: 'ada@example.org' }, attempt }, stack.url, new Date())))).toMatchObject({
+      status: 409,
+      code: 'ROOM_NOT_AVAILABLE',
+    });
+    expect((await made(tenant.clientId, stay)).orders).toHaveLength(2);
+  });
+
+  it('paying at the property is one booking with one booking.confirmed, in a row or five at once', async () => {
+    const { tenant, rooms } = await hotel();
+    await receiveCallbacks(tenant.clientId);
+    await guest.setPayAtProperty(tenant.clientId, true);
+    const stay = stayIn(12, 1);
+    const book = (input: Parameters<typeof guest.confirmAtProperty>[1]) => asPages(() => guest.confirmAtProperty(tenant.clientId, input, new Date()));
+    const input = { room_id: rooms.get('101')!, stay, guest: ada, attempt: guest.newBookingAttempt() };
+    const first = await book(input);
+    expect(await book(input)).toEqual(first);
+    const twin = { room_id: rooms.get('102')!, stay, guest: ada, attempt: guest.newBookingAttempt() };
+    const all = await Promise.all(Array.from({ length: 5 }, () => book(twin)));
+    expect(new Set(all.map((r) => r.token)).size).toBe(1);
+
+    const so = await made(tenant.clientId, stay);
+    expect(so.bookings.map((b) => b.room_id).sort()).toEqual([rooms.get('101'), rooms.get('102')].sort());
+    expect(so.deliveries).toHaveLength(2);
+    expect(await asPages(() => guest.guestBookingOf(tenant.clientId, all[0]!.token))).toMatchObject({ state: 'confirmed', room_number: '102', payment_status: 'unpaid' });
+    const callbacks = await waitFor('two booking.confirmed', async () => (callbacksOf(tenant.clientId).length >= 2 ? callbacksOf(tenant.clientId) : undefined));
+    expect(callbacks.map((c) => c.payload.booking.id).sort()).toEqual(so.bookings.map((b) => b.id).sort());
+    // The same attempt with other details: another booking, refused as the room is taken.
+    expect(await refusal(book({ ...input, guest: { ...ada, name: 'Ada King' } }))).toMatchObject({ status: 409, code: 'ROOM_NOT_AVAILABLE' });
   });
 });
 

@@ -3,8 +3,9 @@
  * code"): the search form and its results, every input rule answered by the form again with the
  * message next to the field (400), an unknown hotel 404, nothing echoed unescaped, the checkout
  * opened through a payment order (303 to the provider), pay at the hotel only where the hotel
- * allows it, a confirmation link that works for its own hotel only, the QR code as SVG, the
- * page's weight; and the dashboard's Guest booking section with its printable QR sheet and the
+ * allows it, a confirmation link that works for its own hotel only, a repeated submit of one form
+ * (its attempt id) landing on the same checkout or confirmation, the QR code as SVG, the page's
+ * weight; and the dashboard's Guest booking section with its printable QR sheet and the
  * pay-at-property setting (audited). The whole flow in a browser: test/browser/guest-booking.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +56,28 @@ function fieldError(html: string, name: string): string | undefined {
 }
 
 const roomIdOf = (number: string) => rooms.get(number)!;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const attemptOf = (html: string) => /<input type="hidden" name="attempt" value="([^"]*)"\/>/.exec(html)?.[1];
+
+/** The guest details form of a room and stay as the page renders it: the hidden fields, its attempt id included. */
+async function detailsForm(stay: Record<string, string>, roomNumber: string): Promise<Record<string, string>> {
+  const page = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay, room_id: roomIdOf(roomNumber) })}`);
+  expect(page.status).toBe(200);
+  const attempt = attemptOf(page.html);
+  expect(attempt).toMatch(UUID);
+  return { ...stay, room_id: roomIdOf(roomNumber), attempt: attempt! };
+}
+
+/** The guest paying on the sandbox checkout, then the provider's redirect to verify: the page the guest lands on. */
+async function payAndReturn(checkoutUrl: string): Promise<Page> {
+  const paid = await fetch(checkoutUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=paid' });
+  expect(paid.status).toBe(303);
+  const verify = await fetch(new URL(paid.headers.get('location')!, stack.url), { redirect: 'manual' });
+  expect(verify.status).toBe(303);
+  const landed = new URL(verify.headers.get('location')!);
+  return get(`${landed.pathname}${landed.search}`);
+}
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -299,6 +322,119 @@ describe('booking', () => {
         expect(answer.status, elsewhere).toBe(404);
         expect(answer.html, elsewhere).not.toContain('Grace');
       }
+    } finally {
+      await setPayAtProperty(tenant.clientId, false);
+    }
+  });
+});
+
+describe('a repeated submit of the booking form (a double click, a resubmit)', () => {
+  const bookings = () => `/book/${tenant.clientId}/bookings`;
+  const ordersOf = async (email: string) => {
+    const { listClientOrders } = await import('../../shared/domain/payments/list-orders');
+    return (await listClientOrders(tenant.clientId)).orders.filter((o) => o.customer_email === email);
+  };
+  const bookingsOf = async (email: string) => {
+    const { listBookings } = await import('../../shared/store/property-store');
+    return (await listBookings(tenant.clientId)).filter((b) => b.guest_email === email);
+  };
+  /** The room's hold entries for the stay, and its open checkout markers for it. */
+  const holdsOf = async (roomNumber: string, stay: { check_in: string; check_out: string }) => {
+    const { getRoomHolds } = await import('../../shared/store/service-booking-store');
+    const { openCheckoutHolds } = await import('../../shared/store/guest-booking-store');
+    const { holds } = await getRoomHolds(tenant.clientId, roomIdOf(roomNumber));
+    const markers = await openCheckoutHolds(tenant.clientId, { checkIn: stay.check_in, checkOut: stay.check_out }, new Date());
+    return { entries: holds.filter((h) => h.check_in_date === stay.check_in), markers: markers.filter((m) => m.room_id === roomIdOf(roomNumber)) };
+  };
+
+  it('lands on the same checkout, twice in a row or twice at once: one order, one hold; paid, the confirmation shows the booking', async () => {
+    const inRow = { check_in: day(100), check_out: day(102), guests: '2' };
+    const form = { ...(await detailsForm(inRow, '102')), name: 'Ada Lovelace', email: 'in-a-row@example.com', pay: 'checkout' };
+    const first = await post(bookings(), form);
+    expect(first.status).toBe(303);
+    expect(first.location).toMatch(new RegExp(`^${stack.url}/sandbox/checkout/`));
+    const second = await post(bookings(), form);
+    expect(second.status, second.html).toBe(303);
+    expect(second.location).toBe(first.location);
+    expect(await ordersOf('in-a-row@example.com')).toHaveLength(1);
+    const held = await holdsOf('102', inRow);
+    expect(held.entries).toHaveLength(1);
+    expect(held.markers).toHaveLength(1);
+
+    // A double click sends both before either answers.
+    const atOnce = { check_in: day(104), check_out: day(105), guests: '1' };
+    const twin = { ...(await detailsForm(atOnce, '102')), name: 'Grace Hopper', email: 'at-once@example.com', pay: 'checkout' };
+    const both = await Promise.all([post(bookings(), twin), post(bookings(), twin)]);
+    expect(both.map((p) => p.status)).toEqual([303, 303]);
+    expect(both[1]!.location).toBe(both[0]!.location);
+    expect(both[0]!.location).toMatch(new RegExp(`^${stack.url}/sandbox/checkout/`));
+    expect(await ordersOf('at-once@example.com')).toHaveLength(1);
+    expect((await holdsOf('102', atOnce)).entries).toHaveLength(1);
+
+    // The order's return URL carries a token that leads to the booking.
+    const landed = await payAndReturn(both[0]!.location!);
+    expect(landed.status).toBe(200);
+    const text = textOf(landed.html);
+    expect(text).toContain('Booking confirmed');
+    expect(text).toMatch(/Booking reference BK-\S+ Confirmation code \S+/);
+    expect(text).toContain('Grace Hopper');
+    expect(await bookingsOf('at-once@example.com')).toMatchObject([{ room_id: roomIdOf('102'), payment_status: 'paid' }]);
+  });
+
+  it('is another booking with another room; a malformed attempt shows the form again (400); a form without one books as before', async () => {
+    const stay = { check_in: day(110), check_out: day(111), guests: '1' };
+    const form = { ...(await detailsForm(stay, '101')), name: 'Ada Lovelace', email: 'two-rooms@example.com', pay: 'checkout' };
+    const one = await post(bookings(), form);
+    expect(one.status).toBe(303);
+    // The guest went back and chose another room: the same attempt id, other choices.
+    const other = await post(bookings(), { ...form, room_id: roomIdOf('201') });
+    expect(other.status, other.html).toBe(303);
+    expect(other.location).not.toBe(one.location);
+    expect(await ordersOf('two-rooms@example.com')).toHaveLength(2);
+
+    const later = { check_in: day(112), check_out: day(113), guests: '1' };
+    const damaged = await post(bookings(), { ...(await detailsForm(later, '101')), attempt: 'not-an-attempt', name: 'Ada Lovelace', email: 'damaged@example.com', pay: 'checkout' });
+    expect(damaged.status).toBe(400);
+    expect(textOf(damaged.html)).toContain('This form could not be read. Please check your details and press the button again.');
+    expect(damaged.html).toContain('value="damaged@example.com"');
+    // The form again, with an attempt id of its own.
+    expect(attemptOf(damaged.html)).toMatch(UUID);
+    expect(await ordersOf('damaged@example.com')).toEqual([]);
+    expect((await search(tenant.clientId, later)).html).toContain(roomIdOf('101'));
+
+    // A page rendered before the attempt field existed: each submit is a booking of its own, so
+    // the second finds the room held by the first.
+    const { attempt: _attempt, ...oldForm }: Record<string, string> = { ...(await detailsForm(later, '101')), name: 'Ada Lovelace', email: 'old-form@example.com', pay: 'checkout' };
+    const oldFirst = await post(bookings(), oldForm);
+    expect(oldFirst.status).toBe(303);
+    expect(oldFirst.location).toMatch(new RegExp(`^${stack.url}/sandbox/checkout/`));
+    expect((await post(bookings(), oldForm)).status).toBe(409);
+    expect(await ordersOf('old-form@example.com')).toHaveLength(1);
+  });
+
+  it('paying at the hotel, twice in a row or twice at once: the same confirmation, one booking', async () => {
+    const { setPayAtProperty } = await import('../../shared/domain/guest-booking/guest-bookings');
+    await setPayAtProperty(tenant.clientId, true);
+    try {
+      const inRow = { check_in: day(120), check_out: day(121), guests: '1' };
+      const form = { ...(await detailsForm(inRow, '101')), name: 'Ada Lovelace', email: 'desk-in-a-row@example.com', pay: 'at_property' };
+      const first = await post(bookings(), form);
+      expect(first.status).toBe(303);
+      expect(first.location).toMatch(new RegExp(`^/book/${tenant.clientId}/confirmation/[A-Za-z0-9_-]{43}$`));
+      const second = await post(bookings(), form);
+      expect(second.status, second.html).toBe(303);
+      expect(second.location).toBe(first.location);
+      expect(await bookingsOf('desk-in-a-row@example.com')).toHaveLength(1);
+
+      const atOnce = { check_in: day(122), check_out: day(123), guests: '1' };
+      const twin = { ...(await detailsForm(atOnce, '101')), name: 'Grace Hopper', email: 'desk-at-once@example.com', pay: 'at_property' };
+      const both = await Promise.all([post(bookings(), twin), post(bookings(), twin)]);
+      expect(both.map((p) => p.status)).toEqual([303, 303]);
+      expect(both[1]!.location).toBe(both[0]!.location);
+      expect(await bookingsOf('desk-at-once@example.com')).toMatchObject([{ room_id: roomIdOf('101'), payment_status: 'unpaid' }]);
+      const page = await get(both[0]!.location!);
+      expect(page.status).toBe(200);
+      expect(textOf(page.html)).toContain('Booking confirmed');
     } finally {
       await setPayAtProperty(tenant.clientId, false);
     }

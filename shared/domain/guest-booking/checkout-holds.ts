@@ -43,13 +43,18 @@ export interface CheckoutHold {
  * checkout has it for some of the nights (or it is inactive or too small). `extra` items commit
  * in the same transaction. However many run at once for one room and overlapping nights, one
  * holds it. 503 when concurrent writers kept winning.
+ *
+ * True when this call wrote the hold; false when the room is already held for `bookingId` (a
+ * repeated submit of the same booking form, or its concurrent twin that won the write): that
+ * hold is this checkout's, kept as it is, expiry included, and nothing is written.
  */
-export async function holdRoomForCheckout(hold: CheckoutHold, now: Date, extra: readonly TransactItem[] = []): Promise<void> {
+export async function holdRoomForCheckout(hold: CheckoutHold, now: Date, extra: readonly TransactItem[] = []): Promise<boolean> {
   const { clientId, room } = hold;
   const entry: Hold = { booking_id: hold.bookingId, check_in_date: hold.check_in_date, check_out_date: hold.check_out_date, expires_at: hold.expiresAt };
   try {
-    await withConcurrencyRetry(async () => {
+    return await withConcurrencyRetry(async () => {
       const holds = await getRoomHolds(clientId, room.id);
+      if (holds.holds.some((h) => h.booking_id === hold.bookingId && !holdExpired(h, now))) return false;
       const problem = await roomProblem(room, hold, holds.holds, { now });
       if (problem) throw new AppError(409, 'ROOM_NOT_AVAILABLE', `Room ${room.room_number} cannot be booked: ${problem}`);
       await transactWrite([
@@ -63,6 +68,7 @@ export async function holdRoomForCheckout(hold: CheckoutHold, now: Date, extra: 
         }),
         ...extra,
       ]);
+      return true;
     }, HOLD_ATTEMPTS);
   } catch (error) {
     if (isConditionFailure(error)) throw errors.serviceUnavailable();

@@ -20,22 +20,25 @@
  *   Query gsi2 (the room's active stays); PutItem (transaction: room hold, checkout-hold marker,
  *   guest booking; the sandbox session; transaction: order, reference guard, first attempt);
  *   when the order cannot be created, PutItem and UpdateItem (transaction releasing the hold).
- *   Also the order-reference key (`orderReferenceKey`) and, for Stripe, `stripeSecretKey`.
- * - confirmAtProperty: GetItem (client, room, room hold, callback endpoint); Query gsi2; PutItem
- *   (transaction: booking, booking-client pointer, room hold, delivery, guest booking);
- *   UpdateItem (each delivery moved to its resend-after time once enqueued) and SQS SendMessage
- *   (`enqueuesCallbacks`).
+ *   A repeated submit of a form finds its own hold and writes none; its order is the existing one.
+ *   Also the order-reference key (`orderReferenceKey`: order references, and the tokens of
+ *   forms with an attempt id) and, for Stripe, `stripeSecretKey`.
+ * - confirmAtProperty: GetItem (client, room, callback endpoint, the booking of a form's attempt,
+ *   room hold); Query gsi2; PutItem (transaction: booking, booking-client pointer, room hold,
+ *   delivery, guest booking); UpdateItem (each delivery moved to its resend-after time once
+ *   enqueued) and SQS SendMessage (`enqueuesCallbacks`); the order-reference key (tokens).
  * - guestBookingOf: GetItem (guest booking, booking, order, and the room when the booking was
  *   given another room than the one chosen).
  * - setPayAtProperty: UpdateItem (the client's profile).
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { config } from '../../config';
 import { AppError, type ErrorDetail, errors } from '../../errors';
-import { newId } from '../../ids';
+import { nameBasedId, newId } from '../../ids';
 import { logger } from '../../observability';
 import { email as emailSchema, isCalendarDate, nightsBetween, phone as phoneSchema } from '../../schemas/common';
 import { minorUnits } from '../../schemas/payments';
+import { orderReferenceKey } from '../../secrets/order-reference-key';
 import { getClient } from '../../store/api-key-store';
 import { getEndpoint } from '../../store/endpoint-store';
 import { getGuestBooking, type GuestBookingRecord, guestBookingPutItem, putPayAtProperty } from '../../store/guest-booking-store';
@@ -183,18 +186,51 @@ function guestProblems(input: Partial<Record<keyof GuestDetails, unknown>> | und
   return details.length ? { details } : { details, guest: { name, email, ...(phone ? { phone } : {}) } };
 }
 
-interface BookingInput {
+export interface BookingInput {
   room_id: string;
   stay: StayQuery;
   guest: GuestDetails;
+  /**
+   * The booking form's attempt id (`newBookingAttempt`, one per rendering of the form). Absent
+   * (a form rendered before it existed): every submit is a booking of its own.
+   */
+  attempt?: string;
 }
 
-/** The stay's and the guest's rules together: every problem at once. */
-function checkBookingInput(input: BookingInput, now: Date): { stay: StayQuery; guest: GuestDetails } {
+/** A new attempt id for a rendering of the guest-details form. */
+export const newBookingAttempt = randomUUID;
+
+/** The stay's, the guest's and the attempt's rules together: every problem at once. */
+function checkBookingInput(input: BookingInput, now: Date): { stay: StayQuery; guest: GuestDetails; attempt?: string } {
   const stay = stayProblems(input?.stay ?? {}, now);
   const guest = guestProblems(input?.guest);
-  if (!stay.stay || !guest.guest) throw invalid([...stay.details, ...guest.details]);
-  return { stay: stay.stay, guest: guest.guest };
+  const attempt = typeof input?.attempt === 'string' ? input.attempt.trim().toLowerCase() : undefined;
+  const attemptDetails: ErrorDetail[] =
+    input?.attempt === undefined || (attempt && UUID.test(attempt))
+      ? []
+      : [{ path: 'attempt', message: 'This form could not be read. Please check your details and press the button again.' }];
+  if (!stay.stay || !guest.guest || attemptDetails.length) throw invalid([...stay.details, ...guest.details, ...attemptDetails]);
+  return { stay: stay.stay, guest: guest.guest, attempt };
+}
+
+/**
+ * What makes two submits the same booking: the form's attempt id and every choice on it (the
+ * hotel, room, stay and the guest's details as checked). A double click or a browser's resubmit
+ * of one form gives the same identity, so it lands on the same order or booking; the guest going
+ * back and changing anything gives another. 32 hex characters of a SHA-256.
+ */
+function attemptIdentity(clientId: string, attempt: string, roomId: string, stay: StayQuery, guest: GuestDetails): string {
+  const choices = [clientId, attempt, roomId, stay.check_in, stay.check_out, stay.guests, guest.name, guest.email, guest.phone ?? null];
+  return createHash('sha256').update(JSON.stringify(choices), 'utf8').digest('hex').slice(0, 32);
+}
+
+/**
+ * The confirmation token of an attempt, the same for every submit of it: an HMAC under the
+ * stage's order-reference key (32 bytes, base64url, as a random token), so only the guest who
+ * got it can use it, and nobody can derive it from the attempt or the order's reference.
+ */
+async function attemptToken(payment: GuestBookingRecord['payment'], identity: string): Promise<string> {
+  return createHmac('sha256', await orderReferenceKey()).update(`guest-confirmation\u0000${payment}\u0000${identity}`, 'utf8').digest('base64url');
 }
 
 /** The client's room the guest chose; 404 for an unknown room, another client's, or a malformed id. */
@@ -259,21 +295,22 @@ const confirmationUrl = (baseUrl: string, clientId: string, token: string) => `$
  * success_url and cancel_url = `${baseUrl}/book/${clientId}/confirmation/${token}`) on the
  * client's provider; returns the provider's checkout URL and the confirmation token.
  * Refusals: 404 NOT_FOUND (unknown client or room); 400 VALIDATION_ERROR (details paths name,
- * email, phone, plus the stay's) for bad input; 409 ROOM_NOT_AVAILABLE when the room is booked or
- * held by someone else (or inactive, or too small for the guests); 422 PROVIDER_NOT_CONFIGURED
+ * email, phone, attempt when it is not a UUID, plus the stay's) for bad input; 409
+ * ROOM_NOT_AVAILABLE when the room is booked or held by someone else (or inactive, or too small
+ * for the guests); 422 PROVIDER_NOT_CONFIGURED
  * when the client cannot take online payments (no provider, or its currency is not supported);
  * 400 INVALID_AMOUNT for a room without a price; 503 SERVICE_UNAVAILABLE when concurrent
  * bookings of the room kept winning. Nothing is held when it refuses; the hold is released when
  * the order cannot be created.
+ *
+ * A repeat of one attempt with the same choices, however concurrent, is the same checkout: the
+ * order's partner reference, its booking, the hold and the token all follow from the attempt's
+ * identity, so the repeat finds the room held for its own booking (and keeps that hold), gets
+ * the existing order back from createPaymentOrder, and answers the same checkout URL and token.
  */
-export async function startCheckout(
-  clientId: string,
-  input: { room_id: string; stay: StayQuery; guest: GuestDetails },
-  baseUrl: string,
-  now: Date,
-): Promise<{ checkout_url: string; token: string }> {
+export async function startCheckout(clientId: string, input: BookingInput, baseUrl: string, now: Date): Promise<{ checkout_url: string; token: string }> {
   const client = await guestBookingClient(clientId);
-  const { stay, guest } = checkBookingInput(input, now);
+  const { stay, guest, attempt } = checkBookingInput(input, now);
   if (!config().supportedCurrencies.includes(client.currency)) {
     throw new AppError(422, 'PROVIDER_NOT_CONFIGURED', `Online payment in ${client.currency} is not available`);
   }
@@ -283,14 +320,15 @@ export async function startCheckout(
   const amountMinor = Math.round(total * 10 ** minorUnits(client.currency));
   if (amountMinor < 1) throw new AppError(400, 'INVALID_AMOUNT', `Room ${room.room_number} has no price to pay online`);
 
-  const token = newToken();
+  const identity = attempt ? attemptIdentity(clientId, attempt, room.id, stay, guest) : undefined;
+  const token = identity ? await attemptToken('online', identity) : newToken();
   // The partner reference of an order the service makes for itself; the order reference (keyed
   // HMAC) and the booking its payment makes follow from it, so the hold can name that booking.
-  const reference = `guest:${randomUUID()}`;
+  const reference = `guest:${identity ?? randomUUID()}`;
   const orderReference = await orderReferenceFor(clientId, reference);
   const bookingId = paidOrderBookingId(clientId, orderReference);
   const record = guestBookingRecord(clientId, { bookingId, orderReference, room, stay, guest, total, currency: client.currency }, now);
-  await holdRoomForCheckout(
+  const held = await holdRoomForCheckout(
     {
       clientId,
       room,
@@ -322,6 +360,8 @@ export async function startCheckout(
     );
     return { checkout_url: created.body.checkout_url, token };
   } catch (error) {
+    // A repeat leaves the hold to the submit that made it, whose checkout may be open.
+    if (!held) throw error;
     logger.warn('the guest checkout could not be opened; releasing its room hold', { client_id: clientId, room_id: room.id, order_reference: orderReference });
     await releaseCheckoutHold(clientId, room.id, bookingId, now);
     throw error;
@@ -356,18 +396,25 @@ function guestBookingRecord(
  * booking.confirmed like any service booking (origin `reception`, payment_method
  * `pay_at_property`, total_amount = the stay's total). Other refusals as startCheckout's: 404,
  * 400 VALIDATION_ERROR, 409 ROOM_NOT_AVAILABLE (also when another guest's checkout holds it).
+ * A repeat of one attempt with the same choices, however concurrent, is the same booking (its id
+ * and token follow from the attempt's identity): it answers the token and writes nothing.
  */
-export async function confirmAtProperty(clientId: string, input: { room_id: string; stay: StayQuery; guest: GuestDetails }, now: Date): Promise<{ token: string }> {
+export async function confirmAtProperty(clientId: string, input: BookingInput, now: Date): Promise<{ token: string }> {
   const client = await guestBookingClient(clientId);
   if (!client.pay_at_property) throw new AppError(403, 'PAY_AT_PROPERTY_DISABLED', 'This hotel takes bookings with online payment only');
-  const { stay, guest } = checkBookingInput(input, now);
+  const { stay, guest, attempt } = checkBookingInput(input, now);
   const [room, endpoint] = await Promise.all([chosenRoom(clientId, input.room_id), getEndpoint(clientId, 'callback')]);
   const total = stayTotal(room.price, nightsBetween(stay.check_in, stay.check_out), client.currency);
-  const token = newToken();
-  const bookingId = newId();
+  const identity = attempt ? attemptIdentity(clientId, attempt, room.id, stay, guest) : undefined;
+  const token = identity ? await attemptToken('at_property', identity) : newToken();
+  const bookingId = identity ? nameBasedId(clientId, 'guest-booking', identity) : newId();
   const record = guestBookingRecord(clientId, { bookingId, room, stay, guest, total, currency: client.currency }, now);
+  // Made by an earlier submit of this attempt, or by its concurrent twin that won the write: the
+  // token's record and the booking.confirmed delivery were written with the booking.
+  const madeBefore = async () => identity !== undefined && (await getBooking(clientId, bookingId)) !== undefined;
   try {
     const plan = await withConcurrencyRetry(async () => {
+      if (await madeBefore()) return undefined;
       const planned = await planServiceBooking(
         clientId,
         {
@@ -391,8 +438,11 @@ export async function confirmAtProperty(clientId: string, input: { room_id: stri
       await transactWrite([...planned.items, guestBookingPutItem(tokenHash(token), record)]);
       return planned;
     }, 10);
-    await dispatchAll(plan.deliveries);
+    if (plan) await dispatchAll(plan.deliveries);
   } catch (error) {
+    // The twin committed between that check and this submit's read of the room: the room is
+    // taken by this very booking.
+    if (error instanceof AppError && error.status === 409 && (await madeBefore())) return { token };
     if (isConditionFailure(error)) throw errors.serviceUnavailable();
     throw error;
   }
@@ -403,11 +453,11 @@ export async function confirmAtProperty(clientId: string, input: { room_id: stri
 
 /**
  * The booking behind a confirmation token of that client; undefined for an unknown token or
- * another client's. The token (256 random bits, base64url) is the only way to it: the table keeps
- * only its SHA-256. `confirmed` once the booking exists (paid, or pay at the property), with the
- * room it got (null while a paid booking awaits manual assignment); `awaiting_payment` while the
- * order is processing (the provider still reports the checkout open); `payment_failed` when it
- * was cancelled, failed or expired.
+ * another client's. The token (256 random bits, or an attempt's keyed HMAC, base64url) is the
+ * only way to it: the table keeps only its SHA-256. `confirmed` once the booking exists (paid,
+ * or pay at the property), with the room it got (null while a paid booking awaits manual
+ * assignment); `awaiting_payment` while the order is processing (the provider still reports the
+ * checkout open); `payment_failed` when it was cancelled, failed or expired.
  */
 export async function guestBookingOf(clientId: string, token: string): Promise<GuestBookingView | undefined> {
   if (typeof token !== 'string' || !TOKEN.test(token) || !UUID.test(clientId)) return undefined;
