@@ -267,7 +267,10 @@ describe('booking', () => {
     const forged = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('102'), name: 'Ada', email: 'ada@example.com' }, 'https://evil.example');
     expect(forged.status).toBe(403);
     expect(forged.html).toContain('was not sent from the booking page');
-    const unknown = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay(), room_id: rooms.get('101')!.replace(/.$/, '0') })}`);
+    // Room 101's id with its last digit changed (to 0, or to 1 if it is 0): a well-formed id of no room.
+    const room101 = rooms.get('101')!;
+    const notOffered = room101.slice(0, -1) + (room101.endsWith('0') ? '1' : '0');
+    const unknown = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay(), room_id: notOffered })}`);
     expect(unknown.status).toBe(409);
     expect(textOf(unknown.html)).toContain('that room is no longer available');
   });
