@@ -9,6 +9,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // One DynamoDB Local and one SQS emulator for the whole run; each file makes its own data.
     globalSetup: ['test/support/global-setup.ts'],
+    // The functions' log lines go to test-results/logs/<file>.log, not the test output.
+    setupFiles: ['test/support/quiet-logs.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
