@@ -13,11 +13,16 @@ const DIVERTED = Symbol.for('hotel-integration.quiet-logs');
 const isLogLine = (chunk: unknown) => typeof chunk === 'string' && chunk.startsWith('{"level":');
 const logDir = join(process.cwd(), 'test-results', 'logs');
 
+let logDirMade = false;
+
 function divert(stream: NodeJS.WriteStream): void {
   const write = stream.write.bind(stream);
   stream.write = ((chunk: unknown, ...rest: unknown[]) => {
     if (!isLogLine(chunk)) return write(chunk as string, ...(rest as []));
-    mkdirSync(logDir, { recursive: true });
+    if (!logDirMade) {
+      mkdirSync(logDir, { recursive: true });
+      logDirMade = true;
+    }
     appendFileSync(join(logDir, `${basename(expect.getState().testPath ?? 'unknown-test')}.log`), chunk as string);
     (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
     return true;

@@ -225,12 +225,21 @@ function attemptIdentity(clientId: string, attempt: string, roomId: string, stay
 }
 
 /**
- * The confirmation token of an attempt, the same for every submit of it: an HMAC under the
- * stage's order-reference key (32 bytes, base64url, as a random token), so only the guest who
- * got it can use it, and nobody can derive it from the attempt or the order's reference.
+ * A submit's identity and confirmation token. With the form's attempt id, both are the same for
+ * every submit of it: the identity as attemptIdentity, the token an HMAC of it under the stage's
+ * order-reference key (32 bytes, base64url, as a random token), so only the guest who got it can
+ * use it, and nobody can derive it from the attempt or the order's reference. Without one (a form
+ * rendered before the field existed): no identity and a random token.
  */
-async function attemptToken(payment: GuestBookingRecord['payment'], identity: string): Promise<string> {
-  return createHmac('sha256', await orderReferenceKey()).update(`guest-confirmation\u0000${payment}\u0000${identity}`, 'utf8').digest('base64url');
+async function submitIdentity(
+  clientId: string,
+  payment: GuestBookingRecord['payment'],
+  choices: { attempt?: string; roomId: string; stay: StayQuery; guest: GuestDetails },
+): Promise<{ identity?: string; token: string }> {
+  if (!choices.attempt) return { token: newToken() };
+  const identity = attemptIdentity(clientId, choices.attempt, choices.roomId, choices.stay, choices.guest);
+  const token = createHmac('sha256', await orderReferenceKey()).update(`guest-confirmation\u0000${payment}\u0000${identity}`, 'utf8').digest('base64url');
+  return { identity, token };
 }
 
 /** The client's room the guest chose; 404 for an unknown room, another client's, or a malformed id. */
@@ -320,8 +329,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   const amountMinor = Math.round(total * 10 ** minorUnits(client.currency));
   if (amountMinor < 1) throw new AppError(400, 'INVALID_AMOUNT', `Room ${room.room_number} has no price to pay online`);
 
-  const identity = attempt ? attemptIdentity(clientId, attempt, room.id, stay, guest) : undefined;
-  const token = identity ? await attemptToken('online', identity) : newToken();
+  const { identity, token } = await submitIdentity(clientId, 'online', { attempt, roomId: room.id, stay, guest });
   // The partner reference of an order the service makes for itself; the order reference (keyed
   // HMAC) and the booking its payment makes follow from it, so the hold can name that booking.
   const reference = `guest:${identity ?? randomUUID()}`;
@@ -405,8 +413,7 @@ export async function confirmAtProperty(clientId: string, input: BookingInput, n
   const { stay, guest, attempt } = checkBookingInput(input, now);
   const [room, endpoint] = await Promise.all([chosenRoom(clientId, input.room_id), getEndpoint(clientId, 'callback')]);
   const total = stayTotal(room.price, nightsBetween(stay.check_in, stay.check_out), client.currency);
-  const identity = attempt ? attemptIdentity(clientId, attempt, room.id, stay, guest) : undefined;
-  const token = identity ? await attemptToken('at_property', identity) : newToken();
+  const { identity, token } = await submitIdentity(clientId, 'at_property', { attempt, roomId: room.id, stay, guest });
   const bookingId = identity ? nameBasedId(clientId, 'guest-booking', identity) : newId();
   const record = guestBookingRecord(clientId, { bookingId, room, stay, guest, total, currency: client.currency }, now);
   // Made by an earlier submit of this attempt, or by its concurrent twin that won the write: the
