@@ -1,8 +1,10 @@
 /**
  * The CDK app: `npx cdk synth -c stage=NAME` (default dev). Optional context:
  * `supportedCurrencies=USD,EUR`, `callbackRetryDelaysSeconds=60,300`, `alarmEmail=ops@example.com`,
- * `stripeSecretKeyParameter=/path`, `stripeWebhookSecretParameter=/path`, and
- * `sandboxPayments=true` (a partner-testing stage only; refused for prod).
+ * `stripeSecretKeyParameter=/path`, `stripeWebhookSecretParameter=/path`,
+ * `sandboxPayments=true` (a partner-testing stage only; refused for prod), and
+ * `senderEmail=bookings@example.com` (a verified SES identity; without it the stage sends no
+ * e-mail to guests) with `senderIdentity=example.com` when the domain is the verified identity.
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -37,6 +39,8 @@ try {
     stripeSecretKeyParameterName: text('stripeSecretKeyParameter'),
     stripeWebhookSecretParameterName: text('stripeWebhookSecretParameter'),
     sandboxPayments: flag('sandboxPayments'),
+    senderEmail: text('senderEmail'),
+    senderIdentity: text('senderIdentity'),
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   });
 } catch (error) {

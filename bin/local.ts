@@ -1,15 +1,35 @@
 /**
  * `npm start`: the whole service on this machine (see CONTRACT.md "Local stack").
- * Env: PORT (3000), DYNAMODB_PORT (8000), SQS_PORT (9324), COGNITO_PORT (9229), LOCAL_DATA_DIR (.local), LOG_LEVEL.
+ * Env: PORT (3000), DYNAMODB_PORT (8000), SQS_PORT (9324), COGNITO_PORT (9229), SES_PORT (8005),
+ * SANDBOX_PORT (3001, the sandbox checkout's own origin), LOCAL_DATA_DIR (.local), LOG_LEVEL.
  */
 // The SDK's Node 20 support notice is noise here; the lockfile pins versions that run on Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PortInUseError } from '../infra/local/emulators';
 import { STOP_DRAIN_MS, startLocalStack } from '../infra/local/stack';
 
-const port = Number(process.env.PORT ?? 3000);
+/** A port from the variable that sets it, or its default. */
+function portFrom(variable: string, fallback: number): number {
+  const raw = process.env[variable];
+  const value = raw === undefined || raw.trim() === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) {
+    console.error(`${variable} must be a port number (0 to 65535), not "${raw}"`);
+    process.exit(1);
+  }
+  return value;
+}
+
+const ports = {
+  PORT: portFrom('PORT', 3000),
+  DYNAMODB_PORT: portFrom('DYNAMODB_PORT', 8000),
+  SQS_PORT: portFrom('SQS_PORT', 9324),
+  COGNITO_PORT: portFrom('COGNITO_PORT', 9229),
+  SES_PORT: portFrom('SES_PORT', 8005),
+  SANDBOX_PORT: portFrom('SANDBOX_PORT', 3001),
+};
 const dataDir = resolve(process.env.LOCAL_DATA_DIR ?? '.local');
 
 const DEMO_OPERATOR_EMAIL = 'admin@demo-hotel.example';
@@ -68,10 +88,12 @@ let stopping = false;
 
 async function main() {
   const starting = startLocalStack({
-    port,
-    dynamodbPort: Number(process.env.DYNAMODB_PORT ?? 8000),
-    sqsPort: Number(process.env.SQS_PORT ?? 9324),
-    cognitoPort: Number(process.env.COGNITO_PORT ?? 9229),
+    port: ports.PORT,
+    dynamodbPort: ports.DYNAMODB_PORT,
+    sqsPort: ports.SQS_PORT,
+    cognitoPort: ports.COGNITO_PORT,
+    sesPort: ports.SES_PORT,
+    sandboxPort: ports.SANDBOX_PORT,
     dataDir,
     onRequest: (line) => console.log(line),
   });
@@ -98,30 +120,29 @@ async function main() {
 
   const stack = await starting;
   if (stopping) return;
-  await ensureDemoClient(stack.info.apiUrl);
+  try {
+    await ensureDemoClient(stack.info.apiUrl);
+  } catch (error) {
+    // A start that fails stops every child it started (startLocalStack does until it returns).
+    if (!stopping) await stack.stop().catch((stopError: Error) => console.error('the local stack did not stop cleanly:', stopError.message));
+    throw error;
+  }
   if (stopping) return;
   console.log(`stack: ${join(dataDir, 'stack.json')}`);
+  if (stack.info.sandboxUrl) console.log(`sandbox checkout: ${stack.info.sandboxUrl} (its own origin, as a provider's: checkout_url is ${stack.info.sandboxUrl}/checkout/…)`);
+  if (stack.info.sesEndpoint) console.log(`e-mails to guests: ${stack.info.sesEndpoint} (the SES emulator's inbox; GET ${stack.info.sesEndpoint}/store lists them)`);
   console.log(`ready: ${stack.info.apiUrl}`);
 }
-
-/** The variable that sets each port, for a message a newcomer can act on. */
-const PORT_VARIABLES: [string, number][] = [
-  ['PORT', port],
-  ['DYNAMODB_PORT', Number(process.env.DYNAMODB_PORT ?? 8000)],
-  ['SQS_PORT', Number(process.env.SQS_PORT ?? 9324)],
-  ['COGNITO_PORT', Number(process.env.COGNITO_PORT ?? 9229)],
-];
 
 main().catch((error: NodeJS.ErrnoException & { port?: number }) => {
   // Stopped while starting: the shutdown ends the process.
   if (stopping) return;
-  if (error.code === 'EADDRINUSE') {
-    const variable = PORT_VARIABLES.find(([, value]) => value === error.port)?.[0];
-    console.error(
-      variable
-        ? `port ${error.port} is already in use: set ${variable} to a free port (e.g. ${variable}=${(error.port ?? 0) + 1} npm start)`
-        : `a port is already in use (${error.message}): set PORT, DYNAMODB_PORT, SQS_PORT or COGNITO_PORT to free ports`,
-    );
+  if (error instanceof PortInUseError) {
+    console.error(error.message);
+  } else if (error.code === 'EADDRINUSE') {
+    // Taken between the probe and the listen: named as the probe would.
+    const variable = Object.entries(ports).find(([, value]) => value === error.port)?.[0];
+    console.error(variable ? new PortInUseError(variable, error.port!).message : `a port is already in use (${error.message}): set ${Object.keys(ports).join(', ')} to free ports`);
   } else {
     console.error('local stack failed to start:', error);
   }

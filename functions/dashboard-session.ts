@@ -1,11 +1,21 @@
 import { pageFunction } from '../shared/dashboard/page-function';
 import { sessionOf } from '../shared/dashboard/session';
-import { signInPage, stylesheet, submitNewPassword, submitSignIn, submitSignOut } from '../shared/dashboard/pages/session';
+import {
+  signInPage,
+  stylesheet,
+  submitCode,
+  submitMfaSetup,
+  submitNewPassword,
+  submitSignIn,
+  submitSignOut,
+} from '../shared/dashboard/pages/session';
 
 export const handler = pageFunction('DashboardSession', {
   DashboardSignInPage: signInPage,
   DashboardSignIn: submitSignIn,
   DashboardNewPassword: submitNewPassword,
+  DashboardSignInCode: submitCode,
+  DashboardMfaSetup: submitMfaSetup,
   DashboardSignOut: submitSignOut,
   DashboardStylesheet: stylesheet,
 }, { session: sessionOf });

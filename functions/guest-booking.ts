@@ -1,6 +1,8 @@
 import { pageFunction } from '../shared/dashboard/page-function';
+import { confirmLinkAction, confirmLinkSubmitAction } from '../shared/guest/confirm-link-pages';
 import { guestErrorPage } from '../shared/guest/layout';
 import { confirmationAction, createAction, detailsAction, qrCodeAction, searchAction, stylesheetAction } from '../shared/guest/pages';
+import { checkoutOrigins } from '../shared/payments/checkout-origins';
 
 export const handler = pageFunction(
   'GuestBooking',
@@ -11,6 +13,9 @@ export const handler = pageFunction(
     GuestBookingConfirmation: confirmationAction,
     GuestBookingQrCode: qrCodeAction,
     GuestBookingStylesheet: stylesheetAction,
+    GuestBookingConfirmLink: confirmLinkAction,
+    GuestBookingConfirmLinkSubmit: confirmLinkSubmitAction,
   },
-  { errorPage: guestErrorPage },
+  // Its booking form is answered with a redirect to the provider's checkout, on the provider's origin.
+  { errorPage: guestErrorPage, formLeadsTo: checkoutOrigins },
 );

@@ -25,7 +25,7 @@ const received = { status: 200, body: { received: true } };
  * guest never comes back. Anything not ours (other events, unknown orders) is acknowledged with
  * 200 so Stripe does not retry it for days; a failure to reconcile answers 5xx so it does.
  */
-export const handler = publicHandler(findRoute('StripeWebhook'), {}, async ({ body, headers, baseUrl }) => {
+export const handler = publicHandler(findRoute('StripeWebhook'), {}, async ({ body, headers }) => {
   const payload = typeof body === 'string' ? body : '';
   const secret = await stripeSecret('webhookSecret').catch((error: unknown) => {
     if (!(error instanceof StripeNotConfiguredError)) throw error;
@@ -47,7 +47,7 @@ export const handler = publicHandler(findRoute('StripeWebhook'), {}, async ({ bo
     logger.info('Stripe event for no Stripe order of this service', { ...log, order_reference: orderReference ?? null });
     return received;
   }
-  const reconciled = await reconcileOrder(order.order_reference, baseUrl);
+  const reconciled = await reconcileOrder(order.order_reference);
   logger.info('Stripe event reconciled', {
     ...log,
     order_reference: order.order_reference,

@@ -2,24 +2,40 @@
  * Scheduled every minute: puts on the queue every delivery whose time on the due index has come:
  * due but not queued (its enqueue failed after the booking committed, or its retry delay is
  * longer than SQS allows), or queued and its message not received in time (lost, purged), until
- * none is left or the run nears its timeout, and publishes the age of the oldest one.
+ * none is left or the run nears its timeout, and publishes the age of the oldest one. Beside it,
+ * tries again every e-mail to a guest whose send failed or never happened (a stage that sends
+ * e-mail only).
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { SWEEPER_METRICS } from '../infra/constructs/monitoring-metrics';
 import { sweepDueDeliveries } from '../shared/domain/callbacks/sweep';
+import { emailEnabled, sweepDueEmails } from '../shared/domain/guest-email/outbox';
 import { logger, metrics } from '../shared/observability';
 
 /** No page starts later than this before the timeout: a page's calls, SDK retries included, fit in it. */
 const STOP_BEFORE_TIMEOUT_MS = 15_000;
 
 export const handler = async (_event: unknown, context: Context) => {
-  const result = await sweepDueDeliveries({ stopAt: Date.now() + context.getRemainingTimeInMillis() - STOP_BEFORE_TIMEOUT_MS });
+  const stopAt = Date.now() + context.getRemainingTimeInMillis() - STOP_BEFORE_TIMEOUT_MS;
+  const [result, emails] = await Promise.all([sweepDueDeliveries({ stopAt }), emailEnabled() ? sweepEmails(stopAt) : undefined]);
   // Feeds the backlog alarm: 0 when nothing was due.
   metrics.addMetric(SWEEPER_METRICS.oldestDueAgeSeconds, MetricUnit.Seconds, result.oldestDueAgeSeconds);
   metrics.publishStoredMetrics();
   if (result.enqueued || result.notEnqueued || !result.drained) logger.info('swept due deliveries onto the queue', { ...result });
+  if (emails?.due) logger.info('tried due e-mails to guests again', { ...emails });
   // Partitions that could not be read make the run fail, for the sweeper's error alarm.
   if (result.failedPartitions) throw new Error(`${result.failedPartitions} due-index partitions could not be read`);
-  return result;
+  if (emails === null) throw new Error('the due e-mails could not be read');
+  return emails ? { ...result, emails } : result;
 };
+
+/** The e-mail sweep; null when its index could not be read (logged; the deliveries' sweep goes on). */
+async function sweepEmails(stopAt: number) {
+  try {
+    return await sweepDueEmails({ stopAt });
+  } catch (error) {
+    logger.error('the due e-mails could not be read; the next run retries', { error: error as Error });
+    return null;
+  }
+}

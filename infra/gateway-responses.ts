@@ -57,7 +57,9 @@ export const gatewayResponses: readonly GatewayResponseDefinition[] = [
   { type: 'REQUEST_TOO_LARGE', statusCode: '413', template: envelope('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB') },
   { type: 'THROTTLED', statusCode: '429', template: envelope('RATE_LIMITED', 'Too many requests'), headers: { 'Retry-After': "'1'" } },
   { type: 'QUOTA_EXCEEDED', statusCode: '429', template: envelope('RATE_LIMITED', 'Request quota exceeded'), headers: { 'Retry-After': "'60'" } },
-  // The web ACL's only blocking rule is the per-IP rate rule on the public routes (infra/constructs/public-rate-limit.ts).
+  // Every block of the web ACL (infra/constructs/public-rate-limit.ts): mostly its per-IP rate rules;
+  // AWS's managed rule groups' blocks (known bad inputs, bad IP reputation) answer the same, as a WAF
+  // custom response would take precedence but could not carry the request id.
   { type: 'WAF_FILTERED', statusCode: '429', template: envelope('RATE_LIMITED', 'Too many requests from this address'), headers: { 'Retry-After': "'60'" } },
   // The function did not answer within API Gateway's integration timeout (29 s): a dependency timed
   // out. 503, not API Gateway's 504: CONTRACT.md answers SERVICE_UNAVAILABLE (with Retry-After) for a

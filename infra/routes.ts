@@ -1,10 +1,12 @@
 /**
  * The one route table. The CDK stack creates one API Gateway method per entry and one function
  * per entry (or per `function`, for the dashboard's resources); the local gateway serves exactly
- * the same entries. Paths use API Gateway syntax.
+ * the same entries. Paths use API Gateway syntax. The sandbox checkout's entries (`sandboxRoutes`)
+ * are served on an origin of their own instead: a function URL in the stack, SANDBOX_PORT locally.
  */
 import { guestBookingTableAccess } from '../shared/domain/guest-booking/table-access';
 import type { TableAccess } from './table-access';
+import type { PartitionPrefix } from '../shared/store/keys';
 
 export const SYNC_SCOPES = [
   'room_categories:write',
@@ -79,6 +81,13 @@ export interface Route {
     sealsSigningSecrets?: boolean;
     /** Talks to the operators' user pool (signs operators in and out): a public dashboard route. */
     operatorSessions?: boolean;
+    /**
+     * Sends e-mail to guests through SES (ses:SendEmail on the stage's sender identity only, and
+     * SENDER_EMAIL); in a stage deployed without `-c senderEmail` it sends none and gets neither.
+     * The local stack gives every function the emulator and the sender, as it ignores the other
+     * grants.
+     */
+    sendsEmail?: boolean;
   };
   /** One line: the Lambda function's description (and the reason a public route is public). */
   description: string;
@@ -94,11 +103,21 @@ export interface Route {
    */
   page?: true;
   /**
-   * A route of the sandbox payment provider: it exists only in a stage that turns the sandbox on
-   * (the local stack always; a deployed stage with -c sandboxPayments=true, never prod).
+   * Where the route is served. Unset: on the API (API Gateway in the stack, the local gateway).
+   * `sandbox`: on the sandbox payment provider's own origin, never the API's (CONTRACT.md "Sandbox
+   * payment provider"), and only in a stage that turns the sandbox on (the local stack always; a
+   * deployed stage with -c sandboxPayments=true, never prod): a Lambda function URL in the stack,
+   * SANDBOX_PORT on the local stack. A function URL serves one function: the origin's routes share it.
    */
-  sandbox?: true;
+  origin?: 'sandbox';
 }
+
+/**
+ * What settling a payment order writes (verify, provider webhooks): the order and its records, a
+ * mirrored booking, its room hold and the released checkout hold (the client's partition), the
+ * booking's client pointer, the deliveries, a guest's confirmation e-mail.
+ */
+const SETTLEMENT_WRITES: readonly PartitionPrefix[] = ['ORDER#', 'CLIENT#', 'BOOKINGID#', 'DELIVERY#', 'EMAIL#'];
 
 export const routes: readonly Route[] = [
   {
@@ -110,7 +129,7 @@ export const routes: readonly Route[] = [
     idempotent: true,
     timeoutSeconds: 28,
     // The client's categories by Query; the changed ones by BatchWriteItem.
-    access: { dynamodb: { actions: ['Query', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['IDEMPOTENCY#'] } },
+    access: { dynamodb: { actions: ['Query', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] } },
     description: 'Create or update room categories by external_category_id',
     docs: {
       summary: 'Upsert room categories',
@@ -128,7 +147,7 @@ export const routes: readonly Route[] = [
     timeoutSeconds: 28,
     // Categories and rooms by Query; a room and its number guard by PutItem (alone or in a
     // transaction), the old guard deleted in the transaction when the number changes.
-    access: { dynamodb: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['CLIENT#', 'IDEMPOTENCY#'] } },
+    access: { dynamodb: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'IDEMPOTENCY#'], deletes: ['CLIENT#', 'IDEMPOTENCY#'] } },
     description: 'Create or update rooms and link them to categories',
     docs: {
       summary: 'Upsert rooms',
@@ -148,7 +167,12 @@ export const routes: readonly Route[] = [
     // gsi2; each booking by conditional PutItem (new) or UpdateItem (changed attributes), read
     // again by GetItem when a concurrent write won.
     access: {
-      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], deletes: ['IDEMPOTENCY#'] },
+      dynamodb: {
+        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
+        queries: ['gsi2'],
+        writes: ['CLIENT#', 'IDEMPOTENCY#'],
+        deletes: ['IDEMPOTENCY#'],
+      },
     },
     description: 'Mirror external bookings',
     docs: {
@@ -169,7 +193,11 @@ export const routes: readonly Route[] = [
     // conditional UpdateItem (read again by GetItem when a concurrent write won), then the
     // check-ins by BatchWriteItem.
     access: {
-      dynamodb: { actions: ['Query', 'BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['IDEMPOTENCY#'] },
+      dynamodb: {
+        actions: ['Query', 'BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+        writes: ['CLIENT#', 'IDEMPOTENCY#'],
+        deletes: ['IDEMPOTENCY#'],
+      },
     },
     description: 'Push check-in and check-out activity',
     docs: {
@@ -190,7 +218,7 @@ export const routes: readonly Route[] = [
     docs: {
       summary: 'Rooms available for a stay',
       description:
-        'Rooms that are active, have `max_occupancy >= guests`, and have no active booking of any origin (synced, reception, paid order) with check-in before the requested check-out and check-out after the requested check-in. Optional filters narrow the rooms. A room held by an open guest checkout on the booking page (15 minutes from the moment the checkout opens) is not available either. Rooms come in natural room-number order; `categories` counts the available rooms per synced category.',
+        'Rooms that are active, have `max_occupancy >= guests`, and have no active booking of any origin (synced, reception, paid order) with check-in before the requested check-out and check-out after the requested check-in. Optional filters narrow the rooms. A room held by an open guest checkout on the booking page (30 minutes from the moment the checkout opens, as long as the checkout can be paid) is not available either. Rooms come in natural room-number order; `categories` counts the available rooms per synced category.',
     },
   },
   {
@@ -203,7 +231,8 @@ export const routes: readonly Route[] = [
     // Order, reference guard and provider settings by GetItem; the sandbox session by PutItem;
     // order, guard and attempt in a transaction of Puts.
     access: {
-      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], deletes: ['IDEMPOTENCY#'] },
+      // CLIENT#: the reference guard.
+      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], writes: ['ORDER#', 'CLIENT#', 'SANDBOX#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] },
       providerSecrets: ['stripeSecretKey'],
       orderReferenceKey: true,
     },
@@ -231,9 +260,11 @@ export const routes: readonly Route[] = [
     // active stays on gsi2; the settled order, booking and deliveries in a transaction of Puts;
     // each delivery moved to its resend-after time on the due index by UpdateItem once enqueued. Never a delete.
     access: {
-      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'] },
+      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
       enqueuesCallbacks: true,
       providerSecrets: ['stripeSecretKey'],
+      // A guest's paid booking: its confirmation e-mail.
+      sendsEmail: true,
     },
     description: 'Provider return URL: verify with the provider, then redirect the guest',
     docs: {
@@ -262,37 +293,6 @@ export const routes: readonly Route[] = [
     },
   },
   {
-    id: 'SandboxCheckoutPage',
-    method: 'GET',
-    path: '/sandbox/checkout/{provider_reference}',
-    handler: 'sandbox-checkout-page',
-    auth: { kind: 'public' },
-    access: { dynamodb: { actions: ['GetItem'] } },
-    description: 'Sandbox provider hosted checkout page',
-    docs: {
-      summary: 'Sandbox hosted checkout page',
-      description:
-        "The sandbox provider's hosted page (`checkout_url`): amount, currency and customer, and a form that POSTs `outcome` = `paid`, `cancelled` or `failed` to the same URL. A completed session shows its outcome instead of the buttons.",
-    },
-    sandbox: true,
-  },
-  {
-    id: 'SandboxCheckoutSubmit',
-    method: 'POST',
-    path: '/sandbox/checkout/{provider_reference}',
-    handler: 'sandbox-checkout-submit',
-    auth: { kind: 'public' },
-    // Completes the session by conditional UpdateItem; reads it again when already completed.
-    access: { dynamodb: { actions: ['GetItem', 'UpdateItem'] } },
-    description: 'Sandbox provider checkout outcome',
-    docs: {
-      summary: 'Sandbox checkout outcome',
-      description:
-        "The hosted page's form: records the tester's choice (once; a completed session keeps its first outcome) and redirects (303) the guest to the service's verify URL.",
-    },
-    sandbox: true,
-  },
-  {
     id: 'StripeWebhook',
     method: 'POST',
     path: '/api/v1/payments/provider-webhooks/stripe',
@@ -300,9 +300,10 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     // Reconciles the order exactly as VerifyPaymentOrder does.
     access: {
-      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'] },
+      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
       enqueuesCallbacks: true,
       providerSecrets: ['stripeSecretKey', 'stripeWebhookSecret'],
+      sendsEmail: true,
     },
     description: 'Stripe webhook (signature-checked): re-verifies the order with Stripe when a checkout completes, fails or expires',
     docs: {
@@ -347,13 +348,16 @@ export const dashboardRoutes: readonly Route[] = [
     function: 'DashboardSession',
     handler: 'dashboard-session',
     auth: { kind: 'public' },
-    // Only the user pool: e-mail and password to tokens, the first new password, sign-out.
+    // Only the user pool: e-mail and password to tokens, the first new password, the code of the
+    // operator's authenticator app and setting one up, sign-out.
     access: { dynamodb: { actions: [] }, operatorSessions: true },
-    description: 'Dashboard sign-in and sign-out (Cognito)',
+    description: 'Dashboard sign-in (password, then a new password, a TOTP code or TOTP set-up) and sign-out (Cognito)',
     routes: [
       ['DashboardSignInPage', 'GET', '/dashboard/sign-in'],
       ['DashboardSignIn', 'POST', '/dashboard/sign-in'],
       ['DashboardNewPassword', 'POST', '/dashboard/new-password'],
+      ['DashboardSignInCode', 'POST', '/dashboard/sign-in/code'],
+      ['DashboardMfaSetup', 'POST', '/dashboard/sign-in/mfa-setup'],
       ['DashboardSignOut', 'POST', '/dashboard/sign-out'],
       ['DashboardStylesheet', 'GET', '/dashboard/style.css'],
     ],
@@ -370,7 +374,7 @@ export const dashboardRoutes: readonly Route[] = [
     function: 'DashboardRooms',
     handler: 'dashboard-rooms',
     auth: { kind: 'dashboard', role: 'staff' },
-    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem'], queries: ['gsi1', 'gsi2'] } },
+    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#'] } },
     description: 'Dashboard rooms: the rooms, a 14-night grid, Add room',
     routes: [
       ['DashboardRooms', 'GET', '/dashboard/rooms'],
@@ -382,7 +386,12 @@ export const dashboardRoutes: readonly Route[] = [
     handler: 'dashboard-bookings',
     auth: { kind: 'dashboard', role: 'staff' },
     access: {
-      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1', 'gsi2'] },
+      // The booking, hold and audit (CLIENT#), its client pointer, the paid order's booking_sync, the deliveries.
+      dynamodb: {
+        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
+        queries: ['gsi1', 'gsi2'],
+        writes: ['CLIENT#', 'BOOKINGID#', 'ORDER#', 'DELIVERY#'],
+      },
       enqueuesCallbacks: true,
     },
     description: 'Dashboard bookings: every origin, reception bookings, room assignment',
@@ -410,7 +419,10 @@ export const dashboardRoutes: readonly Route[] = [
     function: 'DashboardDeliveries',
     handler: 'dashboard-deliveries',
     auth: { kind: 'dashboard', role: 'staff' },
-    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'] }, enqueuesCallbacks: true },
+    access: {
+      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: ['CLIENT#', 'DELIVERY#'] },
+      enqueuesCallbacks: true,
+    },
     description: 'Dashboard deliveries: callbacks and webhooks with their attempts, Retry',
     routes: [
       ['DashboardDeliveries', 'GET', '/dashboard/deliveries'],
@@ -423,7 +435,11 @@ export const dashboardRoutes: readonly Route[] = [
     function: 'DashboardIntegrations',
     handler: 'dashboard-integrations',
     auth: { kind: 'dashboard', role: 'admin' },
-    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1'] }, sealsSigningSecrets: true },
+    // Keys (APIKEY#, APIKEYID#); endpoints, provider, guest booking settings and audit (CLIENT#).
+    access: {
+      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1'], writes: ['CLIENT#', 'APIKEY#', 'APIKEYID#'] },
+      sealsSigningSecrets: true,
+    },
     description: 'Dashboard integrations (admins): keys, callback and webhook URLs, payment provider, guest booking page and QR code',
     routes: [
       ['DashboardIntegrations', 'GET', '/dashboard/integrations'],
@@ -444,6 +460,19 @@ export const dashboardRoutes: readonly Route[] = [
     description: "Dashboard audit: every operator action, who and when",
     routes: [['DashboardAudit', 'GET', '/dashboard/audit']],
   }),
+  ...pageRoutes({
+    function: 'DashboardSecurity',
+    handler: 'dashboard-security',
+    auth: { kind: 'dashboard', role: 'staff' },
+    // The operator's own account in the user pool (their access token); the audit entry (CLIENT#).
+    access: { dynamodb: { actions: ['PutItem'], writes: ['CLIENT#'] } },
+    description: "Dashboard security: the operator's own second factor (TOTP), turned on",
+    routes: [
+      ['DashboardSecurity', 'GET', '/dashboard/security'],
+      ['DashboardStartTotp', 'POST', '/dashboard/security/totp'],
+      ['DashboardEnableTotp', 'POST', '/dashboard/security/totp/verify'],
+    ],
+  }),
 ];
 
 /**
@@ -461,8 +490,9 @@ export const guestRoutes: readonly Route[] = [
     // chosen room); the hold, the guest booking, the order or the pay-at-property booking and its
     // delivery by transactions of Puts (UpdateItem to release a hold, to take a delivery off the
     // due index). Opening a checkout creates a payment order of the client (order-reference key,
-    // Stripe's secret); paying at the hotel queues booking.confirmed.
-    access: { dynamodb: guestBookingTableAccess, orderReferenceKey: true, providerSecrets: ['stripeSecretKey'], enqueuesCallbacks: true },
+    // Stripe's secret); paying at the hotel e-mails the guest its link, which confirms the booking
+    // (queues booking.confirmed, e-mails the confirmation).
+    access: { dynamodb: guestBookingTableAccess, orderReferenceKey: true, providerSecrets: ['stripeSecretKey'], enqueuesCallbacks: true, sendsEmail: true },
     description: 'Guest booking pages: search a stay, the rooms with their totals, guest details, checkout, confirmation; the reception QR code',
     routes: [
       ['GuestBookingSearch', 'GET', '/book/{client_id}'],
@@ -471,26 +501,76 @@ export const guestRoutes: readonly Route[] = [
       ['GuestBookingConfirmation', 'GET', '/book/{client_id}/confirmation/{token}'],
       ['GuestBookingQrCode', 'GET', '/book/{client_id}/qr.svg'],
       ['GuestBookingStylesheet', 'GET', '/book/style.css'],
+      // The link of a pay-at-the-hotel booking's "Confirm your booking" e-mail: its page, and its button.
+      ['GuestBookingConfirmLink', 'GET', '/book/{client_id}/confirm/{token}'],
+      ['GuestBookingConfirmLinkSubmit', 'POST', '/book/{client_id}/confirm/{token}'],
     ],
   }),
+];
+
+/**
+ * The sandbox payment provider's hosted checkout (CONTRACT.md "Sandbox payment provider"), on an
+ * origin of its own as Stripe's is: `checkout_url` = `{sandbox origin}/checkout/{provider_reference}`.
+ * The stack serves these from one function's Lambda function URL, the local stack on SANDBOX_PORT;
+ * API Gateway never serves them. They stand in for a provider's hosted page and are documented as
+ * one, with the origin they are served on.
+ */
+const sandboxCheckout = {
+  function: 'SandboxCheckout',
+  path: '/checkout/{provider_reference}',
+  handler: 'sandbox-checkout',
+  auth: { kind: 'public' },
+  // The session by GetItem; the outcome by conditional UpdateItem (read again when already completed).
+  access: { dynamodb: { actions: ['GetItem', 'UpdateItem'], writes: ['SANDBOX#'] } },
+  description: 'Sandbox provider hosted checkout, on its own origin: the page and its form',
+  origin: 'sandbox',
+} as const satisfies Partial<Route>;
+
+export const sandboxRoutes: readonly Route[] = [
+  {
+    ...sandboxCheckout,
+    id: 'SandboxCheckoutPage',
+    method: 'GET',
+    docs: {
+      summary: 'Sandbox hosted checkout page',
+      description:
+        "The sandbox provider's hosted page (`checkout_url`), on the sandbox's own origin: amount, currency and customer, and a form that POSTs `outcome` = `paid`, `cancelled` or `failed` to the same URL. A completed or expired session shows its state instead of the buttons.",
+    },
+  },
+  {
+    ...sandboxCheckout,
+    id: 'SandboxCheckoutSubmit',
+    method: 'POST',
+    docs: {
+      summary: 'Sandbox checkout outcome',
+      description:
+        "The hosted page's form: records the tester's choice (once; a completed session keeps its first outcome) and redirects (303) the guest to the service's verify URL, on the API's origin.",
+    },
+  },
 ];
 
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
 /** API Gateway gives up on an integration after 29 s: a route function stops first. */
 export const MAX_ROUTE_TIMEOUT_SECONDS = 28;
 
-/** The routes a stage serves: the sandbox provider's only where the stage turns it on. */
+/**
+ * The routes a stage serves, on its API and on the sandbox's origin: the sandbox provider's only
+ * where the stage turns it on.
+ */
 export function routesOfStage(stage: { sandboxPayments: boolean }): readonly Route[] {
-  return [...routes, ...dashboardRoutes, ...guestRoutes].filter((route) => !route.sandbox || stage.sandboxPayments);
+  return [...routes, ...dashboardRoutes, ...guestRoutes, ...(stage.sandboxPayments ? sandboxRoutes : [])];
 }
 
-/** The routes of the API document: all but the pages for people. */
-export function apiRoutes(all: readonly Route[] = routes): readonly Route[] {
+/** Served by the API (API Gateway, the local gateway), not on an origin of its own. */
+export const servedByApi = (route: Route): boolean => route.origin === undefined;
+
+/** The routes of the API document: all but the pages for people (the sandbox's are documented with their own origin). */
+export function apiRoutes(all: readonly Route[] = [...routes, ...sandboxRoutes]): readonly Route[] {
   return all.filter((route) => !route.page);
 }
 
 export function findRoute(id: string): Route {
-  const route = [...routes, ...dashboardRoutes, ...guestRoutes].find((r) => r.id === id);
+  const route = [...routes, ...dashboardRoutes, ...guestRoutes, ...sandboxRoutes].find((r) => r.id === id);
   if (!route) throw new Error(`No route with id ${id}`);
   return route;
 }

@@ -1,13 +1,15 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { type FunctionUrl, FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { checkAuthorizerCacheTtl, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from './authorizers';
 import { type ApiThrottling, ServiceApi } from './constructs/api';
-import { DEFAULT_PUBLIC_RATE_LIMIT, type PublicRateLimit } from './constructs/public-rate-limit';
+import { DEFAULT_GUEST_BOOKING_RATE_LIMIT, DEFAULT_KEYED_RATE_LIMIT, DEFAULT_PUBLIC_RATE_LIMIT, type PublicRateLimit } from './constructs/public-rate-limit';
 import { DEFAULT_PLAN_LIMITS, type Plan, type PlanLimits, PLANS } from './plans';
 import { CallbackQueue } from './constructs/callback-queue';
 import { Monitoring } from './constructs/monitoring';
@@ -17,7 +19,7 @@ import { SigningSecretsKey } from './constructs/signing-secrets-key';
 import { ServiceTable } from './constructs/table';
 import { OperatorUserPool } from './constructs/user-pool';
 import { callbackQueue as callbackQueueDefinition } from './queue-definitions';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage } from './routes';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage, servedByApi } from './routes';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from './service-defaults';
 import { supportFunctionAccess } from './table-access';
 
@@ -43,6 +45,10 @@ export interface HotelIntegrationStackProps extends StackProps {
   authorizerCacheTtlSeconds?: number;
   /** The WAF rate-based rule per source IP on the public routes. @default DEFAULT_PUBLIC_RATE_LIMIT */
   publicRateLimit?: PublicRateLimit;
+  /** The WAF rate-based rule per source IP on guest booking POSTs. @default DEFAULT_GUEST_BOOKING_RATE_LIMIT */
+  guestBookingRateLimit?: PublicRateLimit;
+  /** The WAF rate-based rule per source IP on the keyed routes. @default DEFAULT_KEYED_RATE_LIMIT */
+  keyedRateLimit?: PublicRateLimit;
   /** Delays between automatic callback attempts. @default DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS */
   callbackRetryDelaysSeconds?: readonly number[];
   /** ISO 4217 codes payment orders accept. @default DEFAULT_SUPPORTED_CURRENCIES */
@@ -64,11 +70,24 @@ export interface HotelIntegrationStackProps extends StackProps {
   /** Customer managed KMS key of those parameters, if not the AWS managed aws/ssm key. */
   stripeSecretsKmsKeyArn?: string;
   /**
-   * Deploys the sandbox payment provider (its hosted page and form), for a partner-testing
-   * stage. Anyone can mark a sandbox order paid without money: refused for the stage `prod`.
+   * Deploys the sandbox payment provider (its hosted page and form, on a function URL of its
+   * own), for a partner-testing stage. Anyone can mark a sandbox order paid without money:
+   * refused for the stage `prod`.
    * @default false
    */
   sandboxPayments?: boolean;
+  /**
+   * The address e-mails to guests are sent from (booking confirmations, the "Confirm your booking"
+   * link of pay at the hotel), a verified SES identity of the stage's account and region
+   * (docs/operations.md). The functions that send may send from it only. @default none: the
+   * stage sends no e-mail, and pay at the hotel cannot be turned on
+   */
+  senderEmail?: string;
+  /**
+   * The verified SES identity the sender belongs to, when it is its domain rather than the address
+   * itself (`example.com` for `bookings@example.com`). @default senderEmail
+   */
+  senderIdentity?: string;
 }
 
 /** The stage name the local stack runs as: a deployed stage named so would get its relaxations. */
@@ -109,6 +128,8 @@ export class HotelIntegrationStack extends Stack {
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
   readonly signingSecretsKey: SigningSecretsKey;
+  /** The sandbox checkout's origin, where the stage runs the sandbox provider. */
+  readonly sandboxCheckoutUrl?: FunctionUrl;
 
   constructor(scope: Construct, id: string, props: HotelIntegrationStackProps) {
     super(scope, id, props);
@@ -123,6 +144,7 @@ export class HotelIntegrationStack extends Stack {
       );
     }
     const stageRoutes = routesOfStage({ sandboxPayments });
+    const email = emailSending(this, props);
     const retryDelays = props.callbackRetryDelaysSeconds ?? DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS;
     if (retryDelays.length === 0 || !retryDelays.every((d) => Number.isInteger(d) && d > 0)) {
       throw new Error('callbackRetryDelaysSeconds must be positive whole numbers of seconds');
@@ -190,6 +212,8 @@ export class HotelIntegrationStack extends Stack {
             ? { USER_POOL_ID: operators.userPool.userPoolId, USER_POOL_CLIENT_ID: operators.client.userPoolClientId, SANDBOX_PAYMENTS: String(sandboxPayments) }
             : {}),
           ...providerSecrets.environment(route.access.providerSecrets ?? []),
+          // The dashboard's pages say whether the stage sends e-mail (pay at the hotel needs it).
+          ...(email && (route.access.sendsEmail || route.auth.kind === 'dashboard') ? { SENDER_EMAIL: email.sender } : {}),
         },
       });
       fn.grantTableAccess(table, route.access.dynamodb);
@@ -197,8 +221,23 @@ export class HotelIntegrationStack extends Stack {
       if (route.access.sealsSigningSecrets) signingSecretsKey.allowToSeal(fn.role!);
       providerSecrets.grantRead(fn, route.access.providerSecrets ?? []);
       if (route.access.orderReferenceKey) orderReferenceKey.grantRead(fn);
+      if (route.access.sendsEmail) email?.grantSend(fn);
+      // Pages behind a session renew it; the sign-in function opens and ends sessions.
+      if (route.auth.kind === 'dashboard' || route.access.operatorSessions) operators.allowSessions(fn);
       functionsById.set(functionId, fn);
       handlers.set(route.id, fn);
+    }
+
+    // The sandbox checkout on an origin of its own, as a provider's checkout is (CONTRACT.md
+    // "Sandbox payment provider"): its function's URL, open to anyone (a guest's browser opens it)
+    // and never a path of the API. The functions that open checkouts (order creation, the guest
+    // pages, whose forms lead there) are told where it is.
+    const sandboxCheckout = stageRoutes.find((route) => route.origin === 'sandbox');
+    if (sandboxCheckout) {
+      const fn = functionsById.get(sandboxCheckout.function ?? sandboxCheckout.id)!;
+      this.sandboxCheckoutUrl = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
+      for (const route of stageRoutes) if (route.access.orderReferenceKey) handlers.get(route.id)!.addEnvironment('SANDBOX_BASE_URL', this.sandboxCheckoutUrl.url);
+      new CfnOutput(this, 'SandboxCheckoutUrl', { value: this.sandboxCheckoutUrl.url, description: "The sandbox checkout's origin (checkout_url is on it)" });
     }
 
     const authorizer = new ServiceFunction(this, 'AuthorizerFunction', {
@@ -240,10 +279,16 @@ export class HotelIntegrationStack extends Stack {
       handler: 'sweep-deliveries',
       description: 'Puts due callback deliveries on the callback queue',
       timeout: Duration.seconds(60),
-      environment: { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl },
+      environment: { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl, ...(email ? { SENDER_EMAIL: email.sender } : {}) },
     });
     sweeper.grantTableAccess(table, supportFunctionAccess['sweep-deliveries']);
     callbacks.queue.grantSendMessages(sweeper);
+    // It also tries again the e-mails to guests whose send failed.
+    email?.grantSend(sweeper);
+    // The schedule invokes it asynchronously: a failed run is not retried by Lambda (up to 2 more
+    // runs by default, overlapping the next minute's), nor by EventBridge; the next run continues
+    // (https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-configure.html).
+    sweeper.configureAsyncInvoke({ retryAttempts: 0 });
     new Rule(this, 'SweepDeliveriesSchedule', {
       description: 'Every minute: enqueue due callback deliveries',
       schedule: Schedule.rate(Duration.minutes(1)),
@@ -252,13 +297,15 @@ export class HotelIntegrationStack extends Stack {
 
     const api = new ServiceApi(this, 'Api', {
       stage,
-      routes: stageRoutes,
+      routes: stageRoutes.filter(servedByApi),
       handlers,
       authorizerFunction: authorizer,
       authorizerCacheTtlSeconds: checkAuthorizerCacheTtl(props.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS),
       throttling: props.throttling ?? DEFAULT_THROTTLING,
       planLimits: checkPlanLimits({ ...DEFAULT_PLAN_LIMITS, ...props.planLimits }),
       publicRateLimit: props.publicRateLimit ?? DEFAULT_PUBLIC_RATE_LIMIT,
+      guestBookingRateLimit: props.guestBookingRateLimit ?? DEFAULT_GUEST_BOOKING_RATE_LIMIT,
+      keyedRateLimit: props.keyedRateLimit ?? DEFAULT_KEYED_RATE_LIMIT,
       logRetention,
     });
 
@@ -310,9 +357,41 @@ export class HotelIntegrationStack extends Stack {
   }
 }
 
-/** Payment order functions validate currencies and choose or settle on a provider. */
+/**
+ * Payment order functions validate currencies and choose or settle on a provider: the payment
+ * routes, the sandbox's, and the functions that create orders (the guest booking pages).
+ */
 function isPaymentRoute(route: Route): boolean {
-  return route.path.startsWith('/api/v1/payments/') || route.sandbox === true;
+  return route.path.startsWith('/api/v1/payments/') || route.origin === 'sandbox' || route.access.orderReferenceKey === true;
+}
+
+/** An e-mail address as SES takes it for a sender (no display name: the functions add the hotel's). */
+const SENDER_ADDRESS = /^[^\s@<>",;]+@([^\s@<>",;]+\.[^\s@<>",;]+)$/;
+
+/**
+ * The stage's e-mail sender, when it has one: the address, and a grant of `ses:SendEmail` on its
+ * verified identity only (the address, or its domain). IAM authorizes SendEmail against the
+ * identity resource `arn:aws:ses:REGION:ACCOUNT:identity/NAME` ("Actions, resources, and condition
+ * keys for Amazon Simple Email Service - SES v2",
+ * https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsimpleemailservicev2.html).
+ */
+function emailSending(scope: Stack, props: HotelIntegrationStackProps): { sender: string; grantSend(grantee: IGrantable): void } | undefined {
+  if (props.senderEmail === undefined) {
+    if (props.senderIdentity !== undefined) throw new Error('senderIdentity needs senderEmail');
+    return undefined;
+  }
+  const sender = props.senderEmail.trim();
+  const domain = SENDER_ADDRESS.exec(sender)?.[1];
+  if (!domain) throw new Error(`senderEmail must be an e-mail address such as bookings@example.com, not "${props.senderEmail}"`);
+  const identity = props.senderIdentity?.trim() ?? sender;
+  if (identity.toLowerCase() !== sender.toLowerCase() && identity.toLowerCase() !== domain.toLowerCase()) {
+    throw new Error(`senderIdentity must be senderEmail itself or its domain ${domain}, not "${identity}"`);
+  }
+  const identityArn = scope.formatArn({ service: 'ses', resource: 'identity', resourceName: identity, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+  return {
+    sender,
+    grantSend: (grantee) => grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [identityArn] })),
+  };
 }
 
 /** Usage plan throttles: a positive rate, a whole burst of at least one request. */

@@ -13,40 +13,57 @@
  *   delete requests, so it is for keyed sync routes only.
  * - A Query on an index is authorized on the index's ARN (`<table>/index/<name>`), not the table's
  *   (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/iam-policy-specific-table-indexes.html).
- * - dynamodb:LeadingKeys limits an action to items whose partition key matches: every DeleteItem
- *   grant carries it
- *   (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html).
+ * - dynamodb:LeadingKeys limits an action to items whose partition key matches ("Using IAM policy
+ *   conditions for fine-grained access control",
+ *   https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html):
+ *   every write grant (PutItem, UpdateItem, BatchWriteItem, DeleteItem) carries it, naming the
+ *   partition-key prefixes the function writes (`writes`, `deletes`); reads are not limited.
  * Scan is not declarable: no request path scans (docs/data-model.md).
  */
+import type { PartitionPrefix } from '../shared/store/keys';
 import type { IndexName } from './table-definition';
 
-/** Item actions (and Query on the table itself) a function may call on any item. */
+/** Item actions (and Query on the table itself) a function may call. */
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'ConditionCheckItem' | 'BatchWriteItem';
 
-/**
- * Partition-key prefixes a function may delete under (shared/store/keys.ts builds the keys):
- * `IDEMPOTENCY#` holds Powertools' records, `CLIENT#` a client's property data.
- */
-export type DeletablePartition = 'IDEMPOTENCY#' | 'CLIENT#';
+/** The actions that write: granted only under the function's `writes` prefixes. */
+const WRITE_ACTIONS = ['PutItem', 'UpdateItem', 'BatchWriteItem'] as const satisfies readonly TableAction[];
+type WriteAction = (typeof WRITE_ACTIONS)[number];
+export const isWriteAction = (action: string): action is WriteAction => (WRITE_ACTIONS as readonly string[]).includes(action);
 
 export interface TableAccess {
   actions: readonly TableAction[];
   /** Indexes it queries. */
   queries?: readonly IndexName[];
+  /**
+   * The partition-key prefixes (shared/store/keys.ts) its PutItem, UpdateItem and BatchWriteItem
+   * (alone or in a transaction) write under; required with any of them.
+   */
+  writes?: readonly PartitionPrefix[];
   /** DeleteItem (alone or in a transaction), only on items whose partition key starts with one of these. */
-  deletes?: readonly DeletablePartition[];
+  deletes?: readonly PartitionPrefix[];
 }
+
+/**
+ * Partitions holding only API keys and their bookkeeping (operators live in the user pool, not
+ * the table): no public function may write them. Client configuration (profile, provider
+ * settings, endpoints) is in the client's `CLIENT#` partition, beside its bookings and holds,
+ * which the public functions write: IAM cannot tell those apart by partition key (docs/operations.md).
+ */
+export const KEY_PARTITIONS = ['APIKEY#', 'APIKEYID#', 'USAGEKEY#'] as const satisfies readonly PartitionPrefix[];
 
 /** The functions behind no route, by handler file under functions/. */
 export const supportFunctionAccess = {
   // The presented key by its hash and its client's record (plan, usage key), cached together; the
   // key's last use, at most every 5 minutes.
-  authorizer: { actions: ['GetItem', 'UpdateItem'] },
+  authorizer: { actions: ['GetItem', 'UpdateItem'], writes: ['APIKEY#'] },
   // A delivery and the client's endpoint by key; lease, attempt and re-enqueue (each moving the
   // delivery on the due index) by conditional update.
-  'send-callback': { actions: ['GetItem', 'UpdateItem'] },
+  'send-callback': { actions: ['GetItem', 'UpdateItem'], writes: ['DELIVERY#'] },
   // Due deliveries from the sparse gsi1 index; each moved to its resend-after time once enqueued.
-  'sweep-deliveries': { actions: ['UpdateItem'], queries: ['gsi1'] },
+  // Due guest e-mails from the same index; each claimed (UpdateItem answering the e-mail: no
+  // read), then marked sent, failed or expired.
+  'sweep-deliveries': { actions: ['UpdateItem'], queries: ['gsi1'], writes: ['DELIVERY#', 'EMAIL#'] },
 } as const satisfies Record<string, TableAccess>;
 
 export type SupportFunction = keyof typeof supportFunctionAccess;

@@ -9,6 +9,10 @@ export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 export const isOperatorRole = (value: unknown): value is OperatorRole => OPERATOR_ROLES.includes(value as OperatorRole);
 
+/** Whether an operator must sign in with a second factor (`ops operators create --mfa required`). */
+export const MFA_SETTINGS = ['optional', 'required'] as const;
+export type MfaSetting = (typeof MFA_SETTINGS)[number];
+
 /** Custom attributes: Cognito prefixes them with `custom:` in tokens and in the user API. */
 export const operatorAttributes = {
   clientId: { name: 'client_id', maxLength: 64 },
@@ -20,8 +24,18 @@ export const userPoolDefinition = {
   nameSuffix: 'operators',
   /** Operators are created by the ops CLI (or an admin), never by signing up. */
   selfSignUp: false,
-  /** Optional TOTP for operators; Cognito's SMS would need an SNS role and a sandbox exit. */
+  /**
+   * Optional TOTP for operators (an authenticator app); Cognito's SMS would need an SNS role and
+   * a sandbox exit. Cognito asks every operator who turned TOTP on for a code at sign-in.
+   */
   mfa: 'optional',
+  /**
+   * Operators who must have a second factor: members of this group. The dashboard's sign-in sets
+   * TOTP up before anything else for a member who has none. A group, not a custom attribute: it
+   * needs no change of the pool's schema, only admin APIs (the ops CLI) put an operator in it,
+   * and it travels in the tokens (`cognito:groups`).
+   */
+  mfaRequiredGroup: 'mfa-required',
   passwordPolicy: {
     minLength: 12,
     requireLowercase: true,
@@ -32,8 +46,20 @@ export const userPoolDefinition = {
   },
   appClient: {
     nameSuffix: 'dashboard',
-    /** Sign-in posts e-mail and password to the dashboard's own function: no secret, no hosted UI. */
-    authFlows: { userPassword: true },
+    /**
+     * Sign-in posts e-mail and password to the dashboard's own function (no hosted UI), which
+     * calls InitiateAuth USER_PASSWORD_AUTH, then RespondToAuthChallenge for its challenges
+     * (NEW_PASSWORD_REQUIRED, SOFTWARE_TOKEN_MFA, MFA_SETUP), and REFRESH_TOKEN_AUTH to renew a
+     * session: exactly these two flows (the TOTP calls take a session or an access token).
+     */
+    explicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+    /**
+     * A confidential client: its secret (read by the functions with DescribeUserPoolClient) lets
+     * only the dashboard's functions sign operators in, and Cognito accepts the operator's own
+     * address in UserContextData only from a client with a secret and this setting on.
+     */
+    generateSecret: true,
+    propagateUserContextData: true,
     /** Short: a signed-out session's ID token (verified offline) dies soon after its refresh token is revoked. */
     accessTokenValidityMinutes: 15,
     idTokenValidityMinutes: 15,

@@ -66,6 +66,11 @@ const environment = z.object({
   DNS_SERVERS: list(z.string().check(z.regex(/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)$/)), []),
   /** The sandbox provider is on (CONTRACT.md "Payment safety in deployed stages"); off unless set. */
   SANDBOX_PAYMENTS: flag,
+  /**
+   * The sandbox checkout's own origin (its function URL; the local stack's SANDBOX_PORT), given to
+   * the functions that open checkouts or send guests to one. Never the API's base URL.
+   */
+  SANDBOX_BASE_URL: z.optional(z.url({ protocol: /^https?$/ })),
   /** Stripe platform secrets: in clear locally and in tests, else SSM parameter names. */
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
@@ -110,6 +115,14 @@ const environment = z.object({
   COGNITO_ISSUER: optionalText,
   /** cognito-local's endpoint; unset, the SDK's Cognito endpoint for the pool's region. */
   COGNITO_ENDPOINT: optionalText,
+  /**
+   * The verified SES identity e-mails to guests are sent from (`-c senderEmail=...` at deploy):
+   * only the functions that send e-mail, and the dashboard's (which says whether the stage sends
+   * any), have it. Unset: the stage sends no e-mail, and pay at the hotel cannot be turned on.
+   */
+  SENDER_EMAIL: z.optional(z.string().check(z.regex(/^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/))),
+  /** The SES v2 emulator's endpoint (aws-ses-v2-local); unset, SES of the function's region. Local stack only. */
+  SES_ENDPOINT: optionalText,
   API_KEY_CACHE_TTL_SECONDS: z.pipe(
     z.optional(z.string().check(z.regex(/^([1-9]|[12]\d|30)$/))),
     z.transform((value) => (value === undefined ? DEFAULT_API_KEY_CACHE_TTL_SECONDS : Number(value))),
@@ -131,6 +144,7 @@ function toConfig(env: z.infer<typeof environment>) {
     callbackVisibilityTimeoutSeconds: env.CALLBACK_VISIBILITY_TIMEOUT_SECONDS,
     dnsServers: env.DNS_SERVERS,
     sandboxPayments: env.SANDBOX_PAYMENTS,
+    sandboxBaseUrl: env.SANDBOX_BASE_URL?.replace(/\/$/, ''),
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY,
       webhookSecret: env.STRIPE_WEBHOOK_SECRET,
@@ -143,7 +157,16 @@ function toConfig(env: z.infer<typeof environment>) {
     usagePlanIds: env.USAGE_PLAN_IDS,
     apiKeyCacheTtlSeconds: env.API_KEY_CACHE_TTL_SECONDS,
     userPool: userPoolConfig(env),
+    email: emailConfig(env),
   } as const;
+}
+
+/** E-mail to guests: the sender identity, and the emulator's endpoint on the local stack only. */
+function emailConfig(env: z.infer<typeof environment>) {
+  if (env.SES_ENDPOINT && env.STAGE !== LOCAL_STAGE) {
+    throw new Error('Invalid configuration: SES_ENDPOINT (the SES emulator) is set outside the local stack');
+  }
+  return { sender: env.SENDER_EMAIL, endpoint: env.SES_ENDPOINT } as const;
 }
 
 /**

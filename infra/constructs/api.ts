@@ -24,7 +24,7 @@ import { Construct } from 'constructs';
 import { authorizerDefinitions, type AuthorizerKind, authorizerOf } from '../authorizers';
 import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../gateway-responses';
 import { type Plan, type PlanLimits, PLANS } from '../plans';
-import type { Route } from '../routes';
+import { guestRoutes, type Route } from '../routes';
 import { type PublicRateLimit, PublicRateLimitWebAcl } from './public-rate-limit';
 
 export interface ApiThrottling {
@@ -44,15 +44,17 @@ export interface ServiceApiProps {
   throttling: ApiThrottling;
   /** Each plan's usage plan limits (per client: its usage key). */
   planLimits: Readonly<Record<Plan, PlanLimits>>;
-  /** The WAF rate-based rule per source IP on the public routes. */
+  /** The WAF rate-based rules per source IP: on the unkeyed routes, on guest booking POSTs, on the keyed routes. */
   publicRateLimit: PublicRateLimit;
+  guestBookingRateLimit: PublicRateLimit;
+  keyedRateLimit: PublicRateLimit;
   logRetention: RetentionDays;
 }
 
 /**
  * The REST API: one Lambda proxy method per route of the route table, the API key authorizers
  * (infra/authorizers.ts) on the keyed routes, one usage plan per client plan, a WAF web ACL
- * limiting the public routes per source IP, 405 answers for other methods on known paths, and
+ * (AWS managed rule groups, rate limits per source IP), 405 answers for other methods on known paths, and
  * gateway responses that render API Gateway's own errors in the service's error envelope.
  */
 export class ServiceApi extends Construct {
@@ -87,13 +89,16 @@ export class ServiceApi extends Construct {
       deployOptions: {
         stageName: props.stage,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
+        // The route's resource path (`/book/{client_id}/confirmation/{token}`), never the request's
+        // path ($context.path): secrets in paths (confirmation tokens, sandbox checkout references)
+        // never reach the logs. No query strings either. Fields:
+        // https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-variables-for-access-logging.html
         accessLogFormat: AccessLogFormat.custom(
           JSON.stringify({
             requestId: AccessLogField.contextRequestId(),
             ip: AccessLogField.contextIdentitySourceIp(),
             requestTime: AccessLogField.contextRequestTime(),
             method: AccessLogField.contextHttpMethod(),
-            path: AccessLogField.contextPath(),
             resourcePath: AccessLogField.contextResourcePath(),
             status: AccessLogField.contextStatus(),
             latency: AccessLogField.contextResponseLatency(),
@@ -207,7 +212,11 @@ export class ServiceApi extends Construct {
       // session is checked by each function, so without this a flood from one address would cost
       // a Lambda invocation each, from the account's concurrency the payment routes need too).
       publicPaths: props.routes.filter((route) => route.auth.kind === 'public' || route.auth.kind === 'dashboard').map((route) => route.path),
+      guestBookingPostPaths: props.routes.filter((route) => guestRoutes.includes(route) && route.method === 'POST').map((route) => route.path),
+      keyedPaths: props.routes.filter((route) => authorizerOf(route) !== undefined).map((route) => route.path),
       rateLimit: props.publicRateLimit,
+      guestBookingRateLimit: props.guestBookingRateLimit,
+      keyedRateLimit: props.keyedRateLimit,
     });
 
     for (const response of gatewayResponses) {

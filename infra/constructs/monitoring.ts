@@ -22,7 +22,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../table-definition';
-import { API_METRICS, DELIVERY_METRICS, PAYMENT_METRICS, SWEEPER_METRICS } from './monitoring-metrics';
+import { API_METRICS, DELIVERY_METRICS, MONEY_ROUTING_METRICS, PAYMENT_METRICS, SWEEPER_METRICS } from './monitoring-metrics';
 
 const NAMESPACE = 'HotelIntegration';
 /** The sweeper runs every minute: a delivery due this long ago and still waiting is late. */
@@ -230,6 +230,14 @@ export class Monitoring extends Construct {
         serviceMetric(PAYMENT_METRICS.amountMismatch),
         1,
         'A provider reported a payment whose amount or currency differs from its order; the order was marked failed. Investigate before refunding',
+      ),
+      // Any change at all: where a hotel's money goes changes rarely, and a hijacked admin session
+      // would change it first.
+      providerAccountChanged: alarm(
+        'ProviderAccountChanged',
+        serviceMetric(MONEY_ROUTING_METRICS.providerAccountChanged),
+        1,
+        "An admin chose another payment provider or Stripe account for a client on the dashboard: that client's payments now go there. Check with the hotel that it was meant: the Audit page (or the log line 'the payment provider account changed') names the operator, the old and the new account",
       ),
       senderErrors: alarm(
         'CallbackSenderErrors',

@@ -7,7 +7,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { functionBundling } from '../bundling';
-import type { TableAccess } from '../table-access';
+import { isWriteAction, type TableAccess } from '../table-access';
 import type { ServiceTable } from './table';
 
 /** The repository root: handler entries, package-lock.json and tsconfig.json live there. */
@@ -93,14 +93,22 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
-   * Grants exactly the declared table access (infra/table-access.ts): its actions on the table,
-   * Query on each index it names, and DeleteItem only under its partition-key prefixes. Not
-   * table.grant*Data, which add Scan, DeleteItem and BatchWriteItem on every item and index.
-   * The table's AWS managed key needs no kms grant.
+   * Grants exactly the declared table access (infra/table-access.ts): its reads on the table,
+   * Query on each index it names, its writes only under its `writes` partition-key prefixes and
+   * DeleteItem only under its `deletes` ones. Not table.grant*Data, which add Scan, DeleteItem and
+   * BatchWriteItem on every item and index. The table's AWS managed key needs no kms grant.
    */
   grantTableAccess(table: ServiceTable, access: TableAccess): void {
-    if (access.actions.length) {
-      this.addToRolePolicy(new PolicyStatement({ actions: access.actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn] }));
+    const reads = access.actions.filter((action) => !isWriteAction(action));
+    const writes = access.actions.filter(isWriteAction);
+    if (reads.length) {
+      this.addToRolePolicy(new PolicyStatement({ actions: reads.map((a) => `dynamodb:${a}`), resources: [table.tableArn] }));
+    }
+    if (writes.length) {
+      if (!access.writes?.length) throw new Error(`${this.node.id} declares ${writes.join(', ')} but no partition-key prefixes to write under (writes)`);
+      this.addToRolePolicy(
+        new PolicyStatement({ actions: writes.map((a) => `dynamodb:${a}`), resources: [table.tableArn], conditions: leadingKeysUnder(access.writes) }),
+      );
     }
     if (access.queries?.length) {
       this.addToRolePolicy(
@@ -108,14 +116,17 @@ export class ServiceFunction extends NodejsFunction {
       );
     }
     if (access.deletes?.length) {
-      this.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['dynamodb:DeleteItem'],
-          resources: [table.tableArn],
-          // ForAllValues: every partition key of the request must match (a DeleteItem has exactly one).
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': access.deletes.map((prefix) => `${prefix}*`) } },
-        }),
-      );
+      this.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DeleteItem'], resources: [table.tableArn], conditions: leadingKeysUnder(access.deletes) }));
     }
   }
+}
+
+/**
+ * Only items whose partition key starts with one of `prefixes`: dynamodb:LeadingKeys ("Using IAM
+ * policy conditions for fine-grained access control",
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html).
+ * ForAllValues: every partition key of the request must match (a BatchWriteItem names several).
+ */
+function leadingKeysUnder(prefixes: readonly string[]): Record<string, unknown> {
+  return { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...prefixes].sort().map((prefix) => `${prefix}*`) } };
 }

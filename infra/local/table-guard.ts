@@ -2,11 +2,12 @@
  * Holds each local function to the table access the stack grants it (infra/table-access.ts):
  * an SDK middleware on the functions' DynamoDB client refuses, as IAM would, every call the
  * running function has not declared, checking each item of a transaction as the action IAM
- * authorizes it as. The integration tests thereby prove the declarations are enough. Code
- * outside any invocation (test setup, the ops CLI) is not held.
+ * authorizes it as, and every write's partition key against the prefixes the function declares
+ * (dynamodb:LeadingKeys in the stack). The integration tests thereby prove the declarations are
+ * enough. Code outside any invocation (test setup, the ops CLI) is not held.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { TableAccess } from '../table-access';
+import { isWriteAction, type TableAccess } from '../table-access';
 import { tableDefinition } from '../table-definition';
 import { type LocalFunction, runningFunction } from './lambda-runtime';
 
@@ -20,9 +21,11 @@ interface Authorization {
 type Key = Record<string, unknown> | undefined;
 /** The parts of a call's input IAM looks at. */
 interface CallInput {
-  TransactItems?: { Put?: unknown; Update?: unknown; Delete?: { Key?: Key }; ConditionCheck?: unknown }[];
+  TransactItems?: { Put?: { Item?: Key }; Update?: { Key?: Key }; Delete?: { Key?: Key }; ConditionCheck?: unknown }[];
+  RequestItems?: Record<string, { PutRequest?: { Item?: Key }; DeleteRequest?: { Key?: Key } }[]>;
   IndexName?: string;
   Key?: Key;
+  Item?: Key;
 }
 
 /** The partition key of a request's key, marshalled ({ S: ... }) or not. */
@@ -37,8 +40,8 @@ function authorizationsFor(commandName: string, input: CallInput): Authorization
   switch (action) {
     case 'TransactWriteItems':
       return (input.TransactItems ?? []).map((item): Authorization => {
-        if (item.Put) return { action: 'PutItem' };
-        if (item.Update) return { action: 'UpdateItem' };
+        if (item.Put) return { action: 'PutItem', partitionKey: partitionKeyOf(item.Put.Item) };
+        if (item.Update) return { action: 'UpdateItem', partitionKey: partitionKeyOf(item.Update.Key) };
         if (item.Delete) return { action: 'DeleteItem', partitionKey: partitionKeyOf(item.Delete.Key) };
         return { action: 'ConditionCheckItem' };
       });
@@ -47,17 +50,28 @@ function authorizationsFor(commandName: string, input: CallInput): Authorization
     case 'Query':
     case 'Scan':
       return [{ action, index: input.IndexName }];
+    case 'PutItem':
+      return [{ action, partitionKey: partitionKeyOf(input.Item) }];
+    case 'UpdateItem':
     case 'DeleteItem':
       return [{ action, partitionKey: partitionKeyOf(input.Key) }];
+    case 'BatchWriteItem':
+      // One action for the whole request, whose LeadingKeys are every item's partition key.
+      return Object.values(input.RequestItems ?? {})
+        .flat()
+        .map((request): Authorization => ({ action, partitionKey: partitionKeyOf(request.PutRequest?.Item ?? request.DeleteRequest?.Key) }));
     default:
       return [{ action }];
   }
 }
 
+/** As the stack's grants (ServiceFunction.grantTableAccess): writes and deletes only under their declared partition-key prefixes. */
 function allows(access: TableAccess, { action, index, partitionKey }: Authorization): boolean {
+  const under = (prefixes: readonly string[] = []) => partitionKey !== undefined && prefixes.some((prefix) => partitionKey.startsWith(prefix));
   if (index !== undefined) return action === 'Query' && (access.queries ?? []).some((name) => name === index);
-  if (action === 'DeleteItem') return partitionKey !== undefined && (access.deletes ?? []).some((prefix) => partitionKey.startsWith(prefix));
-  return (access.actions as readonly string[]).includes(action);
+  if (action === 'DeleteItem') return under(access.deletes);
+  if (!(access.actions as readonly string[]).includes(action)) return false;
+  return isWriteAction(action) ? under(access.writes) : true;
 }
 
 class AccessDeniedException extends Error {

@@ -8,7 +8,8 @@ import { renderToString } from 'preact-render-to-string';
 import type { Operator } from '../auth/operator-tokens';
 import type { Notice } from './notice';
 
-export type NavKey = 'overview' | 'rooms' | 'bookings' | 'payments' | 'deliveries' | 'integrations' | 'audit';
+/** A navigation entry's key; `security` is the header's link to the operator's own Security page. */
+export type NavKey = 'overview' | 'rooms' | 'bookings' | 'payments' | 'deliveries' | 'integrations' | 'audit' | 'security';
 
 export const NAV: readonly { key: NavKey; label: string; path: string }[] = [
   { key: 'overview', label: 'Overview', path: '/dashboard' },
@@ -78,6 +79,9 @@ export function Page({ title, links, operator, nav, notice, children }: PageProp
         <span class="who">
           {operator.email} ({operator.role})
         </span>
+        <a href={links.to('/dashboard/security')} aria-current={nav === 'security' ? 'page' : undefined}>
+          Security
+        </a>
         <form method="post" action={links.to('/dashboard/sign-out')} class="inline">
           <button type="submit">Sign out</button>
         </form>
@@ -144,6 +148,8 @@ export function Field(props: {
   min?: string;
   step?: string;
   hint?: string;
+  /** The keyboard a phone shows: `numeric` for a code. */
+  inputmode?: 'numeric';
 }) {
   const id = `f-${props.name}`;
   const described = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
@@ -157,6 +163,7 @@ export function Field(props: {
         value={props.value}
         required={props.required}
         autocomplete={props.autocomplete}
+        inputMode={props.inputmode}
         min={props.min}
         step={props.step}
         aria-invalid={props.error ? 'true' : undefined}

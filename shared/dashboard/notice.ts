@@ -2,9 +2,9 @@
  * The one-time notice of POST-redirect-GET: an action answers with a redirect and this cookie;
  * the page it leads to shows the notice and deletes the cookie, so a reload shows it no more.
  * A key or secret shown once travels here (HttpOnly, SameSite=Strict, a minute at most, the
- * dashboard's path only), never in a URL, a log or the table.
+ * dashboard's cookie scope only), never in a URL, a log or the table.
  */
-import { COOKIE, type CookieScope, serializeCookie } from './cookies';
+import { COOKIE, type CookieScope, scopedCookieOptions, serializeCookie } from './cookies';
 
 export interface Notice {
   kind: 'success' | 'error';
@@ -17,11 +17,11 @@ const NOTICE_MAX_AGE_SECONDS = 60;
 
 export function noticeCookie(notice: Notice, scope: CookieScope): string {
   const value = Buffer.from(JSON.stringify(notice), 'utf8').toString('base64url');
-  return serializeCookie(COOKIE.flash, value, { path: scope.path, secure: scope.secure, maxAge: NOTICE_MAX_AGE_SECONDS });
+  return serializeCookie(COOKIE.flash, value, scopedCookieOptions(scope, NOTICE_MAX_AGE_SECONDS));
 }
 
 export function clearedNoticeCookie(scope: CookieScope): string {
-  return serializeCookie(COOKIE.flash, '', { path: scope.path, secure: scope.secure, maxAge: 0 });
+  return serializeCookie(COOKIE.flash, '', scopedCookieOptions(scope, 0));
 }
 
 export function readNotice(value: string | undefined): Notice | undefined {

@@ -21,7 +21,7 @@ import { AppError } from '../errors';
 import { toAppError } from '../http/error-envelope';
 import { lowerCaseHeaders } from '../http/headers';
 import { logger, metrics, tracing } from '../observability';
-import { COOKIE, clearedSessionCookies, type CookieScope, parseCookies } from './cookies';
+import { COOKIE, clearedSessionCookies, type CookieScope, cookieScope, parseCookies } from './cookies';
 import { Empty, linksUnder, type Links, Page, PublicPage, renderDocument } from './layout';
 import { clearedNoticeCookie, type Notice, noticeCookie, readNotice } from './notice';
 import type { Session } from './session';
@@ -41,6 +41,11 @@ export interface PageRequest {
   /** The service's public base URL (for links handed out: the guest booking page). */
   baseUrl: string;
   cookieScope: CookieScope;
+  /**
+   * The browser's address as API Gateway saw it (`requestContext.identity.sourceIp`): handed to
+   * Cognito at sign-in, so that its threat protection judges the operator's address, not ours.
+   */
+  sourceIp?: string;
   now: Date;
 }
 
@@ -54,14 +59,21 @@ export type PublicPageAction = (request: Omit<PageRequest, 'operator'> & { opera
 
 /**
  * No script may run (there is none), styles and images only from the service, forms post only to
- * it, and no page may be framed (clickjacking).
+ * it, and no page may be framed (clickjacking). `formLeadsTo`: the other origins a form's POST may
+ * be answered with a redirect to (a provider's checkout): Chromium holds that redirect, and every
+ * one after it, to the page's form-action.
  */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export function contentSecurityPolicy(formLeadsTo: readonly string[] = []): string {
+  const formAction = ["'self'", ...formLeadsTo].join(' ');
+  return `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+}
 
-function securityHeaders(secure: boolean): Record<string, string> {
+/** The dashboard's: its forms lead nowhere but the dashboard. */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+function securityHeaders(secure: boolean, policy: string): Record<string, string> {
   return {
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'Content-Security-Policy': policy,
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     // No referrer to other sites. Not `no-referrer`: under it a browser sends `Origin: null` on the
@@ -128,6 +140,12 @@ export interface PageFunctionOptions {
    * the bundles of public pages that never use it (the guest booking pages).
    */
   session?: (cookies: Record<string, string>, scope: CookieScope) => Promise<Session | undefined>;
+  /**
+   * The origins beyond the service's own that a POST of this function may redirect a person to
+   * (the guest pages: the providers' checkouts), read on every request; named in the CSP's
+   * form-action (CONTRACT.md "Checkout from our own pages"). @default none
+   */
+  formLeadsTo?: () => readonly string[];
 }
 
 /** The page function named `functionId` in the route table, with an action per route id. */
@@ -147,7 +165,8 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
     const basePath = base.pathname.replace(/\/$/, '');
     const links = linksUnder(basePath);
     const secure = config().stage !== LOCAL_STAGE;
-    const scope: CookieScope = { path: `${basePath}/dashboard`, secure };
+    const policy = contentSecurityPolicy(options.formLeadsTo?.());
+    const scope: CookieScope = cookieScope(basePath, !secure);
     const setCookies: string[] = [];
     let operator: Operator | undefined;
 
@@ -155,12 +174,13 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
       metrics.addMetric(status >= 500 ? 'Http5xx' : status >= 400 ? 'Http4xx' : 'Http2xx', MetricUnit.Count, 1);
       return {
       statusCode: status,
-      headers: { ...securityHeaders(secure), ...extra, 'X-Request-Id': requestId },
+      headers: { ...securityHeaders(secure, policy), ...extra, 'X-Request-Id': requestId },
       ...(setCookies.length ? { multiValueHeaders: { 'Set-Cookie': setCookies } } : {}),
       body,
       };
     };
-    const html = (status: number, page: VNode) => respond(status, { 'Content-Type': 'text/html; charset=utf-8' }, renderDocument(page));
+    const html = (status: number, page: VNode, extra: Record<string, string> = {}) =>
+      respond(status, { ...extra, 'Content-Type': 'text/html; charset=utf-8' }, renderDocument(page));
     // A path of the service, or an absolute URL an action was handed (a provider's checkout).
     const redirect = (path: string) => respond(303, { Location: /^https?:\/\//.test(path) ? path : links.to(path) }, '');
 
@@ -171,7 +191,7 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
       if (event.httpMethod !== 'GET' && headers.origin !== base.origin) {
         throw new AppError(403, 'FORBIDDEN', 'This form was not sent from the dashboard itself, so nothing was done.');
       }
-      const cookies = parseCookies(headers.cookie);
+      const cookies = parseCookies(headers.cookie, scope);
       if (route.auth.kind === 'dashboard') {
         const session = await sessionOf!(cookies, scope);
         if (!session) {
@@ -198,6 +218,7 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
         requestId,
         baseUrl,
         cookieScope: scope,
+        sourceIp: event.requestContext?.identity?.sourceIp ?? undefined,
         now: new Date(),
       };
       const outcome = await (actions[route.id] as PageAction)(request);
@@ -214,7 +235,8 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
       return html(outcome.status ?? 200, outcome.html);
     } catch (thrown) {
       const error = toAppError(thrown);
-      return html(error.status, options.errorPage ? options.errorPage(error, { links, requestId }) : errorPage(error, links, operator, requestId));
+      // An error's own headers go with its page: Retry-After on a 429 or a 503.
+      return html(error.status, options.errorPage ? options.errorPage(error, { links, requestId }) : errorPage(error, links, operator, requestId), error.headers);
     }
   };
 

@@ -8,6 +8,10 @@ a { color: var(--accent); }
 .top .brand { font-weight: 700; }
 .top .who { margin-left: auto; font-size: .9rem; }
 .top button { background: transparent; color: #fff; border: 1px solid #fff; }
+.top a { color: #fff; }
+.top a[aria-current="page"] { font-weight: 700; }
+ol.steps { padding-left: 1.2rem; }
+ol.steps > li { margin-bottom: 1rem; }
 .nav ul { display: flex; flex-wrap: wrap; gap: .25rem; margin: 0; padding: .4rem 1rem; list-style: none; background: var(--bg); border-bottom: 1px solid var(--line); }
 .nav a { display: inline-block; padding: .35rem .6rem; border-radius: 4px; text-decoration: none; }
 .nav a[aria-current="page"] { background: var(--accent); color: #fff; }

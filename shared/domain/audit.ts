@@ -17,28 +17,41 @@ export interface AuditEntry {
   action: string;
   target: string | null;
   changes: Record<string, AuditValue>;
+  /** The old values of fields the action replaced, when it replaced any. */
+  previous?: Record<string, AuditValue>;
 }
 
 /** Names and values small enough that an entry stays far below DynamoDB's 400 KB item limit. */
+const auditValues = z
+  .record(z.string().check(z.minLength(1), z.maxLength(128)), z.union([text, z.number(), z.boolean(), z.null()]))
+  .check(z.refine((changes) => Object.keys(changes).length <= 100, 'at most 100 changes'));
+
 const auditInput = z.object({
   operator: z.string().check(z.minLength(1), z.maxLength(254)),
   action: z.string().check(z.minLength(1), z.maxLength(128)),
   target: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
-  changes: z
-    .record(z.string().check(z.minLength(1), z.maxLength(128)), z.union([text, z.number(), z.boolean(), z.null()]))
-    .check(z.refine((changes) => Object.keys(changes).length <= 100, 'at most 100 changes')),
+  changes: auditValues,
+  previous: z.optional(auditValues),
 });
 
 const filterInput = z.object({ target: z.optional(z.string().check(z.minLength(1), z.maxLength(128))) });
 
 function entryView(record: AuditRecord): AuditEntry {
-  return { id: record.id, at: record.at, operator: record.operator, action: record.action, target: record.target ?? null, changes: record.changes };
+  return {
+    id: record.id,
+    at: record.at,
+    operator: record.operator,
+    action: record.action,
+    target: record.target ?? null,
+    changes: record.changes,
+    ...(record.previous ? { previous: record.previous } : {}),
+  };
 }
 
 /** Records one operator action at `now`; 400 VALIDATION_ERROR when the entry is malformed. */
 export async function recordAudit(
   clientId: string,
-  entry: { operator: string; action: string; target?: string; changes: Record<string, AuditValue> },
+  entry: { operator: string; action: string; target?: string; changes: Record<string, AuditValue>; previous?: Record<string, AuditValue> },
   now = new Date(),
 ): Promise<AuditEntry> {
   const parsed = auditInput.safeParse(entry);

@@ -4,15 +4,19 @@ import { DEFAULT_PLAN, isPlan, PAYMENT_KEY_PLANS, PLANS, type Plan } from '../..
 import { type KeyKind, SYNC_SCOPES } from '../../infra/routes';
 import { generateApiKey, hashApiKey } from '../auth/api-keys';
 import { normalizeOrigin } from '../auth/authorize';
-import { AppError } from '../errors';
+import { AppError, errors } from '../errors';
+import { BELOW_RATE_ORDERS } from '../schemas/payments';
+import { clientSettingsOf, MAX_BOOKING_HORIZON_DAYS } from './client-settings';
 import {
   type ApiKeyRecord,
   type ClientRecord,
+  type ClientSettings,
   createClient,
   getClient,
   listApiKeys,
   listClients,
   putApiKey,
+  putClientSettings,
   revokeApiKey,
   updateClientPlan,
 } from '../store/api-key-store';
@@ -63,6 +67,23 @@ export async function createClientAccount(input: NewClient, now = new Date()): P
 }
 
 export const listClientAccounts = listClients;
+
+/**
+ * Changes a client's settings (those given; the others kept) and answers them all as they now
+ * apply. 400 VALIDATION_ERROR for a value out of range, 404 NOT_FOUND for an unknown client.
+ */
+export async function setClientSettings(clientId: string, settings: ClientSettings): Promise<Required<ClientSettings>> {
+  const horizon = settings.booking_horizon_days;
+  if (horizon !== undefined && (!Number.isInteger(horizon) || horizon < 1 || horizon > MAX_BOOKING_HORIZON_DAYS)) {
+    throw errors.validation([{ path: 'booking_horizon_days', message: `must be a whole number of days from 1 to ${MAX_BOOKING_HORIZON_DAYS}` }]);
+  }
+  if (settings.below_rate_orders !== undefined && !BELOW_RATE_ORDERS.includes(settings.below_rate_orders)) {
+    throw errors.validation([{ path: 'below_rate_orders', message: `must be one of ${BELOW_RATE_ORDERS.join(', ')}` }]);
+  }
+  const client = await putClientSettings(clientId, settings);
+  if (!client) throw new AppError(404, 'NOT_FOUND', `No client ${clientId}`);
+  return clientSettingsOf(client);
+}
 
 /**
  * Moves a client to a plan: its usage key into that plan's usage plan (its rate limits), and,

@@ -1,28 +1,38 @@
 /**
  * Operator use cases: the hotel staff who sign in to the dashboard, each of one client with a
- * role. The ops CLI creates, lists and removes them; the dashboard signs them in, refreshes and
- * signs out. Passwords and tokens pass through, never into a log or an error message.
+ * role. The ops CLI creates, lists and removes them; the dashboard signs them in (password, then
+ * the challenges Cognito sets: a new password, a TOTP code, setting TOTP up), refreshes and signs
+ * out, and lets an operator turn TOTP on. Passwords, codes, secrets and tokens pass through,
+ * never into a log or an error message.
  */
 import { randomInt } from 'node:crypto';
-import { isOperatorRole, type OperatorRole, userPoolDefinition } from '../../infra/user-pool-definition';
+import { isOperatorRole, MFA_SETTINGS, type MfaSetting, type OperatorRole, userPoolDefinition } from '../../infra/user-pool-definition';
 import { AppError } from '../errors';
 import {
+  associateSoftwareToken,
   createOperatorUser,
   deleteOperatorUser,
+  groupsOfIssuedToken,
+  IncorrectCodeError,
   initiatePasswordAuth,
   listOperatorUsers,
   OperatorExistsError,
   OperatorNotFoundError,
   type OperatorTokens,
+  preferSoftwareToken,
   refreshTokens,
-  respondNewPassword,
+  respondToChallenge,
   revokeRefreshToken,
+  type SignInContext,
   type SignInResult,
+  softwareTokenEnabled,
+  type TotpCredential,
+  verifySoftwareToken,
 } from '../store/operator-directory';
 import { requireClient } from './clients';
 
-export { SignInRefusedError } from '../store/operator-directory';
-export type { OperatorTokens, SignInResult };
+export { IncorrectCodeError, SignInRefusedError } from '../store/operator-directory';
+export type { OperatorTokens, SignInContext, TotpCredential };
 
 export interface NewOperator {
   clientId: string;
@@ -30,14 +40,47 @@ export interface NewOperator {
   role: string;
   /** A permanent password; without one a temporary password is made, to change at first sign-in. */
   password?: string;
+  /** `required`: the operator cannot use the dashboard without a second factor (TOTP). @default optional */
+  mfa?: string;
 }
 
 export interface CreatedOperator {
   email: string;
   role: OperatorRole;
+  /** Only when a second factor is compulsory. */
+  mfa?: 'required';
   /** Only when no password was given: shown once to hand over. */
   temporary_password?: string;
 }
+
+/**
+ * Where a sign-in stands: signed in, or the step the operator takes next. `username` is the
+ * operator's username in the pool, which the next step's answer names; `session` Cognito's.
+ */
+export type SignInStep =
+  | { kind: 'signed_in'; tokens: OperatorTokens }
+  | { kind: 'new_password_required'; session: string; username: string }
+  /** Cognito's SOFTWARE_TOKEN_MFA: a code from the operator's authenticator app. */
+  | { kind: 'code_required'; session: string; username: string }
+  /** Cognito's MFA_SETUP: TOTP to set up before the sign-in completes. */
+  | { kind: 'mfa_setup'; session: string; username: string }
+  /**
+   * The password was enough for Cognito (MFA is optional in the pool), but this operator must
+   * have a second factor and has none: TOTP is set up with this sign-in's access token, which
+   * opens nothing else, and the operator then signs in with a code.
+   */
+  | { kind: 'mfa_setup_required'; accessToken: string };
+
+/** What an authenticator app is shown: the secret, and the otpauth:// URI its QR code carries. */
+export interface TotpSetup {
+  secret: string;
+  otpauthUri: string;
+  /** With a sign-in's session: the session to verify the first code with. */
+  session?: string;
+}
+
+/** The name authenticator apps show next to the operator's e-mail. */
+export const TOTP_ISSUER = 'Hotel dashboard';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -68,6 +111,8 @@ export async function createOperator(input: NewOperator): Promise<CreatedOperato
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw new AppError(400, 'VALIDATION_ERROR', `Not an e-mail address: ${input.email}`);
   if (!isOperatorRole(input.role)) throw new AppError(400, 'VALIDATION_ERROR', `Unknown role ${input.role} (known: admin, staff)`);
+  const mfa = input.mfa ?? 'optional';
+  if (!MFA_SETTINGS.includes(mfa as MfaSetting)) throw new AppError(400, 'VALIDATION_ERROR', `Unknown MFA setting ${mfa} (known: ${MFA_SETTINGS.join(', ')})`);
   if (input.password !== undefined) {
     const problem = passwordProblem(input.password);
     if (problem) throw new AppError(400, 'VALIDATION_ERROR', `The password needs ${problem}`);
@@ -75,18 +120,30 @@ export async function createOperator(input: NewOperator): Promise<CreatedOperato
   await requireClient(input.clientId);
   const password = input.password ?? generatePassword();
   try {
-    await createOperatorUser({ email, clientId: input.clientId, role: input.role, password, permanent: input.password !== undefined });
+    await createOperatorUser({ email, clientId: input.clientId, role: input.role, password, permanent: input.password !== undefined, mfaRequired: mfa === 'required' });
   } catch (error) {
     // A code of the API's catalogue (shared/openapi): an e-mail in use is a value the pool refuses.
     if (error instanceof OperatorExistsError) throw new AppError(400, 'VALIDATION_ERROR', `An operator ${email} exists`);
     throw error;
   }
-  return { email, role: input.role, ...(input.password === undefined ? { temporary_password: password } : {}) };
+  return {
+    email,
+    role: input.role,
+    ...(mfa === 'required' ? { mfa } : {}),
+    ...(input.password === undefined ? { temporary_password: password } : {}),
+  };
 }
 
 export async function listOperators(clientId: string) {
   await requireClient(clientId);
-  return (await listOperatorUsers(clientId)).map((o) => ({ email: o.email, role: o.role, status: o.status, enabled: o.enabled, created_at: o.createdAt }));
+  return (await listOperatorUsers(clientId)).map((o) => ({
+    email: o.email,
+    role: o.role,
+    mfa: (o.mfaRequired ? 'required' : 'optional') as MfaSetting,
+    status: o.status,
+    enabled: o.enabled,
+    created_at: o.createdAt,
+  }));
 }
 
 export async function removeOperator(email: string): Promise<{ email: string }> {
@@ -100,21 +157,92 @@ export async function removeOperator(email: string): Promise<{ email: string }> 
   return { email: normalized };
 }
 
-/** E-mail and password to tokens, or the new-password step of a temporary password; else SignInRefusedError. */
-export function signIn(email: string, password: string): Promise<SignInResult> {
-  return initiatePasswordAuth(email.trim().toLowerCase(), password);
+/**
+ * Cognito's answer as the operator's next step. Tokens for a password alone (no challenge: the
+ * operator has no TOTP) are held back from an operator of the mfa-required group.
+ */
+async function nextStep(result: SignInResult): Promise<SignInStep> {
+  if (result.kind === 'challenge') {
+    const { session, username } = result;
+    if (result.challenge === 'NEW_PASSWORD_REQUIRED') return { kind: 'new_password_required', session, username };
+    if (result.challenge === 'SOFTWARE_TOKEN_MFA') return { kind: 'code_required', session, username };
+    return { kind: 'mfa_setup', session, username };
+  }
+  const { accessToken } = result.tokens;
+  if (groupsOfIssuedToken(accessToken).includes(userPoolDefinition.mfaRequiredGroup) && !(await softwareTokenEnabled(accessToken))) {
+    return { kind: 'mfa_setup_required', accessToken };
+  }
+  return result;
 }
 
-/** Sets the permanent password after a temporary one; the new password must meet the policy. */
-export async function completeNewPassword(email: string, session: string, newPassword: string): Promise<OperatorTokens> {
+/** E-mail and password to tokens, or the next step; else SignInRefusedError. */
+export async function signIn(email: string, password: string, context: SignInContext = {}): Promise<SignInStep> {
+  return nextStep(await initiatePasswordAuth(email.trim().toLowerCase(), password, context));
+}
+
+/** Sets the permanent password after a temporary one (the policy checked first), then the next step. */
+export async function completeNewPassword(username: string, session: string, newPassword: string, context: SignInContext = {}): Promise<SignInStep> {
   const problem = passwordProblem(newPassword);
   if (problem) throw new AppError(400, 'VALIDATION_ERROR', `The password needs ${problem}`);
-  return respondNewPassword(email.trim().toLowerCase(), session, newPassword);
+  return nextStep(await respondToChallenge('NEW_PASSWORD_REQUIRED', { session, username, responses: { NEW_PASSWORD: newPassword } }, context));
 }
 
-/** New ID and access tokens; a revoked or unknown refresh token: SignInRefusedError. */
-export function refresh(refreshToken: string): Promise<OperatorTokens> {
-  return refreshTokens(refreshToken);
+/** The code of SOFTWARE_TOKEN_MFA. A wrong code: IncorrectCodeError; an expired session: SignInRefusedError. */
+export async function submitSignInCode(username: string, session: string, code: string, context: SignInContext = {}): Promise<SignInStep> {
+  if (!/^\d{6}$/.test(code)) throw new IncorrectCodeError();
+  return nextStep(await respondToChallenge('SOFTWARE_TOKEN_MFA', { session, username, responses: { SOFTWARE_TOKEN_MFA_CODE: code } }, context));
+}
+
+/** A new TOTP secret for the operator's authenticator app (AssociateSoftwareToken), with its otpauth:// URI. */
+export async function startTotpSetup(credential: TotpCredential, email: string): Promise<TotpSetup> {
+  const { secret, session } = await associateSoftwareToken(credential);
+  return { secret, session, otpauthUri: totpUri(secret, email) };
+}
+
+/**
+ * Cognito's MFA_SETUP, completed: the first code verified with the sign-in's session
+ * (VerifySoftwareToken), the challenge answered with the session that returns
+ * (RespondToAuthChallenge MFA_SETUP), and TOTP made the operator's preferred factor.
+ */
+export async function completeMfaSetup(username: string, session: string, code: string, context: SignInContext = {}): Promise<SignInStep> {
+  if (!/^\d{6}$/.test(code)) throw new IncorrectCodeError();
+  const verified = await verifySoftwareToken({ session }, code);
+  const step = await nextStep(await respondToChallenge('MFA_SETUP', { session: verified.session ?? session, username }, context));
+  if (step.kind === 'signed_in') await preferSoftwareToken(step.tokens.accessToken);
+  return step;
+}
+
+/**
+ * TOTP turned on for a signed-in operator (the Security page), or for one who must have it at
+ * sign-in: the first code verified with the access token, then TOTP on and preferred, so that
+ * Cognito asks for a code at every sign-in from now on.
+ */
+export async function enableTotp(accessToken: string, code: string): Promise<void> {
+  if (!/^\d{6}$/.test(code)) throw new IncorrectCodeError();
+  await verifySoftwareToken({ accessToken }, code);
+  await preferSoftwareToken(accessToken);
+}
+
+/** Whether the operator of an access token has TOTP on, and whether they must. */
+export async function totpStatus(accessToken: string): Promise<{ enabled: boolean; required: boolean }> {
+  return {
+    enabled: await softwareTokenEnabled(accessToken),
+    required: groupsOfIssuedToken(accessToken).includes(userPoolDefinition.mfaRequiredGroup),
+  };
+}
+
+/** The URI of RFC 6238 apps (Google Authenticator's Key Uri Format): SHA-1, 6 digits, 30 s, as Cognito's TOTP. */
+export function totpUri(secret: string, email: string): string {
+  const label = `${encodeURIComponent(TOTP_ISSUER)}:${encodeURIComponent(email)}`;
+  return `otpauth://totp/${label}?secret=${encodeURIComponent(secret)}&issuer=${encodeURIComponent(TOTP_ISSUER)}`;
+}
+
+/**
+ * New ID and access tokens; a revoked or unknown refresh token: SignInRefusedError. `username`:
+ * the operator's username in the pool (their ID token's `cognito:username`), for the SECRET_HASH.
+ */
+export function refresh(refreshToken: string, username?: string): Promise<OperatorTokens> {
+  return refreshTokens(refreshToken, username);
 }
 
 /** Revokes the refresh token (and the tokens issued with it, on Cognito). */

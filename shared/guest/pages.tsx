@@ -11,7 +11,6 @@
  */
 import {
   checkStay,
-  confirmAtProperty,
   type GuestBookingView,
   type GuestClient,
   guestBookingClient,
@@ -22,6 +21,7 @@ import {
   type StayQuery,
   startCheckout,
 } from '../domain/guest-booking/guest-bookings';
+import { bookPayAtProperty } from '../domain/guest-booking/pay-at-property';
 import { AppError } from '../errors';
 import { Dl, Field } from '../dashboard/layout';
 import type { PageOutcome, PublicPageAction } from '../dashboard/page-function';
@@ -67,9 +67,12 @@ function errorsOf<F extends string>(error: AppError, fields: readonly F[]): Erro
   return errors;
 }
 
-/** A refusal a guest can correct (4xx but 404); anything else is thrown on to the error page. */
+/**
+ * A refusal a guest can correct (4xx but 404, and but 429: too many bookings in progress, whose
+ * page says when to try again); anything else is thrown on to the error page.
+ */
 function correctable(error: unknown): AppError {
-  if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 404) return error;
+  if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 404 && error.status !== 429) return error;
   throw error;
 }
 
@@ -153,7 +156,7 @@ async function searchPage(request: Request, client: GuestClient, options: { valu
 /** The stay of a request, or the search form again with the messages next to the fields (400). */
 async function stayOr(request: Request, client: GuestClient, values: Record<StayField, string>): Promise<StayQuery | PageOutcome> {
   try {
-    return checkStay(values, request.now);
+    return checkStay(values, request.now, client.booking_horizon_days);
   } catch (error) {
     return { html: await searchPage(request, client, { values, errors: errorsOf(correctable(error), STAY_FIELDS) }), status: 400 };
   }
@@ -214,9 +217,12 @@ function detailsPage(request: Request, client: GuestClient, stay: StayQuery, roo
             Book and pay {total}
           </button>
           {client.pay_at_property ? (
-            <button type="submit" name="pay" value="at_property" class="wide secondary">
-              Confirm and pay at the hotel
-            </button>
+            <>
+              <button type="submit" name="pay" value="at_property" class="wide secondary">
+                Confirm and pay at the hotel
+              </button>
+              <p class="muted">To pay at the hotel, you confirm the booking with a link we e-mail you within {HOLD_MINUTES} minutes.</p>
+            </>
           ) : null}
         </form>
       </section>
@@ -259,11 +265,11 @@ export const createAction: PublicPageAction = async (request) => {
   const values = Object.fromEntries(GUEST_FIELDS.map((f) => [f, (form.get(f) ?? '').trim()])) as Record<GuestField, string>;
   const guest = { name: values.name, email: values.email, ...(values.phone ? { phone: values.phone } : {}) };
   // A form rendered before the attempt field existed has none: each submit is a booking of its own.
-  const input = { room_id: roomId, stay, guest, attempt: form.get('attempt') ?? undefined };
+  const input = { room_id: roomId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp };
   const clientId = client.client_id;
   try {
     if (form.get('pay') === 'at_property') {
-      const { token } = await confirmAtProperty(clientId, input, request.now);
+      const { token } = await bookPayAtProperty(clientId, input, request.baseUrl, request.now);
       return { redirect: bookPath(clientId, `/confirmation/${encodeURIComponent(token)}`) };
     }
     const { checkout_url } = await startCheckout(clientId, input, request.baseUrl, request.now);
@@ -278,8 +284,9 @@ export const createAction: PublicPageAction = async (request) => {
   }
 };
 
-function ConfirmationBody({ view, request, clientId }: { view: GuestBookingView; request: Request; clientId: string }) {
-  const stayRows: [string, string][] = [
+/** A guest booking's stay, as its pages show it. */
+export function stayRowsOf(view: GuestBookingView): [string, string][] {
+  return [
     // A paid booking whose room was taken after its hold expired gets one from the hotel.
     ['Room', view.room_number ?? 'assigned by the hotel on arrival'],
     ['Check-in', view.check_in],
@@ -288,6 +295,26 @@ function ConfirmationBody({ view, request, clientId }: { view: GuestBookingView;
     ['Guest', view.guest_name],
     ['Total', money(view.total, view.currency)],
   ];
+}
+
+/** `14:30 UTC` (with the date when it is not `now`'s): until when a held room waits. */
+export function heldUntil(iso: string, now: Date): string {
+  const time = `${iso.slice(11, 16)} UTC`;
+  return iso.slice(0, 10) === now.toISOString().slice(0, 10) ? time : `${iso.slice(0, 10)} ${time}`;
+}
+
+/** The page of a guest booking's confirmation token: what became of it, in the guest's words. */
+export const confirmationTitle = (view: GuestBookingView) =>
+  ({
+    confirmed: 'Booking confirmed',
+    awaiting_payment: 'Payment not confirmed yet',
+    payment_failed: 'Payment not confirmed',
+    awaiting_confirmation: 'Check your e-mail to confirm',
+    cancelled: 'Booking not confirmed',
+  })[view.state];
+
+function ConfirmationBody({ view, request, clientId }: { view: GuestBookingView; request: Request; clientId: string }) {
+  const stayRows = stayRowsOf(view);
   const again = <a href={request.links.to(bookPath(clientId))}>Search again</a>;
   if (view.state === 'confirmed') {
     return (
@@ -312,6 +339,27 @@ function ConfirmationBody({ view, request, clientId }: { view: GuestBookingView;
       </>
     );
   }
+  if (view.state === 'awaiting_confirmation' || view.state === 'cancelled') {
+    return (
+      <>
+        {view.state === 'awaiting_confirmation' ? (
+          <div class="notice success" role="status">
+            <p>
+              We have sent you an e-mail with a link. Open it and press "Confirm booking" before {heldUntil(view.confirm_by!, request.now)}: the room is held for you until
+              then. Without your confirmation the booking is cancelled.
+            </p>
+          </div>
+        ) : (
+          <Alert>This booking was not confirmed in time, so it was cancelled and the room released. Nothing was booked.</Alert>
+        )}
+        <section class="card" aria-labelledby="stay-facts">
+          <h2 id="stay-facts">{view.state === 'awaiting_confirmation' ? 'The stay you chose' : 'The stay you had chosen'}</h2>
+          <Dl rows={[...stayRows, ['Payment', 'to pay at the hotel']]} />
+          {view.state === 'cancelled' ? <p>{again}</p> : null}
+        </section>
+      </>
+    );
+  }
   return (
     <>
       <Alert>
@@ -331,9 +379,9 @@ function ConfirmationBody({ view, request, clientId }: { view: GuestBookingView;
 /** GET /book/{client_id}/confirmation/{token}: the booking of that link, and of that hotel only. */
 export const confirmationAction: PublicPageAction = async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
-  const view = await guestBookingOf(client.client_id, request.params.token ?? '');
+  const view = await guestBookingOf(client.client_id, request.params.token ?? '', request.now);
   if (!view) throw new AppError(404, 'NOT_FOUND', 'There is no such booking.');
-  const title = view.state === 'confirmed' ? 'Booking confirmed' : view.state === 'awaiting_payment' ? 'Payment not confirmed yet' : 'Payment not confirmed';
+  const title = confirmationTitle(view);
   return {
     html: (
       <GuestPage title={title} hotel={client.name} links={request.links}>

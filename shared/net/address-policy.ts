@@ -3,7 +3,9 @@
  * stages"): anything inside a network rather than on the internet. Ranges are matched with
  * node:net BlockList. An IPv6 address that carries an IPv4 one (IPv4-mapped, -translated,
  * -compatible, NAT64, 6to4) is judged by the IPv4 address it carries, so `[::ffff:10.0.0.1]`
- * (which the URL parser spells `[::ffff:a00:1]`) is as private as 10.0.0.1.
+ * (which the URL parser spells `[::ffff:a00:1]`) is as private as 10.0.0.1. Teredo (2001::/32)
+ * and local-use NAT64 (64:ff9b:1::/48) addresses are refused whole: where they carry an IPv4
+ * address is not fixed (Teredo obfuscates it; a local-use prefix's length is the network's own).
  */
 import { BlockList, isIP } from 'node:net';
 
@@ -15,7 +17,10 @@ export type AddressClass =
   | 'unspecified'
   | 'multicast'
   | 'broadcast'
-  | 'reserved';
+  | 'reserved'
+  | 'benchmarking'
+  | 'tunnel'
+  | 'translation';
 
 export interface Refusal {
   addressClass: AddressClass;
@@ -38,6 +43,8 @@ const IPV4_RANGES: readonly Range[] = [
   ['private', '192.168.0.0', 16],
   ['link-local', '169.254.0.0', 16], // includes the instance metadata service
   ['shared', '100.64.0.0', 10], // carrier-grade NAT
+  ['reserved', '192.0.0.0', 24], // IETF protocol assignments (RFC 6890): DS-Lite, NAT64 discovery and the like
+  ['benchmarking', '198.18.0.0', 15], // network benchmark tests (RFC 2544), often used inside networks
   ['multicast', '224.0.0.0', 4],
   ['broadcast', '255.255.255.255', 32],
   ['reserved', '240.0.0.0', 4],
@@ -50,6 +57,8 @@ const IPV6_RANGES: readonly Range[] = [
   ['private', 'fec0::', 10], // deprecated site-local
   ['link-local', 'fe80::', 10],
   ['multicast', 'ff00::', 8],
+  ['tunnel', '2001::', 32], // Teredo (RFC 4380): an IPv4 address, obfuscated, behind any of it
+  ['translation', '64:ff9b:1::', 48], // local-use IPv4/IPv6 translation (RFC 8215): a network's own NAT64
 ];
 
 /** IPv6 forms that carry an IPv4 address: where the 32 bits sit, and the address with them. */

@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { apiRoutes, routes, SYNC_SCOPES } from '../../infra/routes';
+import { apiRoutes, routes, sandboxRoutes, SYNC_SCOPES } from '../../infra/routes';
 import { MAX_BODY_BYTES, MAX_SYNC_ITEMS } from '../config';
 import { MAX_STAY_NIGHTS } from '../schemas/common';
 import { describedErrorEnvelope } from '../schemas/responses';
@@ -72,7 +72,7 @@ export function buildOpenApiDocument() {
     description: 'Every code an HTTP response of this API can carry; the table in the API description gives each status. Stable and machine-readable.',
   });
   const standalone = [{ type: 'schema' as const, schema: component('ErrorEnvelope', describedErrorEnvelope(errorCode)) }];
-  const byId = new Set(routes.map((r) => r.id));
+  const byId = new Set([...routes, ...sandboxRoutes].map((r) => r.id));
   const unknown = Object.keys(OPERATIONS).filter((id) => !byId.has(id));
   if (unknown.length) throw new Error(`shared/openapi/operations.ts describes routes that infra/routes.ts does not have: ${unknown.join(', ')}`);
   for (const route of apiRoutes()) registry.registerPath(routeConfig(route));

@@ -4,6 +4,8 @@ export const EXAMPLE_REQUEST_ID = '7f9c2ba4-e88f-4a2b-9c7e-0d1f2a3b4c5d';
 export const ORDER_REF = 'PO-7KQ2M9XR4TLP';
 export const SANDBOX_REF = 'sbx_5f2b9c0e7a1d4e3f8b6c9a02';
 export const LOCAL = 'http://127.0.0.1:3000';
+/** The sandbox checkout's own origin on the local stack (SANDBOX_PORT). */
+export const LOCAL_SANDBOX = 'http://127.0.0.1:3001';
 
 export const examples = {
   categoriesRequest: {
@@ -144,7 +146,7 @@ export const examples = {
     currency: 'USD',
     provider: 'sandbox',
     provider_reference: SANDBOX_REF,
-    checkout_url: `${LOCAL}/sandbox/checkout/${SANDBOX_REF}`,
+    checkout_url: `${LOCAL_SANDBOX}/checkout/${SANDBOX_REF}`,
     reused: false,
   },
   orderStatus: {
@@ -164,6 +166,8 @@ export const examples = {
       confirmation_code: 'H4TLP2',
       room_id: '3c1d9e7a-2b4f-5a6c-8d9e-0f1a2b3c4d5e',
       room_assignment: 'locked',
+      below_rate: false,
+      room_assignment_reason: null,
     },
   },
   bookingConfirmed: {

@@ -31,7 +31,7 @@ export type Tag = 'Property sync' | 'Payment orders' | 'Sandbox provider' | 'Pro
 export const TAGS: { name: Tag; description: string }[] = [
   { name: 'Property sync', description: 'Area A: a PMS server with a scoped sync key pushes categories, rooms, bookings and check-in activity, and reads availability.' },
   { name: 'Payment orders', description: 'Area B: a partner server with a payment key creates payment orders paid on a hosted checkout, then confirms them with the status lookup.' },
-  { name: 'Sandbox provider', description: 'The sandbox payment provider\'s hosted checkout (the local default): an HTML page and its form. Called by the guest\'s browser.' },
+  { name: 'Sandbox provider', description: 'The sandbox payment provider\'s hosted checkout (the local default): an HTML page and its form, on an origin of its own as a provider\'s checkout is (see each operation\'s servers). Called by the guest\'s browser.' },
   { name: 'Provider webhooks', description: 'Events from payment providers (public routes, signature-checked).' },
 ];
 
@@ -210,6 +210,7 @@ export const OPERATIONS: Record<string, Operation> = {
         description: 'The page.',
         headers: {
           'Cache-Control': { schema: { type: 'string', enum: ['no-store'] } },
+          'Content-Security-Policy': { description: 'No script, no framing, only the page\'s own inline style (by its hash).', schema: { type: 'string' } },
           'X-Frame-Options': { schema: { type: 'string', enum: ['DENY'] } },
         },
         content: {

@@ -3,6 +3,7 @@ import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Route, RouteDocs } from '../../infra/routes';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../config';
+import { LOCAL_SANDBOX } from './examples';
 import { headerRef } from './headers';
 import { operationOf } from './operations';
 import { errorResponse, errorsOf } from './route-errors';
@@ -46,6 +47,19 @@ function headerParameters(route: Route): z.ZodObject | undefined {
   return Object.keys(shape).length ? z.object(shape) : undefined;
 }
 
+/** Where the sandbox checkout's operations are served: an origin of its own, never the API's. */
+const SANDBOX_SERVERS: RouteConfig['servers'] = [
+  { url: LOCAL_SANDBOX, description: 'The sandbox checkout on the local stack (`npm start`; `SANDBOX_PORT` overrides 3001)' },
+  {
+    url: 'https://{url_id}.lambda-url.{region}.on.aws',
+    description: 'A deployed stage synthesized with `-c sandboxPayments=true`, never prod: its sandbox checkout function\'s URL (the `SandboxCheckoutUrl` output)',
+    variables: {
+      url_id: { default: 'abcdefghijklmnopqrstuvwxyz012345', description: 'The function URL id.' },
+      region: { default: 'eu-west-1', description: 'The AWS region of the stack.' },
+    },
+  },
+];
+
 function docsOf(route: Route): RouteDocs {
   if (!route.docs) throw new Error(`Route ${route.id} (${route.method} ${route.path}) has no docs in infra/routes.ts: give it a summary and a description, or mark a page for people with page: true.`);
   return route.docs;
@@ -75,6 +89,7 @@ export function routeConfig(route: Route): RouteConfig {
     summary: docs.summary,
     description: `${docs.description}${scopeNote}`,
     security: securityOf(route),
+    ...(route.origin === 'sandbox' ? { servers: SANDBOX_SERVERS } : {}),
     ...(Object.keys(request).length ? { request } : {}),
     responses,
   };

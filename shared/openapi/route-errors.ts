@@ -1,6 +1,6 @@
 /** The error responses of a route: its own codes plus those every route of its kind answers. */
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import type { Route } from '../../infra/routes';
+import { type Route, servedByApi } from '../../infra/routes';
 import { MAX_BODY_BYTES, MAX_IDEMPOTENCY_KEY_LENGTH } from '../config';
 import { errorEnvelope } from '../schemas/responses';
 import { ERROR_CODES, type ErrorCode } from './error-codes';
@@ -32,10 +32,14 @@ function commonErrors(route: Route, operation: Operation): ErrorNote[] {
       { code: 'IDEMPOTENCY_KEY_REUSED' },
     );
   }
+  // API Gateway's own refusals; the sandbox's origin (a function URL) has no gateway in front.
+  const onApi = servedByApi(route);
   notes.push(
-    { code: 'VALIDATION_ERROR', when: 'The gateway refused a malformed request (oversized headers, a broken request line, a bad percent-escape in the path).' },
+    onApi
+      ? { code: 'VALIDATION_ERROR', when: 'The gateway refused a malformed request (oversized headers, a broken request line, a bad percent-escape in the path).' }
+      : { code: 'VALIDATION_ERROR', when: 'A bad percent-escape in the path.' },
     { code: 'PAYLOAD_TOO_LARGE', when: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.` },
-    { code: 'RATE_LIMITED' },
+    ...(onApi ? [{ code: 'RATE_LIMITED' } as const] : []),
     { code: 'INTERNAL_ERROR' },
     { code: 'SERVICE_UNAVAILABLE' },
   );

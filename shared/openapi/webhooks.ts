@@ -40,6 +40,8 @@ function eventHeaders(event: string, secret: string) {
 
 const deliveryDescription = (secret: string) =>
   [
+    `Security: the service sends no credential (\`security: []\`); each delivery is signed instead. \`X-Service-Signature\` is the HMAC-SHA256 of the exact raw body with the client's ${secret}: a receiver that verifies it knows the service sent this body.`,
+    '',
     'Delivery: HTTP POST with `Content-Type: application/json`; the body is serialized once when the event happens and every attempt sends the same bytes.',
     '',
     'Receiver contract: read the raw body before parsing; verify `X-Service-Signature` with the ' + secret + '; use `X-Service-Delivery` to detect duplicates; return 2xx only after the event is safely recorded, and the same 2xx for a delivery id already processed.',
@@ -63,6 +65,8 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
       headers: eventHeaders('booking.confirmed', 'callback secret'),
       body: { required: true, content: json(bookingConfirmedPayload, examples.bookingConfirmed) },
     },
+    // Redocly's security-defined: the receiver authenticates the signature, not a credential.
+    security: [],
     responses: RECEIVER_RESPONSES,
   });
   registry.registerWebhook({
@@ -80,6 +84,8 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
       headers: eventHeaders('payment_order.paid', 'webhook secret'),
       body: { required: true, content: json(paymentOrderPaidPayload, examples.paymentOrderPaid) },
     },
+    // Redocly's security-defined: the receiver authenticates the signature, not a credential.
+    security: [],
     responses: RECEIVER_RESPONSES,
   });
 }

@@ -5,8 +5,9 @@
  * in force only by then (bin/ops.ts applies it).
  */
 import type { ApiKeyRecord } from '../store/api-key-store';
+import { BELOW_RATE_ORDERS, type BelowRateOrders } from '../schemas/payments';
 import { DEFAULT_PLAN, PLANS } from '../../infra/plans';
-import { OPERATOR_ROLES } from '../../infra/user-pool-definition';
+import { MFA_SETTINGS, OPERATOR_ROLES } from '../../infra/user-pool-definition';
 import { BOOKING_ORIGINS } from '../schemas/bookings';
 import { BOOKING_STATUSES } from '../schemas/property-sync';
 import { type Command, defineCommand, UsageError } from './cli';
@@ -140,6 +141,35 @@ export const commands: readonly Command[] = [
   }),
 
   defineCommand({
+    name: 'clients settings',
+    summary: 'Show a client\'s settings, or change those given: the booking horizon and what a room booking paid below its rate does',
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+      'booking-horizon-days': { value: 'N', help: 'Guests may book at most N days ahead on the booking page (default 365)' },
+      'below-rate-orders': {
+        value: 'MODE',
+        help: 'A room booking paid below its rate: lock (takes its room, the default) or manual (recorded for manual assignment)',
+        choices: BELOW_RATE_ORDERS,
+      },
+    },
+    async run({ flags }) {
+      const raw = flags['booking-horizon-days'];
+      const horizon = raw === undefined ? undefined : /^\d+$/.test(raw) ? Number(raw) : NaN;
+      const settings = await (await clients()).setClientSettings(flags.client, {
+        ...(horizon === undefined ? {} : { booking_horizon_days: horizon }),
+        ...(flags['below-rate-orders'] === undefined ? {} : { below_rate_orders: flags['below-rate-orders'] as BelowRateOrders }),
+      });
+      return { client_id: flags.client, ...settings };
+    },
+    render: (result) =>
+      fields([
+        ['client_id', result.client_id],
+        ['booking_horizon_days', String(result.booking_horizon_days)],
+        ['below_rate_orders', result.below_rate_orders],
+      ]),
+  }),
+
+  defineCommand({
     name: 'clients list',
     summary: 'List every client with its plan',
     flags: {},
@@ -152,6 +182,28 @@ export const commands: readonly Command[] = [
   }),
 
   defineCommand({
+    name: 'clients link-stripe-account',
+    summary: "Link a Stripe connected account to a client: its admins may then choose it on the dashboard's Integrations page",
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+      account: { value: 'acct_...', help: 'The Stripe connected account id', required: true },
+    },
+    async run({ flags }) {
+      if (!/^acct_[A-Za-z0-9]+$/.test(flags.account)) throw new UsageError(`--account must be a Stripe account id (acct_...), not ${flags.account}`);
+      await (await clients()).requireClient(flags.client);
+      const { linked, accounts } = await (await import('../domain/payments/provider-accounts')).linkStripeAccount(flags.client, flags.account);
+      return { client_id: flags.client, account: linked.account, linked_at: linked.linked_at, linked_accounts: accounts.map((a) => a.account) };
+    },
+    render: (result) =>
+      fields([
+        ['client_id', result.client_id],
+        ['account', result.account],
+        ['linked at', result.linked_at],
+        ['linked accounts', listed(result.linked_accounts)],
+      ]),
+  }),
+
+  defineCommand({
     name: 'operators create',
     summary: "Create a dashboard operator of a client; without --password a temporary one is printed, changed at first sign-in",
     flags: {
@@ -159,15 +211,21 @@ export const commands: readonly Command[] = [
       email: { value: 'E', help: 'Their e-mail: what they sign in with', required: true },
       role: { value: 'ROLE', help: 'admin (everything) or staff (everything but Integrations)', required: true, choices: OPERATOR_ROLES },
       password: { value: 'P', help: 'A permanent password (12+ characters: upper, lower, digit, symbol)' },
+      mfa: {
+        value: 'MFA',
+        help: 'required: the dashboard makes them set up an authenticator app (TOTP) at their first sign-in, and asks for its code at every sign-in (default optional: they may turn it on under Security)',
+        choices: MFA_SETTINGS,
+      },
     },
     async run({ flags }) {
-      return (await operators()).createOperator({ clientId: flags.client, email: flags.email, role: flags.role, password: flags.password });
+      return (await operators()).createOperator({ clientId: flags.client, email: flags.email, role: flags.role, password: flags.password, mfa: flags.mfa });
     },
     render: (result) =>
       [
         fields([
           ['email', result.email],
           ['role', result.role],
+          ['mfa', result.mfa ?? 'optional'],
         ]),
         ...(result.temporary_password
           ? ['', `temporary password: ${result.temporary_password}`, '', 'Shown only this once. It must be changed at the first sign-in.']
@@ -185,7 +243,9 @@ export const commands: readonly Command[] = [
       return { operators: await (await operators()).listOperators(flags.client) };
     },
     render: ({ operators: list }) =>
-      list.length ? list.map((o) => `${o.email}  ${o.role.padEnd(5)}  ${o.status}${o.enabled ? '' : '  (disabled)'}`).join('\n') : '(no operators)',
+      list.length
+        ? list.map((o) => `${o.email}  ${o.role.padEnd(5)}  ${o.status}${o.mfa === 'required' ? '  mfa required' : ''}${o.enabled ? '' : '  (disabled)'}`).join('\n')
+        : '(no operators)',
   }),
 
   defineCommand({
@@ -396,7 +456,8 @@ export const commands: readonly Command[] = [
             .map(
               (b) =>
                 `${b.check_in_date} → ${b.check_out_date}  ${b.status.padEnd(11)} ${b.origin.padEnd(9)} ` +
-                `${b.room_number ? `room ${b.room_number}` : b.awaiting_room ? 'AWAITING ROOM' : '(no room)'}  ${b.guest_name}  ${b.booking_id}`,
+                `${b.room_number ? `room ${b.room_number}` : b.awaiting_room ? 'AWAITING ROOM' : '(no room)'}  ${b.guest_name}  ${b.booking_id}` +
+                (b.below_rate ? '  PAID BELOW RATE' : ''),
             )
             .join('\n')
         : 'No bookings.',
@@ -475,7 +536,7 @@ export const commands: readonly Command[] = [
 
   defineCommand({
     name: 'providers set',
-    summary: "Set a client's payment provider: the sandbox, or Stripe on the client's connected account",
+    summary: "Set a client's payment provider: the sandbox, or Stripe on the client's connected account (linked to the client too)",
     flags: {
       client: { value: 'ID', help: 'The client', required: true },
       provider: { value: 'NAME', help: 'sandbox or stripe', required: true, choices: ['sandbox', 'stripe'] },

@@ -15,6 +15,11 @@ export interface CheckoutRequest {
   /** Where the provider sends the guest back: the service's verify URL for this order. */
   returnUrl: string;
   settings: ProviderSettings;
+  /**
+   * When the checkout stops taking payment (a guest's room hold ends then). Absent: the
+   * provider's default (Stripe: 24 hours; the sandbox: never).
+   */
+  expiresAt?: Date;
 }
 
 export interface Checkout {

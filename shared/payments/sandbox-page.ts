@@ -1,6 +1,27 @@
-/** The sandbox provider's hosted checkout page. */
+/** The sandbox provider's hosted checkout page, on the sandbox's own origin. */
+import { createHash } from 'node:crypto';
 import { majorAmount } from '../schemas/payments';
-import type { SandboxSession } from './sandbox';
+import { type SandboxSession, sandboxSessionState } from './sandbox';
+
+/** The page's only styles, inline: the CSP allows exactly these by their hash. */
+const STYLE = `
+  body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem; color: #1b1f24; }
+  .card { border: 1px solid #d0d7de; border-radius: 12px; padding: 1.5rem; overflow-wrap: anywhere; }
+  .amount { font-size: 2rem; font-weight: 600; margin: .25rem 0 1rem; }
+  .muted { color: #57606a; }
+  button { display: block; width: 100%; padding: .75rem; margin-top: .5rem; font-size: 1rem; border-radius: 8px; border: 1px solid #d0d7de; cursor: pointer; }
+  button[value=paid] { background: #1f883d; color: #fff; border-color: #1f883d; }
+`;
+
+/**
+ * No script, nothing loaded from anywhere, no style but the page's own, no framing. No
+ * `form-action`: Chromium holds every redirect that follows a form's POST to it (measured with
+ * Chromium 156), and the outcome's POST is answered with a redirect to the API's verify URL, which
+ * redirects on to the merchant's success or cancel URL, an origin the sandbox does not know
+ * (Stripe's page leaves by script, which form-action does not govern). The page's one form posts
+ * to the page itself, and everything on it is escaped.
+ */
+export const SANDBOX_CHECKOUT_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'`;
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -8,8 +29,9 @@ const escapeHtml = (value: string) =>
 export function sandboxCheckoutPage(session: SandboxSession): string {
   const amount = `${majorAmount(session.amount_minor, session.currency)} ${session.currency}`;
   const customer = [session.customer.name, session.customer.email].filter(Boolean).join(' · ');
-  const open = session.state === 'open';
-  // Relative: the page's own URL, whatever stage prefix the API has.
+  const state = sandboxSessionState(session);
+  const open = state === 'open';
+  // Relative: the page's own URL.
   const action = encodeURIComponent(session.provider_reference);
   return `<!doctype html>
 <html lang="en">
@@ -17,14 +39,7 @@ export function sandboxCheckoutPage(session: SandboxSession): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sandbox checkout · ${escapeHtml(amount)}</title>
-<style>
-  body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem; color: #1b1f24; }
-  .card { border: 1px solid #d0d7de; border-radius: 12px; padding: 1.5rem; }
-  .amount { font-size: 2rem; font-weight: 600; margin: .25rem 0 1rem; }
-  .muted { color: #57606a; }
-  button { display: block; width: 100%; padding: .75rem; margin-top: .5rem; font-size: 1rem; border-radius: 8px; border: 1px solid #d0d7de; cursor: pointer; }
-  button[value=paid] { background: #1f883d; color: #fff; border-color: #1f883d; }
-</style>
+<style>${STYLE}</style>
 </head>
 <body>
 <div class="card">
@@ -39,7 +54,7 @@ export function sandboxCheckoutPage(session: SandboxSession): string {
     <button type="submit" name="outcome" value="cancelled">Cancel</button>
     <button type="submit" name="outcome" value="failed">Simulate a declined card</button>
   </form>`
-      : `<p data-testid="state">This checkout is ${escapeHtml(session.state)}.</p>
+      : `<p data-testid="state">This checkout is ${escapeHtml(state)}.</p>
   <p><a href="${escapeHtml(session.return_url)}">Return to the merchant</a></p>`
   }
 </div>

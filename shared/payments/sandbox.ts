@@ -22,15 +22,34 @@ export interface SandboxSession {
   state: CheckoutState;
   created_at: string;
   completed_at?: string;
+  /** When it stops taking payment (a guest's room hold ends then), as a Stripe session expires. */
+  expires_at?: string;
 }
 
-export function sandboxProvider(baseUrl: string): PaymentProvider {
+/** An open session past its `expires_at` is expired, whether or not anyone wrote that down yet. */
+export function sandboxSessionState(session: SandboxSession, now = new Date()): CheckoutState {
+  if (session.state === 'open' && session.expires_at && session.expires_at <= now.toISOString()) return 'expired';
+  return session.state;
+}
+
+/**
+ * The sandbox checkout's origin (SANDBOX_BASE_URL), where its page is: like Stripe's, never the
+ * API's. Only the functions that open checkouts are given it; failing loudly elsewhere.
+ */
+export function sandboxCheckoutBaseUrl(): string {
+  const url = config().sandboxBaseUrl;
+  if (!url) throw new Error('Missing required environment variable SANDBOX_BASE_URL (the sandbox checkout\'s origin)');
+  return url;
+}
+
+export function sandboxProvider(): PaymentProvider {
   return {
     name: 'sandbox',
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
       // Random, so a session id says nothing about the order; a concurrent create that loses the
       // order's transaction leaves an unused session behind, which nobody can reach.
       const providerReference = `sbx_${randomBytes(12).toString('hex')}`;
+      const checkoutUrl = `${sandboxCheckoutBaseUrl()}/checkout/${providerReference}`;
       const session: SandboxSession = {
         provider_reference: providerReference,
         order_reference: request.orderReference,
@@ -41,6 +60,7 @@ export function sandboxProvider(baseUrl: string): PaymentProvider {
         return_url: request.returnUrl,
         state: 'open',
         created_at: new Date().toISOString(),
+        ...(request.expiresAt ? { expires_at: request.expiresAt.toISOString() } : {}),
       };
       try {
         await db.send(
@@ -53,17 +73,18 @@ export function sandboxProvider(baseUrl: string): PaymentProvider {
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
       }
-      return { providerReference, checkoutUrl: `${baseUrl}/sandbox/checkout/${providerReference}` };
+      return { providerReference, checkoutUrl };
     },
     async getPayment(providerReference: string): Promise<ProviderPayment> {
       const session = await getSandboxSession(providerReference);
       if (!session) return { state: 'not_found', amountMinor: 0, currency: '', raw: { id: providerReference, error: 'unknown checkout session' } };
+      const state = sandboxSessionState(session);
       return {
-        state: session.state,
+        state,
         amountMinor: session.amount_minor,
         currency: session.currency,
-        ...(session.state === 'paid' ? { paymentId: `sbx_pay_${providerReference.slice(4)}` } : {}),
-        raw: { id: providerReference, state: session.state, amount_minor: session.amount_minor, currency: session.currency, completed_at: session.completed_at ?? null },
+        ...(state === 'paid' ? { paymentId: `sbx_pay_${providerReference.slice(4)}` } : {}),
+        raw: { id: providerReference, state, amount_minor: session.amount_minor, currency: session.currency, completed_at: session.completed_at ?? null },
       };
     },
   };
@@ -77,22 +98,40 @@ export async function getSandboxSession(providerReference: string): Promise<Sand
   return fromItem<SandboxSession>(Item);
 }
 
-/** The tester's choice on the hosted page; a session is completed once. */
+/**
+ * The tester's choice on the hosted page; a session is completed once. After its `expires_at`
+ * nothing can be chosen any more: the session is recorded `expired` instead (and the order ends
+ * so when verified), as Stripe refuses to take payment on an expired session.
+ */
 export async function completeSandboxSession(providerReference: string, outcome: SandboxOutcome, now = new Date()): Promise<SandboxSession | undefined> {
   if (!config().sandboxPayments) return undefined;
-  try {
+  const complete = async (state: CheckoutState, ifOpenAt: 'before' | 'after') => {
     const { Attributes } = await db.send(
       new UpdateCommand({
         TableName: TABLE,
         Key: keys.sandboxSession(providerReference),
-        UpdateExpression: 'SET #state = :outcome, completed_at = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #state = :open',
+        UpdateExpression: 'SET #state = :state, completed_at = :now',
+        ConditionExpression:
+          ifOpenAt === 'before'
+            ? 'attribute_exists(pk) AND #state = :open AND (attribute_not_exists(expires_at) OR expires_at > :now)'
+            : 'attribute_exists(pk) AND #state = :open AND expires_at <= :now',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':outcome': outcome, ':now': now.toISOString(), ':open': 'open' },
+        ExpressionAttributeValues: { ':state': state, ':now': now.toISOString(), ':open': 'open' },
         ReturnValues: 'ALL_NEW',
       }),
     );
     return fromItem<SandboxSession>(Attributes!);
+  };
+  try {
+    return await complete(outcome, 'before');
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+  // Completed already (it keeps its first outcome), unknown, or past its end.
+  const session = await getSandboxSession(providerReference);
+  if (!session || sandboxSessionState(session, now) !== 'expired') return session;
+  try {
+    return await complete('expired', 'after');
   } catch (error) {
     if (isConditionFailure(error)) return getSandboxSession(providerReference);
     throw error;

@@ -18,10 +18,34 @@ import { stripeSecret } from './stripe-secrets';
 /** A connected account id as Stripe issues them. */
 export const STRIPE_ACCOUNT_PATTERN = /^acct_[A-Za-z0-9]+$/;
 
-/** Below the functions' 10 s Lambda timeout, so a hung call still ends in our error envelope. */
-export const STRIPE_TIMEOUT_MS = 8_000;
+/**
+ * One call's budget: a request that hangs is cut after STRIPE_TIMEOUT_MS and tried once more, so
+ * the whole call (both tries and the SDK's back-off between them) ends well inside the functions' 10 s Lambda timeout (test/unit/stripe-budget.test.ts), in our
+ * error envelope (503 with Retry-After) rather than a killed function.
+ */
+export const STRIPE_TIMEOUT_MS = 3_000;
 /** Connection errors, 409 lock conflicts and retryable 5xx; POSTs carry our idempotency key. */
-export const STRIPE_MAX_NETWORK_RETRIES = 2;
+export const STRIPE_MAX_NETWORK_RETRIES = 1;
+/**
+ * The SDK's wait before its first retry: its initial network retry delay (0.5 s; the n-th retry
+ * waits at most 0.5 x 2^(n-1) s, never under 0.5 s). One retry: one such wait.
+ */
+export const STRIPE_FIRST_RETRY_DELAY_MS = 500;
+/** The longest one Stripe call can take with this client: two tries and the wait between them. */
+export const STRIPE_CALL_BUDGET_MS = STRIPE_TIMEOUT_MS * (STRIPE_MAX_NETWORK_RETRIES + 1) + STRIPE_FIRST_RETRY_DELAY_MS * STRIPE_MAX_NETWORK_RETRIES;
+
+/**
+ * Stripe's shortest Checkout Session life: `expires_at` must be 30 minutes to 24 hours after the
+ * session's creation (https://docs.stripe.com/api/checkout/sessions/create#create_checkout_session-expires_at).
+ * A little more than 30 minutes is asked when the wanted end is nearer than that by the time of
+ * the call, so that Stripe's clock never refuses it.
+ */
+const STRIPE_MIN_SESSION_SECONDS = 30 * 60 + 10;
+
+/** The session's `expires_at` for a wanted end (a guest's room hold): that end, or Stripe's shortest. */
+export function sessionExpiresAt(wanted: Date, now = new Date()): number {
+  return Math.max(Math.floor(wanted.getTime() / 1000), Math.ceil(now.getTime() / 1000) + STRIPE_MIN_SESSION_SECONDS);
+}
 
 interface ApiBase {
   host: string;
@@ -169,6 +193,7 @@ export function stripeProvider(): PaymentProvider {
             // Both lead to our verify URL: the service asks Stripe what happened either way.
             success_url: request.returnUrl,
             cancel_url: request.returnUrl,
+            ...(request.expiresAt ? { expires_at: sessionExpiresAt(request.expiresAt) } : {}),
           },
           { stripeAccount: account, idempotencyKey },
         );

@@ -59,3 +59,10 @@ export function paymentOrderIssue(issues: readonly z.core.$ZodIssue[]): AppError
 export const orderReferenceParam = z.object({ order_reference: z.string().check(z.regex(/^PO-[A-Z0-9]{12}$/, 'not an order reference')) });
 
 export const verifyQuery = z.object({ reference: z.string().check(z.minLength(1), z.maxLength(128)) });
+
+/**
+ * What a room booking paid below its room's rate (or in another currency) does, a client
+ * setting: `lock` takes the room as any paid booking, `manual` leaves it for staff to assign.
+ */
+export const BELOW_RATE_ORDERS = ['lock', 'manual'] as const;
+export type BelowRateOrders = (typeof BELOW_RATE_ORDERS)[number];

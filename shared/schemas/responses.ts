@@ -170,6 +170,13 @@ export const serviceBookingSync = z.object({
   confirmation_code: z.nullable(z.string()),
   room_id: described(z.nullable(serviceId), { description: 'The locked room, or `null` when the booking awaits manual room assignment.' }),
   room_assignment: described(z.nullable(z.enum(ROOM_ASSIGNMENTS)), { description: '`locked`: `context.service_room_id` was free and is held; `manual`: recorded for manual room assignment.' }),
+  below_rate: described(z.boolean(), {
+    description:
+      "`true` when the order paid less than its room's rate total (price x nights, in the hotel's currency) or in another currency than the hotel's. The hotel's `below_rate_orders` setting decides whether such a booking may lock its room.",
+  }),
+  room_assignment_reason: described(z.nullable(z.enum(['below_rate'])), {
+    description: "`below_rate`: the booking was paid below its rate and the hotel's setting leaves it for staff to assign a room; otherwise `null`.",
+  }),
 });
 
 export const paymentOrderStatus = z.object({

@@ -6,6 +6,7 @@ import { batchGet, queryAll, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import { isConditionFailure } from './items';
+import type { BelowRateOrders } from '../schemas/payments';
 
 export interface ClientRecord {
   client_id: string;
@@ -22,10 +23,29 @@ export interface ClientRecord {
   usage_key_id?: string;
   /** Guests may book on the guest booking page and pay at the property (a dashboard setting); unset: no. */
   pay_at_property?: boolean;
+  /** How far ahead guests may book on the booking page, in days; unset: DEFAULT_BOOKING_HORIZON_DAYS. */
+  booking_horizon_days?: number;
+  /** Whether a room booking paid below its room's rate may lock the room; unset: `lock`. */
+  below_rate_orders?: BelowRateOrders;
   created_at: string;
 }
 
-const CLIENT_FIELDS = ['client_id', 'name', 'currency', 'plan', 'usage_key', 'usage_key_id', 'pay_at_property', 'created_at'] as const;
+
+/** The client settings that are plain values on its profile. */
+export type ClientSettings = Pick<ClientRecord, 'booking_horizon_days' | 'below_rate_orders'>;
+
+const CLIENT_FIELDS = [
+  'client_id',
+  'name',
+  'currency',
+  'plan',
+  'usage_key',
+  'usage_key_id',
+  'pay_at_property',
+  'booking_horizon_days',
+  'below_rate_orders',
+  'created_at',
+] as const;
 
 function toClient(item: Record<string, unknown>): ClientRecord {
   const record: Record<string, unknown> = { plan: DEFAULT_PLAN };
@@ -66,6 +86,29 @@ export async function createClient(client: ClientRecord): Promise<void> {
 export async function getClient(clientId: string): Promise<ClientRecord | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.client(clientId) }));
   return Item ? toClient(Item) : undefined;
+}
+
+/** Sets the given settings on the client's profile; the client as it now stands, undefined when there is none. */
+export async function putClientSettings(clientId: string, settings: ClientSettings): Promise<ClientRecord | undefined> {
+  const entries = Object.entries(settings).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return getClient(clientId);
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.client(clientId),
+        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toClient(Attributes!);
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 }
 
 /** Every client, oldest first: the client index gives the ids, the table the records. */

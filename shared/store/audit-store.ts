@@ -22,6 +22,8 @@ export interface AuditRecord {
   target?: string;
   /** What changed: field to new value. */
   changes: Record<string, AuditValue>;
+  /** The values those fields had before, where the action replaced one (a URL, a provider account). */
+  previous?: Record<string, AuditValue>;
 }
 
 /** Writes one entry; never overwrites (the id is new). */

@@ -29,6 +29,17 @@ export interface GuestBookingRecord {
   total: number;
   currency: string;
   created_at: string;
+  /**
+   * Paid at the hotel: `pending` until the guest confirms with the e-mail's link, before
+   * `hold_expires_at` (after it, unconfirmed, the booking is cancelled: decided when read); then
+   * `confirmed` at `confirmed_at`. Absent on online payments, whose order decides.
+   */
+  status?: 'pending' | 'confirmed';
+  hold_expires_at?: string;
+  confirmed_at?: string;
+  /** Paid at the hotel: the guest's contact, for the booking the link confirms. */
+  guest_email?: string;
+  guest_phone?: string;
 }
 
 /**
@@ -50,6 +61,23 @@ export function guestBookingPutItem(tokenHash: string, record: GuestBookingRecor
 export async function getGuestBooking(tokenHash: string): Promise<GuestBookingRecord | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.guestBooking(tokenHash), ConsistentRead: true }));
   return Item ? fromItem<GuestBookingRecord>(Item) : undefined;
+}
+
+/**
+ * A pay-at-the-hotel booking confirmed by its e-mail's link: only while it is pending and its
+ * hold has not ended at `at` (in the transaction that writes the booking).
+ */
+export function guestBookingConfirmItem(tokenHash: string, bookingId: string, at: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE,
+      Key: keys.guestBooking(tokenHash),
+      UpdateExpression: 'SET #status = :confirmed, confirmed_at = :at',
+      ConditionExpression: 'booking_id = :booking AND #status = :pending AND hold_expires_at > :at',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':confirmed': 'confirmed', ':pending': 'pending', ':at': at, ':booking': bookingId },
+    },
+  };
 }
 
 /** An open checkout's marker: which room it holds for which nights, until when. */
@@ -107,6 +135,42 @@ export async function openCheckoutHolds(clientId: string, window: { checkIn: str
   return (items as (CheckoutHoldMarker & { released_at?: string })[])
     .filter((m) => !m.released_at && m.check_in_date < window.checkOut && m.check_out_date > window.checkIn)
     .map(({ released_at: _released, ...marker }) => marker);
+}
+
+/** A checkout hold one source address opened: its room and booking, and when it ends. */
+export interface SourceHold {
+  booking_id: string;
+  room_id: string;
+  expires_at: string;
+}
+
+/** The holds a source address opened at a client, with the version writes are conditioned on. */
+export async function getSourceHolds(clientId: string, sourceHash: string): Promise<{ holds: SourceHold[]; version: number }> {
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.guestSource(clientId, sourceHash), ConsistentRead: true }));
+  return { holds: (Item?.holds as SourceHold[] | undefined) ?? [], version: (Item?.version as number | undefined) ?? 0 };
+}
+
+/**
+ * The source's holds as they now stand, written only if nobody else wrote them since they were
+ * read at `readVersion` (two tabs of one guest racing for a 4th hold: one wins). The TTL
+ * attribute lets AWS remove the item once its last hold is over.
+ */
+export function sourceHoldsPutItem(clientId: string, sourceHash: string, holds: readonly SourceHold[], readVersion: number): TransactItem {
+  const last = holds.reduce((latest, h) => (h.expires_at > latest ? h.expires_at : latest), '');
+  return {
+    Put: {
+      TableName: TABLE,
+      Item: {
+        ...keys.guestSource(clientId, sourceHash),
+        entity: 'guest_source',
+        holds,
+        version: readVersion + 1,
+        ...(last ? { expires_at: Math.ceil(Date.parse(last) / 1000) } : {}),
+      },
+      ConditionExpression: readVersion === 0 ? 'attribute_not_exists(pk)' : 'version = :read',
+      ...(readVersion === 0 ? {} : { ExpressionAttributeValues: { ':read': readVersion } }),
+    },
+  };
 }
 
 /** The pay-at-property setting on the client's profile; false when there is no such client. */

@@ -17,6 +17,8 @@ function deliveryDueShard(deliveryId: string): number {
 }
 
 const DELIVERIES_DUE = 'DELIVERIES#DUE';
+/** The due index's partition of guest e-mails not sent yet (one: a few e-mails per booking, far below a partition's 1,000 writes a second). */
+const EMAILS_DUE = 'EMAILS#DUE';
 
 /** An id in a sort key: a UUID, an order reference (no `#`). */
 const SORT_KEY_ID = /^[A-Za-z0-9-]{1,128}$/;
@@ -105,6 +107,8 @@ export const keys = {
    * guest only, is the one way to it, and the table does not hold it.
    */
   guestBooking: (tokenHash: string) => ({ pk: `GUESTBOOKING#${tokenHash}`, sk: 'GUESTBOOKING' }),
+  /** The open checkout holds one source address has at one client (its keyed hash): at most 3. */
+  guestSource: (clientId: string, sourceHash: string) => ({ pk: `GUESTSOURCE#${clientId}#${sourceHash}`, sk: 'GUESTSOURCE' }),
 
   /** Where a client receives events: `callback` (booking.confirmed) or `webhook` (payment_order.paid). */
   endpoint: (clientId: string, kind: 'callback' | 'webhook') => ({ pk: `CLIENT#${clientId}`, sk: `ENDPOINT#${kind}` }),
@@ -144,6 +148,26 @@ export const keys = {
   },
 
   /**
+   * An e-mail to a guest (a booking's confirmation, a "Confirm your booking" link), by its id: a
+   * name-based id of the booking and the kind of e-mail, so each is written once.
+   */
+  email: (emailId: string) => ({ pk: `EMAIL#${emailId}`, sk: 'EMAIL' }),
+  /**
+   * Sparse "due" index (gsi1) of the e-mails not sent yet: when the sweeper is to try one (again).
+   * Written with the e-mail a short lease ahead (the function that wrote it sends it at once),
+   * then at each failed try's next retry; removed once sent or given up.
+   */
+  emailDue: (dueAt: string, emailId: string) => ({ gsi1pk: EMAILS_DUE, gsi1sk: `${dueAt}#${emailId}` }),
+  emailsDue: EMAILS_DUE,
+  /** The highest due-index sort key of the e-mails due at `now`. */
+  emailDueUntil: (now: string) => `${now}~`,
+  /** A due e-mail read from its sort key alone (the index projects no e-mail attribute). */
+  emailDueEntry: (gsi1sk: string) => {
+    const at = gsi1sk.indexOf('#');
+    return { dueAt: gsi1sk.slice(0, at), emailId: gsi1sk.slice(at + 1) };
+  },
+
+  /**
    * Operators' audit entries, in the client's partition, newest last by sort key: the time first,
    * then a random id, so two entries of one millisecond never collide.
    */
@@ -178,6 +202,17 @@ export const keys = {
   orderByExternalReference: (clientId: string, reference: string) => ({ pk: `CLIENT#${clientId}`, sk: `ORDEREXT#${reference}` }),
   /** A client's payment provider settings. */
   providerSettings: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'PROVIDER' }),
+  /**
+   * A Stripe connected account the platform linked to the client (`ops clients link-stripe-account`):
+   * the accounts its admins may choose among on the dashboard.
+   */
+  linkedStripeAccount: (clientId: string, account: string) => ({ pk: `CLIENT#${clientId}`, sk: `STRIPEACCOUNT#${account}` }),
+  linkedStripeAccountPrefix: 'STRIPEACCOUNT#',
+  /**
+   * An operator's password confirmed again (shared/domain/reauthentication.ts), by the SHA-256 of
+   * the random token in that browser's re-auth cookie: the table never holds the token itself.
+   */
+  operatorReauth: (clientId: string, tokenHash: string) => ({ pk: `CLIENT#${clientId}`, sk: `REAUTH#${tokenHash}` }),
   /** The sandbox provider's own checkout sessions. */
   sandboxSession: (providerReference: string) => ({ pk: `SANDBOX#${providerReference}`, sk: 'SANDBOX' }),
 
@@ -186,3 +221,33 @@ export const keys = {
 };
 
 export const SHORT_STAY_NIGHTS = 31;
+
+/**
+ * Every partition-key prefix of the table: each `pk` above starts with one of these. IAM grants
+ * writes by them (infra/table-access.ts: `dynamodb:LeadingKeys`), and the local table guard
+ * checks them; a new kind of partition is one line here, then named in the `writes` of the
+ * functions that write it (test/infra/least-privilege.test.ts checks this list against the keys).
+ */
+export const PARTITION_PREFIXES = [
+  /** A client: its profile and settings (plan, provider, endpoints), property data, bookings, holds, audit. */
+  'CLIENT#',
+  /** API keys by hash, their id pointers, and the local stack's usage keys. */
+  'APIKEY#',
+  'APIKEYID#',
+  'USAGEKEY#',
+  /** Service-made bookings' client pointer, guest bookings by token hash. */
+  'BOOKINGID#',
+  'GUESTBOOKING#',
+  /** The open checkout holds of one source address at one client (guest booking page). */
+  'GUESTSOURCE#',
+  /** Payment orders with their attempts, events and transactions; the sandbox provider's sessions. */
+  'ORDER#',
+  'SANDBOX#',
+  /** Outbound callback and webhook deliveries. */
+  'DELIVERY#',
+  /** E-mails to guests (shared/store/email-store.ts). */
+  'EMAIL#',
+  /** Powertools idempotency records. */
+  'IDEMPOTENCY#',
+] as const;
+export type PartitionPrefix = (typeof PARTITION_PREFIXES)[number];

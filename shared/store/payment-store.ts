@@ -9,7 +9,7 @@ import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import type { TransactItem } from './service-booking-store';
 import { newId } from '../ids';
-import { fromItem } from './items';
+import { fromItem, isConditionFailure } from './items';
 
 export type OrderStatus = 'processing' | 'paid' | 'failed' | 'cancelled' | 'expired';
 
@@ -20,6 +20,13 @@ export interface BookingSync {
   confirmation_code: string | null;
   room_id: string | null;
   room_assignment: 'locked' | 'manual' | null;
+  /**
+   * Paid below its room's rate total, or in another currency than the client's (the rate check,
+   * CONTRACT.md "Payment orders"). Absent on orders settled before the check existed: false.
+   */
+  below_rate?: boolean;
+  /** Why a synced booking awaits manual assignment: `below_rate` when the client's setting kept it from its room. */
+  room_assignment_reason?: 'below_rate' | null;
 }
 
 export interface PaymentOrderRecord {
@@ -225,4 +232,46 @@ export async function getProviderSettings(clientId: string): Promise<ProviderSet
 
 export async function putProviderSettings(clientId: string, settings: ProviderSettings): Promise<void> {
   await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.providerSettings(clientId), entity: 'provider_settings', ...settings } }));
+}
+
+// ---- Stripe connected accounts linked by the platform
+
+export interface LinkedStripeAccount {
+  account: string;
+  linked_at: string;
+}
+
+/**
+ * Links a connected account to the client (idempotent: a second link keeps the first time).
+ * Returns the link as stored.
+ */
+export async function putLinkedStripeAccount(clientId: string, link: LinkedStripeAccount): Promise<LinkedStripeAccount> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: { ...keys.linkedStripeAccount(clientId, link.account), entity: 'linked_stripe_account', ...link },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return link;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return (await getLinkedStripeAccount(clientId, link.account))!;
+  }
+}
+
+export async function getLinkedStripeAccount(clientId: string, account: string): Promise<LinkedStripeAccount | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.linkedStripeAccount(clientId, account), ConsistentRead: true }));
+  return Item ? fromItem<LinkedStripeAccount>(Item) : undefined;
+}
+
+/** The client's linked accounts, in account id order. */
+export async function listLinkedStripeAccounts(clientId: string): Promise<LinkedStripeAccount[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ':prefix': keys.linkedStripeAccountPrefix },
+    ConsistentRead: true,
+  });
+  return items.map((item) => fromItem<LinkedStripeAccount>(item));
 }

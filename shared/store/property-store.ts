@@ -71,6 +71,12 @@ export interface BookingRecord {
   gateway_reference?: string;
   /** Paid-order bookings: the order they were made by (its booking_sync names their room). */
   payment_order_reference?: string;
+  /** Paid-order bookings: the room's price x nights in the client's currency when paid (null: no room chosen). */
+  rate_total?: number | null;
+  /** Paid-order bookings: paid below `rate_total`, or in another currency than the client's. */
+  below_rate?: boolean;
+  /** Awaiting a room because the client's `below_rate_orders` setting is `manual`. */
+  room_assignment_reason?: 'below_rate';
   /** Hash of the synced content; a re-sync of identical content writes nothing. */
   content_hash?: string;
   /**

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAV } from '../../shared/dashboard/layout';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
+import { hasChromium, launchChromium, payOnSandboxCheckout, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { orderStatus, paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
@@ -114,16 +114,19 @@ beforeAll(async () => {
   });
   await configureEndpoint(tenant.clientId, 'callback', { url: receiver.url });
   receiver.respondWith(400);
-  const order = await paidRoomBooking(stack, tenant, { check_in_date: day(3), check_out_date: day(5) });
+  if (hasChromium) {
+    browser = await launchChromium();
+    admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  }
+  // The guest pays in the browser, on the sandbox checkout's own origin, and comes back to the API's.
+  const guest = await browser?.newContext();
+  const order = await paidRoomBooking(stack, tenant, { check_in_date: day(3), check_out_date: day(5) }, guest ? { pay: (url) => payOnSandboxCheckout(guest, url, stack.url) } : {});
+  await guest?.close();
   expect(order.sync.room_assignment).toBe('manual');
   paid = { orderReference: order.orderReference, bookingId: order.sync.booking_id };
   await waitFor('the first booking.confirmed, refused', async () => (receiver.received.length >= 1 ? true : undefined));
 
   evilSite = await startEvilSite(stack.url);
-  if (hasChromium) {
-    browser = await launchChromium();
-    admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  }
 });
 
 afterAll(async () => {
@@ -148,7 +151,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
     const cookies = await admin.cookies();
-    expect(cookies.map((c) => c.name).sort()).toEqual(['dashboard_id', 'dashboard_refresh']);
+    expect(cookies.map((c) => c.name).sort()).toEqual(['dashboard_access', 'dashboard_id', 'dashboard_refresh']);
     for (const cookie of cookies) {
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard', secure: false });
     }

@@ -1,19 +1,19 @@
 /**
  * A guest in a real browser: headless Chromium (Debian's `chromium` package, driven by
- * playwright-core) opens the sandbox checkout page of a new payment order, presses a button, and
- * follows the provider's and the service's redirects to the partner's return page, served here
- * on loopback. The order's status comes from the status lookup, never from the return URL.
+ * playwright-core) opens the sandbox checkout page of a new payment order, on the sandbox's own
+ * origin, presses a button, and follows the provider's redirect to the service's verify URL (the
+ * API's origin) and the service's redirect to the partner's return page (a third origin, served here
+ * on loopback), with no Content Security Policy violation on the way. The order's status comes from
+ * the status lookup, never from the return URL.
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, hasChromium, launchChromium, shoot, watchCspViolations } from '../support/browser';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const ORDERS = '/api/v1/payments/payment-orders';
 
 let stack: TestStack;
@@ -37,23 +37,7 @@ beforeAll(async () => {
   stack = await startTestStack();
   tenant = await stack.createTenant();
   partner = await startPartnerSite();
-  if (hasChromium) {
-    // playwright-core gives every launch a fresh temporary profile of its own.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-  }
+  if (hasChromium) browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -94,9 +78,17 @@ describe(`sandbox checkout in headless Chromium (skipped without ${CHROMIUM}: ap
   needsChromium('the guest pays on the hosted page and lands on the success URL; the lookup says paid', async () => {
     const order = await newOrder();
     const page = await browser!.newPage();
+    const violations = watchCspViolations(page);
     try {
       const opened = await page.goto(order.checkout_url);
       expect(opened?.status()).toBe(200);
+      // Its own origin: neither the API's nor the partner's.
+      expect(new URL(page.url()).origin).toBe(stack.sandboxUrl);
+      expect(stack.sandboxUrl).not.toBe(new URL(stack.url).origin);
+      expect(opened?.headers()['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-/);
+      // Its own styles apply under that policy.
+      expect(await page.getByRole('button', { name: 'Pay 259 EUR' }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(31, 136, 61)');
+      await shoot(page, 'sandbox-checkout', new Set());
       await expect(page.title()).resolves.toContain('259 EUR');
       expect(await page.getByTestId('amount').textContent()).toBe('259 EUR');
       expect(await page.getByTestId('customer').textContent()).toContain('grace@example.com');
@@ -113,6 +105,7 @@ describe(`sandbox checkout in headless Chromium (skipped without ${CHROMIUM}: ap
       ]);
       expect(await page.locator('h1').textContent()).toBe('Thank you for your booking');
       expect(await orderStatus(order.order_reference)).toBe('paid');
+      expect(violations).toEqual([]);
 
       // Back on the hosted page the checkout is over: no buttons to press again.
       await page.goto(order.checkout_url);
@@ -126,9 +119,11 @@ describe(`sandbox checkout in headless Chromium (skipped without ${CHROMIUM}: ap
   needsChromium('the guest cancels and lands on the cancel URL with payment=failed; the order is cancelled', async () => {
     const order = await newOrder();
     const page = await browser!.newPage();
+    const violations = watchCspViolations(page);
     try {
       await page.goto(order.checkout_url);
       await Promise.all([page.waitForURL(`${partner.url}/cart?**`), page.getByRole('button', { name: 'Cancel' }).click()]);
+      expect(violations).toEqual([]);
       const landed = new URL(page.url());
       expect(landed.searchParams.get('payment')).toBe('failed');
       expect(landed.searchParams.get('payment_order')).toBe(order.order_reference);

@@ -56,7 +56,7 @@ describe('sign-in', () => {
     expect(posted.status).toBe(303);
     expect(posted.location).toBe('/dashboard');
     const cookies = posted.headers.getSetCookie();
-    expect(cookies.map((c) => c.split('=')[0])).toEqual(['dashboard_id', 'dashboard_refresh']);
+    expect(cookies.map((c) => c.split('=')[0])).toEqual(['dashboard_id', 'dashboard_access', 'dashboard_refresh']);
     for (const cookie of cookies) {
       expect(cookie).toContain('; HttpOnly');
       expect(cookie).toContain('; SameSite=Strict');

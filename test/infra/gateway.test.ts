@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY_CACHE_TTL_SECONDS, MAX_AUTHORIZER_CACHE_TTL_SECONDS, REVOCATION_BOUND_SECONDS } from '../../infra/authorizers';
 import { gatewayResponses } from '../../infra/gateway-responses';
 import { DEFAULT_PLAN_LIMITS, PLANS } from '../../infra/plans';
-import { type Route, routes, routesOfStage } from '../../infra/routes';
+import { type Route, routes, routesOfStage, servedByApi } from '../../infra/routes';
 import { HotelIntegrationStack, type HotelIntegrationStackProps, usagePlanOutputKey } from '../../infra/stack';
 
 // Raw CloudFormation JSON.
@@ -25,8 +25,11 @@ function synth(props: Partial<HotelIntegrationStackProps> = {}) {
 }
 
 const { stack, json, ofType, logicalId } = synth();
-/** The routes of the stage synth() deploys by default (sandbox on): the API's and the dashboard's. */
-const stageRoutes = routesOfStage({ sandboxPayments: true });
+/**
+ * The routes the API of the stage synth() deploys by default (sandbox on) serves: the API's and the
+ * dashboard's (the sandbox checkout is on a function URL of its own: test/infra/payment-safety.test.ts).
+ */
+const stageRoutes = routesOfStage({ sandboxPayments: true }).filter(servedByApi);
 /** Routes whose callers hold an API key (checked by an authorizer, limited by their usage plan). */
 const isKeyed = (route: Route) => route.auth.kind === 'sync' || route.auth.kind === 'payment';
 const restApiId = logicalId(stack.api.restApi);
@@ -123,15 +126,71 @@ describe('authorizers', () => {
 
 describe('WAF', () => {
   const [aclId, acl] = ofType('AWS::WAFv2::WebACL')[0]!;
+  const ruleOf = (rules: CfnJson[], name: string) => {
+    const rule = rules.find((r: CfnJson) => r.Name === name);
+    if (!rule) throw new Error(`no rule ${name}`);
+    return rule;
+  };
+  /** The literal path parts a rate rule's scope-down matches (URI path CONTAINS, URL-decoded). */
+  const searchedPaths = (scope: CfnJson): string[] =>
+    (scope.OrStatement?.Statements ?? [scope]).map((s: CfnJson) => {
+      expect(s.ByteMatchStatement).toMatchObject({ FieldToMatch: { UriPath: {} }, PositionalConstraint: 'CONTAINS', TextTransformations: [{ Priority: 0, Type: 'URL_DECODE' }] });
+      return s.ByteMatchStatement.SearchString as string;
+    });
 
-  it('has one regional web ACL allowing by default, with metrics', () => {
+  it('has one regional web ACL allowing by default, with metrics, and its rules in this order', () => {
     expect(ofType('AWS::WAFv2::WebACL')).toHaveLength(1);
     expect(acl.Properties).toMatchObject({
       Scope: 'REGIONAL',
       DefaultAction: { Allow: {} },
       VisibilityConfig: { CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true },
     });
-    expect(acl.Properties.Rules).toHaveLength(1);
+    const rules = acl.Properties.Rules as CfnJson[];
+    expect(rules.map((r) => [r.Priority, r.Name])).toEqual([
+      [0, 'AWS-AWSManagedRulesAmazonIpReputationList'],
+      [1, 'AWS-AWSManagedRulesKnownBadInputsRuleSet'],
+      [2, 'GuestBookingPostsPerIp'],
+      [3, 'PublicRoutesPerIp'],
+      [4, 'KeyedRoutesPerIp'],
+    ]);
+    for (const rule of rules) expect(rule.VisibilityConfig, rule.Name).toMatchObject({ CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true });
+    // Each rule its own metric; the public rule's as before the others came.
+    expect(new Set(rules.map((r) => r.VisibilityConfig.MetricName)).size).toBe(rules.length);
+    expect(ruleOf(rules, 'PublicRoutesPerIp').VisibilityConfig.MetricName).toBe('hotel-integration-test-public-per-ip');
+  });
+
+  it("adds AWS's managed IP-reputation and known-bad-inputs rule groups with their own actions", () => {
+    // https://docs.aws.amazon.com/waf/latest/developerguide/aws-managed-rule-groups-ip-rep.html
+    // https://docs.aws.amazon.com/waf/latest/developerguide/aws-managed-rule-groups-baseline.html#aws-managed-rule-groups-baseline-known-bad-inputs
+    // A rule group statement takes OverrideAction, never Action (AWS::WAFv2::WebACL Rule:
+    // https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-rule.html).
+    for (const name of ['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet']) {
+      const rule = ruleOf(acl.Properties.Rules, `AWS-${name}`);
+      expect(rule.Statement).toEqual({ ManagedRuleGroupStatement: { VendorName: 'AWS', Name: name } });
+      expect(rule.OverrideAction).toEqual({ None: {} });
+      expect(rule.Action).toBeUndefined();
+    }
+  });
+
+  it('limits guest booking POSTs per source address, far tighter than the public rule', () => {
+    // Rate-based statement: limit at least 10, window 60, 120, 300 or 600 s
+    // (https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-type-rate-based-high-level-settings.html;
+    // https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-wafv2-webacl-ratebasedstatement.html).
+    const rule = ruleOf(acl.Properties.Rules, 'GuestBookingPostsPerIp');
+    expect(rule.Action).toEqual({ Block: {} });
+    const rate = rule.Statement.RateBasedStatement;
+    expect(rate).toMatchObject({ AggregateKeyType: 'IP', Limit: 10, EvaluationWindowSec: 300 });
+    const publicRate = ruleOf(acl.Properties.Rules, 'PublicRoutesPerIp').Statement.RateBasedStatement;
+    expect(rate.Limit * 50).toBeLessThanOrEqual(publicRate.Limit);
+    const [paths, method] = rate.ScopeDownStatement.AndStatement.Statements;
+    expect(method).toEqual({
+      ByteMatchStatement: { FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: 'POST', TextTransformations: [{ Priority: 0, Type: 'NONE' }] },
+    });
+    expect(searchedPaths(paths)).toEqual(['/book/']);
+    // Every guest booking POST falls under it, and nothing else the stage serves.
+    const posts = stageRoutes.filter((r) => r.method === 'POST' && r.path.startsWith('/book/'));
+    expect(posts.length).toBeGreaterThan(0);
+    for (const route of stageRoutes) expect(route.path.includes('/book/'), route.id).toBe(route.path.startsWith('/book/'));
   });
 
   it.each([
@@ -140,27 +199,34 @@ describe('WAF', () => {
   ] as const)('blocks a source IP over the rate limit on the public routes (stage %s)', (_, ofStage, deployed) => {
     const wafs = ofStage()('AWS::WAFv2::WebACL');
     expect(wafs).toHaveLength(1);
-    const rule = wafs[0]![1].Properties.Rules[0];
+    const rule = ruleOf(wafs[0]![1].Properties.Rules, 'PublicRoutesPerIp');
     expect(rule.Action).toEqual({ Block: {} });
-    expect(rule.VisibilityConfig).toMatchObject({ CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true });
     const rate = rule.Statement.RateBasedStatement;
     expect(rate).toMatchObject({ AggregateKeyType: 'IP', Limit: 1000, EvaluationWindowSec: 300 });
-    const statements = rate.ScopeDownStatement.OrStatement?.Statements ?? [rate.ScopeDownStatement];
-    const searched = statements.map((s: CfnJson) => {
-      expect(s.ByteMatchStatement).toMatchObject({ FieldToMatch: { UriPath: {} }, PositionalConstraint: 'CONTAINS' });
-      return s.ByteMatchStatement.SearchString;
-    });
-    // Every route without a key: the API's public ones and the whole dashboard (`/dashboard` covers its pages).
-    const unkeyed = deployed.filter((r) => !isKeyed(r));
+    const searched = searchedPaths(rate.ScopeDownStatement);
+    // Every route without a key on the API: the API's public ones and the whole dashboard (`/dashboard` covers its pages).
+    const unkeyed = deployed.filter((r) => !isKeyed(r) && servedByApi(r));
     for (const route of unkeyed) expect(searched.some((prefix: string) => route.path.includes(prefix)), route.id).toBe(true);
     expect(searched).toContain('/dashboard');
     expect(searched.length).toBeLessThan(unkeyed.length);
-    // No keyed route falls under it: clients are limited by their usage plans.
+    // No keyed route falls under it: they have their own rule.
     const keyed = deployed.filter(isKeyed);
     expect(keyed.length).toBeGreaterThan(0);
     for (const route of keyed) {
       for (const prefix of searched) expect(route.path.includes(prefix), `${route.id} ${prefix}`).toBe(false);
     }
+  });
+
+  it('limits the keyed routes per source address too, far above a client at its plan limit', () => {
+    const rule = ruleOf(acl.Properties.Rules, 'KeyedRoutesPerIp');
+    expect(rule.Action).toEqual({ Block: {} });
+    const rate = rule.Statement.RateBasedStatement;
+    expect(rate).toMatchObject({ AggregateKeyType: 'IP', Limit: 60_000, EvaluationWindowSec: 300 });
+    expect(rate.Limit / rate.EvaluationWindowSec).toBeGreaterThanOrEqual(2 * Math.max(...PLANS.map((p) => DEFAULT_PLAN_LIMITS[p].rateLimit)));
+    const searched = searchedPaths(rate.ScopeDownStatement);
+    for (const prefix of searched) expect(prefix).toMatch(/^\/api\/v1\//);
+    const keyed = stageRoutes.filter(isKeyed);
+    for (const route of keyed) expect(searched.some((prefix) => route.path.includes(prefix)), route.id).toBe(true);
   });
 
   it('is associated with the API stage, after the stage exists', () => {
@@ -173,11 +239,19 @@ describe('WAF', () => {
     expect(association.DependsOn).toContain(stageId);
   });
 
-  it('takes the limit from the stack prop', () => {
-    const custom = synth({ publicRateLimit: { limit: 200, windowSeconds: 60 } });
-    const [, customAcl] = custom.ofType('AWS::WAFv2::WebACL')[0]!;
-    expect(customAcl.Properties.Rules[0].Statement.RateBasedStatement).toMatchObject({ Limit: 200, EvaluationWindowSec: 60 });
+  it('takes the limits from the stack props, and refuses those AWS does not take', () => {
+    const custom = synth({
+      publicRateLimit: { limit: 200, windowSeconds: 60 },
+      guestBookingRateLimit: { limit: 20, windowSeconds: 600 },
+      keyedRateLimit: { limit: 5_000, windowSeconds: 120 },
+    });
+    const rules = custom.ofType('AWS::WAFv2::WebACL')[0]![1].Properties.Rules;
+    expect(ruleOf(rules, 'PublicRoutesPerIp').Statement.RateBasedStatement).toMatchObject({ Limit: 200, EvaluationWindowSec: 60 });
+    expect(ruleOf(rules, 'GuestBookingPostsPerIp').Statement.RateBasedStatement).toMatchObject({ Limit: 20, EvaluationWindowSec: 600 });
+    expect(ruleOf(rules, 'KeyedRoutesPerIp').Statement.RateBasedStatement).toMatchObject({ Limit: 5_000, EvaluationWindowSec: 120 });
     expect(() => synth({ publicRateLimit: { limit: 5 } })).toThrow(/publicRateLimit/);
+    expect(() => synth({ guestBookingRateLimit: { limit: 9 } })).toThrow(/guestBookingRateLimit.limit/);
+    expect(() => synth({ keyedRateLimit: { limit: 100, windowSeconds: 30 as 60 } })).toThrow(/keyedRateLimit.windowSeconds/);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The deployed shape of CONTRACT.md "Payment safety in deployed stages" (what only AWS runs):
- * the sandbox provider's routes only where a stage turns it on, never in prod; the order
- * reference key readable by the order-creating functions only; the settlement alarms.
+ * the sandbox provider's routes only where a stage turns it on, never in prod, and then on an
+ * origin of their own (a function URL), never the API's; the order reference key readable by the
+ * order-creating functions only; the settlement alarms.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../infra/routes';
+import { routes, sandboxRoutes as sandboxRouteTable } from '../../infra/routes';
 import { HotelIntegrationStack, type HotelIntegrationStackProps } from '../../infra/stack';
 
 const newApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -19,7 +20,7 @@ const build = (props: HotelIntegrationStackProps) => {
   const stack = new HotelIntegrationStack(newApp(), `HotelIntegration-${props.stage}`, props);
   return { stack, template: Template.fromStack(stack) };
 };
-const sandboxRoutes = routes.filter((r) => r.sandbox).map((r) => r.id);
+const sandboxRoutes = sandboxRouteTable.map((r) => r.id);
 
 function variables(stack: HotelIntegrationStack, template: Template, fn: { node: { defaultChild?: unknown } }) {
   return template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables;
@@ -34,7 +35,10 @@ describe('the sandbox provider in deployed stages', () => {
     expect(sandboxRoutes).toEqual(['SandboxCheckoutPage', 'SandboxCheckoutSubmit']);
     for (const id of sandboxRoutes) expect(stack.routeFunctions.has(id)).toBe(false);
     expect(resourcePaths(template)).not.toContain('sandbox');
-    expect(JSON.stringify(template.toJSON())).not.toMatch(/sandbox-checkout/);
+    expect(resourcePaths(template)).not.toContain('checkout');
+    expect(JSON.stringify(template.toJSON())).not.toMatch(/sandbox-checkout|SANDBOX_BASE_URL/);
+    template.resourceCountIs('AWS::Lambda::Url', 0);
+    expect(stack.sandboxCheckoutUrl).toBeUndefined();
     for (const id of ['CreatePaymentOrder', 'VerifyPaymentOrder', 'StripeWebhook']) {
       expect(variables(stack, template, stack.routeFunctions.get(id)!).SANDBOX_PAYMENTS).toBe('false');
     }
@@ -45,12 +49,65 @@ describe('the sandbox provider in deployed stages', () => {
     const off = build({ stage: 'dev' });
     expect(resourcePaths(off.template)).not.toContain('sandbox');
     for (const id of sandboxRoutes) expect(off.stack.routeFunctions.has(id)).toBe(false);
+    off.template.resourceCountIs('AWS::Lambda::Url', 0);
 
     const on = build({ stage: 'partners', sandboxPayments: true });
     for (const id of sandboxRoutes) expect(on.stack.routeFunctions.has(id)).toBe(true);
-    expect(resourcePaths(on.template)).toContain('sandbox');
+    // One function serves the sandbox's whole origin, and the API never serves it.
+    expect(new Set(sandboxRoutes.map((id) => on.stack.routeFunctions.get(id))).size).toBe(1);
+    expect(resourcePaths(on.template)).not.toContain('sandbox');
+    expect(resourcePaths(on.template)).not.toContain('checkout');
     expect(variables(on.stack, on.template, on.stack.routeFunctions.get('VerifyPaymentOrder')!).SANDBOX_PAYMENTS).toBe('true');
     on.template.hasOutput('SandboxPayments', { Value: 'true' });
+  });
+
+  /**
+   * Its own origin: a Lambda function URL (AWS::Lambda::Url,
+   * https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-lambda-url.html)
+   * on the sandbox checkout function, AuthType NONE ("Set to NONE if you want to bypass IAM
+   * authentication to create a public endpoint"): a guest's browser opens it, as a provider's
+   * hosted page. Public invocation is granted through the URL only (lambda:InvokeFunctionUrl with
+   * lambda:FunctionUrlAuthType NONE, and lambda:InvokeFunction only via the function URL).
+   */
+  it('is served on a public function URL of its own when turned on, and the functions that open checkouts are told its URL', () => {
+    const { stack, template } = build({ stage: 'partners', sandboxPayments: true });
+    const json = template.toJSON() as { Resources: Record<string, { Type: string; Properties: any }>; Outputs: Record<string, any> };
+    const fn = stack.routeFunctions.get('SandboxCheckoutPage')!;
+    const functionId = stack.getLogicalId(fn.node.defaultChild as CfnElement);
+    const urls = Object.entries(json.Resources).filter(([, r]) => r.Type === 'AWS::Lambda::Url');
+    expect(urls).toHaveLength(1);
+    const [urlId, url] = urls[0]!;
+    expect(url.Properties).toEqual({ AuthType: 'NONE', TargetFunctionArn: { 'Fn::GetAtt': [functionId, 'Arn'] } });
+    expect(stack.getLogicalId(stack.sandboxCheckoutUrl!.node.defaultChild as CfnElement)).toBe(urlId);
+    // Anyone may invoke it, through its URL only.
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunctionUrl',
+      FunctionName: { 'Fn::GetAtt': [functionId, 'Arn'] },
+      Principal: '*',
+      FunctionUrlAuthType: 'NONE',
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [functionId, 'Arn'] },
+      Principal: '*',
+      InvokedViaFunctionUrl: true,
+    });
+    // No other function has a URL, or a public permission.
+    const publicPermissions = Object.values(json.Resources).filter((r) => r.Type === 'AWS::Lambda::Permission' && r.Properties.Principal === '*');
+    expect(publicPermissions).toHaveLength(2);
+    expect(publicPermissions.every((p) => JSON.stringify(p.Properties.FunctionName) === JSON.stringify({ 'Fn::GetAtt': [functionId, 'Arn'] }))).toBe(true);
+
+    // Its URL reaches the functions that open checkouts (the payment API's and the guest pages',
+    // whose CSP names it), and no other; the sandbox function reads sessions, never its own URL.
+    const urlAttribute = { 'Fn::GetAtt': [urlId, 'FunctionUrl'] };
+    const openers = ['CreatePaymentOrder', 'GuestBookingCreate'];
+    for (const [id, routeFn] of stack.routeFunctions) {
+      const value = variables(stack, template, routeFn).SANDBOX_BASE_URL;
+      const opens = openers.some((opener) => stack.routeFunctions.get(opener) === routeFn);
+      expect(value, id).toEqual(opens ? urlAttribute : undefined);
+    }
+    expect(variables(stack, template, fn)).toMatchObject({ SANDBOX_PAYMENTS: 'true' });
+    template.hasOutput('SandboxCheckoutUrl', { Value: urlAttribute });
   });
 
   it('is refused for prod, with the reason', () => {

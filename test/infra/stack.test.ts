@@ -9,12 +9,12 @@ import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../../infra/gateway-responses';
 import { callbackQueue } from '../../infra/queue-definitions';
-import { type Route, routes, routesOfStage } from '../../infra/routes';
+import { type Route, routes, routesOfStage, sandboxRoutes, servedByApi } from '../../infra/routes';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../../infra/service-defaults';
 import { DELIVERY_METRICS } from '../../infra/constructs/monitoring-metrics';
 import { SIGNING_SECRET_CONTEXT_CONDITIONS } from '../../infra/constructs/signing-secrets-key';
 import { DEFAULT_THROTTLING, HotelIntegrationStack } from '../../infra/stack';
-import { supportFunctionAccess, type TableAccess } from '../../infra/table-access';
+import { isWriteAction, supportFunctionAccess, type TableAccess } from '../../infra/table-access';
 import { indexProjection, tableDefinition } from '../../infra/table-definition';
 import { keys } from '../../shared/store/keys';
 
@@ -28,8 +28,10 @@ interface CfnResourceJson {
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 // With the sandbox provider, so that the whole route table is deployed and checked.
 const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test', sandboxPayments: true });
-/** Every route this stage deploys: the API's and the dashboard's. */
+/** Every route this stage deploys: the API's, the dashboard's and the sandbox checkout's. */
 const stageRoutes = routesOfStage({ sandboxPayments: true });
+/** Those API Gateway serves: all but the sandbox checkout's, on a function URL of its own (test/infra/payment-safety.test.ts). */
+const gatewayRoutes = stageRoutes.filter(servedByApi);
 const template = Template.fromStack(stack);
 const json = template.toJSON() as { Resources: Record<string, CfnResourceJson>; Outputs: Record<string, CfnJson> };
 const resources = json.Resources;
@@ -77,7 +79,7 @@ const methods = ofType('AWS::ApiGateway::Method').map(([id, m]) => ({
   path: pathOf(m.Properties.ResourceId),
   props: m.Properties,
 }));
-const routePaths = [...new Set(stageRoutes.map((r) => r.path))];
+const routePaths = [...new Set(gatewayRoutes.map((r) => r.path))];
 
 describe('functions', () => {
   it('has exactly one Lambda per route function (a route\'s own, or the one its resource\'s routes share), plus the authorizer, the callback sender and the delivery sweeper', () => {
@@ -99,7 +101,7 @@ describe('functions', () => {
     for (const fn of routeFunctions) {
       const [first, ...others] = routesOf(fn);
       expect(first, fn.node.id).toBeDefined();
-      const shape = (r: Route) => ({ handler: r.handler, auth: r.auth, access: r.access, timeoutSeconds: r.timeoutSeconds, description: r.description, sandbox: r.sandbox });
+      const shape = (r: Route) => ({ handler: r.handler, auth: r.auth, access: r.access, timeoutSeconds: r.timeoutSeconds, description: r.description, origin: r.origin });
       for (const route of others) expect(shape(route), `${route.id} shares ${first!.id}'s function`).toEqual(shape(first!));
     }
   });
@@ -273,7 +275,7 @@ describe('API', () => {
   const authorizerIds = new Set(ofType('AWS::ApiGateway::Authorizer').map(([id]) => id));
 
   it('has one method per route, integrated with its own function', () => {
-    for (const route of stageRoutes) {
+    for (const route of gatewayRoutes) {
       const found = methods.filter((m) => m.httpMethod === route.method && m.path === route.path);
       expect(found, `${route.method} ${route.path}`).toHaveLength(1);
       const integration = found[0]!.props.Integration;
@@ -283,7 +285,7 @@ describe('API', () => {
   });
 
   it('puts the authorizer on every keyed route and on no public or dashboard one', () => {
-    for (const route of stageRoutes) {
+    for (const route of gatewayRoutes) {
       const method = methods.find((m) => m.httpMethod === route.method && m.path === route.path)!;
       // Dashboard pages verify the operator's Cognito cookies in their function.
       if (route.auth.kind === 'public' || route.auth.kind === 'dashboard') {
@@ -299,7 +301,7 @@ describe('API', () => {
   it('answers 405 METHOD_NOT_ALLOWED through an ANY mock on every route path, and has no other methods', () => {
     const anyMethods = methods.filter((m) => m.httpMethod === 'ANY');
     expect(anyMethods.map((m) => m.path).sort()).toEqual([...routePaths].sort());
-    expect(methods).toHaveLength(stageRoutes.length + routePaths.length);
+    expect(methods).toHaveLength(gatewayRoutes.length + routePaths.length);
     for (const method of anyMethods) {
       expect(method.props.AuthorizationType).toBe('NONE');
       expect(method.props.Integration).toMatchObject({
@@ -360,11 +362,13 @@ describe('API', () => {
       requestId: '$context.requestId',
       ip: '$context.identity.sourceIp',
       method: '$context.httpMethod',
-      path: '$context.path',
+      resourcePath: '$context.resourcePath',
       status: '$context.status',
       latency: '$context.responseLatency',
       responseLength: '$context.responseLength',
     });
+    // Never the request's own path: it carries confirmation tokens (test/infra/housekeeping.test.ts).
+    expect(stage.AccessLogSetting.Format).not.toContain('$context.path');
   });
 
   it('outputs the stack endpoints under fixed keys without exports', () => {
@@ -373,6 +377,7 @@ describe('API', () => {
       'ApiUrl',
       'CallbackDlqUrl',
       'CallbackQueueUrl',
+      'SandboxCheckoutUrl',
       'SandboxPayments',
       'SecretsKeyArn',
       'TableName',
@@ -575,10 +580,10 @@ describe('least privilege', () => {
     );
   }
 
-  /** The grants a declaration should produce, in the form tableGrantsOf reads them. */
+  /** The grants a declaration should produce, in the form tableGrantsOf reads them: writes under their prefixes. */
   const declaredGrants = (access: TableAccess): string[] =>
     [
-      ...access.actions.map((action) => `dynamodb:${action}`),
+      ...access.actions.map((action) => `dynamodb:${action}${isWriteAction(action) ? ` under ${[...access.writes!].sort().join(' or ')}` : ''}`),
       ...(access.queries ?? []).map((index) => `dynamodb:Query on index/${index}`),
       ...(access.deletes?.length ? [`dynamodb:DeleteItem under ${[...access.deletes].sort().join(' or ')}`] : []),
     ].sort();
@@ -597,18 +602,21 @@ describe('least privilege', () => {
   });
 
   it('grants the public routes, the authorizer, the sender and the sweeper exactly these', () => {
-    const reconcile = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query on index/gsi2', 'dynamodb:UpdateItem'];
+    const settlement = 'under BOOKINGID# or CLIENT# or DELIVERY# or EMAIL# or ORDER#';
+    const reconcile = ['dynamodb:GetItem', `dynamodb:PutItem ${settlement}`, 'dynamodb:Query on index/gsi2', `dynamodb:UpdateItem ${settlement}`];
     const expected = {
       VerifyPaymentOrder: reconcile,
       StripeWebhook: reconcile,
-      SandboxCheckoutPage: ['dynamodb:GetItem'],
-      SandboxCheckoutSubmit: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-      authorizer: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-      'send-callback': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-      'sweep-deliveries': ['dynamodb:Query on index/gsi1', 'dynamodb:UpdateItem'],
+      // One function serves the sandbox checkout's page and form.
+      SandboxCheckoutPage: ['dynamodb:GetItem', 'dynamodb:UpdateItem under SANDBOX#'],
+      SandboxCheckoutSubmit: ['dynamodb:GetItem', 'dynamodb:UpdateItem under SANDBOX#'],
+      authorizer: ['dynamodb:GetItem', 'dynamodb:UpdateItem under APIKEY#'],
+      'send-callback': ['dynamodb:GetItem', 'dynamodb:UpdateItem under DELIVERY#'],
+      // Due deliveries, and due e-mails to guests.
+      'sweep-deliveries': ['dynamodb:Query on index/gsi1', 'dynamodb:UpdateItem under DELIVERY# or EMAIL#'],
     };
     const grants = tableGrantsOf(stack);
-    const publicRoutes = routes.filter((r) => r.auth.kind === 'public').map((r) => r.id);
+    const publicRoutes = [...routes, ...sandboxRoutes].filter((r) => r.auth.kind === 'public').map((r) => r.id);
     expect(Object.keys(expected).sort()).toEqual([...publicRoutes, ...Object.keys(supportFunctionAccess)].sort());
     for (const [name, actions] of Object.entries(expected)) expect(grants.get(name), name).toEqual(actions);
   });
@@ -624,12 +632,14 @@ describe('least privilege', () => {
     expect(tableGrantsOf(prodStack).get('VerifyPaymentOrder')).toBeDefined();
   });
 
-  it('has no statement anywhere granting Scan, dynamodb:* or * on DynamoDB, nor DeleteItem beyond a partition-key prefix', () => {
+  it('has no statement anywhere granting Scan, dynamodb:* or * on DynamoDB, nor a write beyond a partition-key prefix', () => {
     for (const target of [stack, prodStack]) {
       for (const statement of allStatements(target)) {
         const actions = actionsOf([statement]);
         expect(actions.filter((a) => a === '*' || /^dynamodb:.*(\*|Scan)/i.test(a)), JSON.stringify(statement)).toEqual([]);
-        if (actions.includes('dynamodb:DeleteItem')) expect(Object.keys(statement.Condition ?? {})).toEqual(['ForAllValues:StringLike']);
+        if (actions.some((a) => /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/.test(a))) {
+          expect(Object.keys(statement.Condition ?? {})).toEqual(['ForAllValues:StringLike']);
+        }
       }
     }
   });
@@ -647,7 +657,14 @@ describe('least privilege', () => {
     const statements = statementsOf(stack.authorizerFunction);
     const dynamo = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('dynamodb:')));
     expect(dynamo).toEqual([
-      expect.objectContaining({ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], Resource: tableArn }),
+      expect.objectContaining({ Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: tableArn }),
+      // Key bookkeeping only (its last use): dynamodb:LeadingKeys, test/infra/least-privilege.test.ts.
+      expect.objectContaining({
+        Effect: 'Allow',
+        Action: 'dynamodb:UpdateItem',
+        Resource: tableArn,
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] } },
+      }),
     ]);
     const others = actionsOf(statements.filter((s) => !dynamo.includes(s)));
     expect(others.sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
@@ -742,7 +759,7 @@ describe('cdk-nag AwsSolutions', () => {
     const unauthenticated = methods.filter((m) => m.props.AuthorizationType === 'NONE').map((m) => m.id);
     expect(apig4.sort()).toEqual(unauthenticated.sort());
     // Public routes, dashboard pages (their functions verify the operator's session) and the 405 mocks.
-    const withoutAuthorizer = stageRoutes.filter((r) => r.auth.kind === 'public' || r.auth.kind === 'dashboard');
+    const withoutAuthorizer = gatewayRoutes.filter((r) => r.auth.kind === 'public' || r.auth.kind === 'dashboard');
     expect(unauthenticated).toHaveLength(withoutAuthorizer.length + routePaths.length);
   });
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalFunction, withinInvocation } from '../../infra/local/lambda-runtime';
 import { verifySignature } from '../../shared/receiver-kit';
 import { addDays } from '../../shared/schemas/common';
+import { emailsTo, emailTo, linkIn } from '../support/inbox';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -67,6 +68,8 @@ const today = () => new Date().toISOString().slice(0, 10);
 /** A stay `from` days ahead for `nights` nights. */
 const stayIn = (from: number, nights: number, guests = 1) => ({ check_in: addDays(today(), from), check_out: addDays(today(), from + nights), guests });
 const ada = { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958' };
+/** An address of this test's own, to find its e-mails in the SES emulator (shared by the whole run). */
+const uniqueEmail = (who: string) => `${who}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 
 /** The AppError a call rejects with. */
 async function refusal(call: Promise<unknown>) {
@@ -253,7 +256,7 @@ describe('booking with payment', () => {
     const stay = stayIn(30, 2, 3);
     const now = new Date();
     const started = await asPages(() => guest.startCheckout(tenant.clientId, { room_id: rooms.get('201')!, stay, guest: ada }, stack.url, now));
-    expect(started.checkout_url).toMatch(new RegExp(`^${stack.url}/sandbox/checkout/sbx_`));
+    expect(started.checkout_url).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/sbx_`));
     expect(started.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     // The order is the client's, for the stay's total, with the chosen room and the guest.
@@ -311,7 +314,7 @@ describe('booking with payment', () => {
 
     // The booking holds the room for good: still not offered, even once the checkout's hold would have expired.
     expect(await apiAvailable(tenant, stay)).toEqual(['101', '102', '202', '301']);
-    expect(await offered(tenant.clientId, stay, new Date(now.getTime() + 16 * MINUTE))).toEqual(['202']);
+    expect(await offered(tenant.clientId, stay, new Date(now.getTime() + 31 * MINUTE))).toEqual(['202']);
     const { holds } = await domain.holds.getRoomHolds(tenant.clientId, rooms.get('201')!);
     expect(holds).toEqual([{ booking_id: order!.booking_sync!.booking_id, check_in_date: stay.check_in, check_out_date: stay.check_out }]);
 
@@ -387,7 +390,7 @@ describe('a repeated submit of one form (its attempt id)', () => {
     const again = await asPages(() => guest.startCheckout(tenant.clientId, input, stack.url, new Date(now.getTime() + 5 * MINUTE)));
     expect(again).toEqual(first);
     expect((await domain.holds.getRoomHolds(tenant.clientId, rooms.get('101')!)).holds).toEqual([
-      { booking_id: expect.any(String), check_in_date: stay.check_in, check_out_date: stay.check_out, expires_at: new Date(now.getTime() + 15 * MINUTE).toISOString() },
+      { booking_id: expect.any(String), check_in_date: stay.check_in, check_out_date: stay.check_out, expires_at: new Date(now.getTime() + 30 * MINUTE).toISOString() },
     ]);
     let so = await made(tenant.clientId, stay);
     expect(so.orders).toEqual([expect.objectContaining({ reference: expect.stringMatching(/^guest:[0-9a-f]{32}$/), status: 'processing' })]);
@@ -433,20 +436,36 @@ describe('a repeated submit of one form (its attempt id)', () => {
     expect((await made(tenant.clientId, stay)).orders).toHaveLength(2);
   });
 
-  it('paying at the property is one booking with one booking.confirmed, in a row or five at once', async () => {
+  it('paying at the property is one pending booking, then one booking with one booking.confirmed, in a row or five at once', async () => {
     const { tenant, rooms } = await hotel();
     await receiveCallbacks(tenant.clientId);
     await guest.setPayAtProperty(tenant.clientId, true);
+    const desk = await import('../../shared/domain/guest-booking/pay-at-property');
     const stay = stayIn(12, 1);
-    const book = (input: Parameters<typeof guest.confirmAtProperty>[1]) => asPages(() => guest.confirmAtProperty(tenant.clientId, input, new Date()));
-    const input = { room_id: rooms.get('101')!, stay, guest: ada, attempt: guest.newBookingAttempt() };
+    const book = (input: Parameters<typeof desk.bookPayAtProperty>[1]) => asPages(() => desk.bookPayAtProperty(tenant.clientId, input, stack.url, new Date()));
+    const input = { room_id: rooms.get('101')!, stay, guest: { ...ada, email: uniqueEmail('desk-row') }, attempt: guest.newBookingAttempt() };
     const first = await book(input);
     expect(await book(input)).toEqual(first);
-    const twin = { room_id: rooms.get('102')!, stay, guest: ada, attempt: guest.newBookingAttempt() };
+    const twin = { room_id: rooms.get('102')!, stay, guest: { ...ada, email: uniqueEmail('desk-twin') }, attempt: guest.newBookingAttempt() };
     const all = await Promise.all(Array.from({ length: 5 }, () => book(twin)));
     expect(new Set(all.map((r) => r.token)).size).toBe(1);
 
-    const so = await made(tenant.clientId, stay);
+    // Pending until the guest confirms with the e-mail's link: held once each, nothing booked or sent.
+    let so = await made(tenant.clientId, stay);
+    expect(so.markers.map((m) => m.room_id).sort()).toEqual([rooms.get('101'), rooms.get('102')].sort());
+    expect(so.bookings).toEqual([]);
+    expect(so.deliveries).toEqual([]);
+    expect(await asPages(() => guest.guestBookingOf(tenant.clientId, all[0]!.token))).toMatchObject({ state: 'awaiting_confirmation', room_number: '102', payment_status: 'unpaid' });
+    const secretOf = async (email: string) => {
+      expect(await emailsTo(email)).toHaveLength(1);
+      return linkIn(await emailTo(email, /^Confirm your booking/), 'Confirm your booking').split('/').pop()!;
+    };
+    const confirm = (secret: string) => asPages(() => desk.confirmPayAtProperty(tenant.clientId, secret, stack.url, new Date()));
+    expect(await confirm(await secretOf(input.guest.email))).toEqual({ token: first.token, outcome: 'confirmed' });
+    const twinSecret = await secretOf(twin.guest.email);
+    expect(await Promise.all(Array.from({ length: 5 }, () => confirm(twinSecret)))).toEqual(Array.from({ length: 5 }, () => ({ token: all[0]!.token, outcome: 'confirmed' })));
+
+    so = await made(tenant.clientId, stay);
     expect(so.bookings.map((b) => b.room_id).sort()).toEqual([rooms.get('101'), rooms.get('102')].sort());
     expect(so.deliveries).toHaveLength(2);
     expect(await asPages(() => guest.guestBookingOf(tenant.clientId, all[0]!.token))).toMatchObject({ state: 'confirmed', room_number: '102', payment_status: 'unpaid' });
@@ -458,25 +477,25 @@ describe('a repeated submit of one form (its attempt id)', () => {
 });
 
 describe('the hold', () => {
-  it('expires after 15 minutes: the room is offered and can be booked again', async () => {
+  it('expires after 30 minutes: the room is offered and can be booked again', async () => {
     const { tenant, rooms } = await hotel();
     const stay = stayIn(40, 2);
     const now = new Date();
     await asPages(() => guest.startCheckout(tenant.clientId, { room_id: rooms.get('101')!, stay, guest: ada }, stack.url, now));
     const at = (minutes: number) => new Date(now.getTime() + minutes * MINUTE);
 
-    expect(await offered(tenant.clientId, stay, at(14))).not.toContain('101');
+    expect(await offered(tenant.clientId, stay, at(29))).not.toContain('101');
     const query = { check_in_date: stay.check_in, check_out_date: stay.check_out, guests: 1 };
-    expect((await domain.availability.findAvailableRooms(tenant.clientId, query, at(14))).available_rooms.map((r) => r.room_number)).not.toContain('101');
-    expect(await offered(tenant.clientId, stay, at(15))).toContain('101');
-    expect((await domain.availability.findAvailableRooms(tenant.clientId, query, at(16))).available_rooms.map((r) => r.room_number)).toContain('101');
+    expect((await domain.availability.findAvailableRooms(tenant.clientId, query, at(29))).available_rooms.map((r) => r.room_number)).not.toContain('101');
+    expect(await offered(tenant.clientId, stay, at(30))).toContain('101');
+    expect((await domain.availability.findAvailableRooms(tenant.clientId, query, at(31))).available_rooms.map((r) => r.room_number)).toContain('101');
 
-    const second = await asPages(() => guest.startCheckout(tenant.clientId, { room_id: rooms.get('101')!, stay, guest: { name: 'Grace', email: 'grace@example.com' } }, stack.url, at(16)));
-    expect(second.checkout_url).toMatch(/\/sandbox\/checkout\//);
+    const second = await asPages(() => guest.startCheckout(tenant.clientId, { room_id: rooms.get('101')!, stay, guest: { name: 'Grace', email: 'grace@example.com' } }, stack.url, at(31)));
+    expect(second.checkout_url).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/sbx_`));
     // The expired entry left the room's hold item when the new one was written.
     const { holds } = await domain.holds.getRoomHolds(tenant.clientId, rooms.get('101')!);
     expect(holds).toHaveLength(1);
-    expect(holds[0]!.expires_at).toBe(at(31).toISOString());
+    expect(holds[0]!.expires_at).toBe(at(61).toISOString());
     // And a reception booking respects the new hold, and ignores an expired one.
     const reception = (when: Date) =>
       domain.service.confirmServiceBooking(
@@ -484,8 +503,8 @@ describe('the hold', () => {
         { origin: 'reception', roomId: rooms.get('101')!, requireRoom: true, guest_name: 'Desk', guests: 1, check_in_date: stay.check_in, check_out_date: stay.check_out, payment_status: 'unpaid', payment_method: 'pay_at_property' },
         when,
       );
-    expect(await refusal(reception(at(20)))).toMatchObject({ status: 409, code: 'ROOM_NOT_AVAILABLE' });
-    expect((await reception(at(32))).room?.room_number).toBe('101');
+    expect(await refusal(reception(at(40)))).toMatchObject({ status: 409, code: 'ROOM_NOT_AVAILABLE' });
+    expect((await reception(at(62))).room?.room_number).toBe('101');
   });
 
   it('a payment landing after someone else took the room is recorded for manual assignment', async () => {
@@ -494,8 +513,8 @@ describe('the hold', () => {
     const stay = stayIn(50, 3);
     const now = new Date();
     const first = await asPages(() => guest.startCheckout(tenant.clientId, { room_id: rooms.get('102')!, stay, guest: ada }, stack.url, now));
-    // Sixteen minutes later the first guest's hold is over; another guest books the room and pays.
-    const later = new Date(now.getTime() + 16 * MINUTE);
+    // 31 minutes later the first guest's hold is over; another guest books the room and pays.
+    const later = new Date(now.getTime() + 31 * MINUTE);
     expect(await offered(tenant.clientId, stay, later)).toContain('102');
     const second = await asPages(() => guest.startCheckout(tenant.clientId, { room_id: rooms.get('102')!, stay, guest: { name: 'Grace', email: 'grace@example.com' } }, stack.url, later));
     expect((await payOnSandbox(second.checkout_url)).searchParams.get('payment')).toBe('success');
@@ -581,17 +600,41 @@ describe('the hold', () => {
 });
 
 describe('pay at the property', () => {
-  it('is refused until the hotel enables it; then confirms at once, unpaid, with booking.confirmed', async () => {
+  it('is refused until the hotel enables it; then held until the e-mail link confirms it, unpaid, with booking.confirmed', async () => {
     const { tenant, rooms } = await hotel();
     const secret = await receiveCallbacks(tenant.clientId);
+    const desk = await import('../../shared/domain/guest-booking/pay-at-property');
     const stay = stayIn(10, 2);
-    const book = (roomNumber: string, who = ada) => asPages(() => guest.confirmAtProperty(tenant.clientId, { room_id: rooms.get(roomNumber)!, stay, guest: who }, new Date()));
+    const guestEmail = uniqueEmail('desk');
+    const book = (roomNumber: string, who = { ...ada, email: guestEmail }) =>
+      asPages(() => desk.bookPayAtProperty(tenant.clientId, { room_id: rooms.get(roomNumber)!, stay, guest: who }, stack.url, new Date()));
 
     expect(await refusal(book('101'))).toMatchObject({ status: 403, code: 'PAY_AT_PROPERTY_DISABLED' });
     await guest.setPayAtProperty(tenant.clientId, true);
     expect((await guest.guestBookingClient(tenant.clientId)).pay_at_property).toBe(true);
 
     const { token } = await book('101');
+    expect(await asPages(() => guest.guestBookingOf(tenant.clientId, token))).toEqual({
+      state: 'awaiting_confirmation',
+      booking_reference: null,
+      confirmation_code: null,
+      room_number: '101',
+      check_in: stay.check_in,
+      check_out: stay.check_out,
+      guests: 1,
+      guest_name: 'Ada Lovelace',
+      total: 200,
+      currency: 'USD',
+      payment_status: 'unpaid',
+      confirm_by: expect.any(String),
+    });
+    // Held meanwhile, and nothing is sent to the PMS.
+    expect(await apiAvailable(tenant, stay)).not.toContain('101');
+    expect(await refusal(book('101', { name: 'Grace', email: 'grace@example.com' } as typeof ada))).toMatchObject({ status: 409, code: 'ROOM_NOT_AVAILABLE' });
+    const link = linkIn(await emailTo(guestEmail, /^Confirm your booking/), 'Confirm your booking').split('/').pop()!;
+    expect(callbacksOf(tenant.clientId)).toEqual([]);
+    expect(await asPages(() => desk.confirmPayAtProperty(tenant.clientId, link, stack.url, new Date()))).toEqual({ token, outcome: 'confirmed' });
+
     const view = await asPages(() => guest.guestBookingOf(tenant.clientId, token));
     expect(view).toEqual({
       state: 'confirmed',

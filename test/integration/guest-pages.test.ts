@@ -3,13 +3,15 @@
  * code"): the search form and its results, every input rule answered by the form again with the
  * message next to the field (400), an unknown hotel 404, nothing echoed unescaped, the checkout
  * opened through a payment order (303 to the provider), pay at the hotel only where the hotel
- * allows it, a confirmation link that works for its own hotel only, a repeated submit of one form
+ * allows it (confirmed by its e-mail's link), a confirmation link that works for its own hotel only, a repeated submit of one form
  * (its attempt id) landing on the same checkout or confirmation, the QR code as SVG, the page's
  * weight; and the dashboard's Guest booking section with its printable QR sheet and the
  * pay-at-property setting (audited). The whole flow in a browser: test/browser/guest-booking.test.ts.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInOperator, textOf } from '../support/dashboard-client';
+import { emailsTo, emailTo, linkIn } from '../support/inbox';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 let stack: TestStack;
@@ -112,6 +114,9 @@ describe('the booking page', () => {
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toContain("style-src 'self'");
     expect(csp).not.toContain('script-src');
+    // Its booking form is answered with a redirect to the provider's checkout, which Chromium holds
+    // to form-action: Stripe's origin and the sandbox's (its own port here) are named.
+    expect(csp).toContain(`form-action 'self' https://checkout.stripe.com ${stack.sandboxUrl};`);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.html).toMatch(/^<!doctype html><html lang="en">/);
     expect(page.html).not.toContain('<script');
@@ -278,7 +283,9 @@ describe('booking', () => {
   it('opens the checkout (303 to the provider); the held room is offered to no one else; a second try is sent back to the results', async () => {
     const opened = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('101'), name: 'Ada Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', pay: 'checkout' });
     expect(opened.status).toBe(303);
-    expect(opened.location).toMatch(new RegExp(`^${stack.url}/sandbox/checkout/`));
+    // The checkout on the sandbox's own origin, which the page's form-action names.
+    expect(opened.location).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/sbx_`));
+    expect(opened.headers.get('content-security-policy')).toContain(`form-action 'self' https://checkout.stripe.com ${new URL(opened.location!).origin};`);
 
     const results = await search(tenant.clientId, stay());
     expect(results.html).not.toContain(roomIdOf('101'));
@@ -296,7 +303,7 @@ describe('booking', () => {
     expect(again.html).toContain(roomIdOf('102'));
   });
 
-  it('confirms a pay-at-the-hotel booking only where the hotel allows it; its link works for that hotel only', async () => {
+  it('books to pay at the hotel only where the hotel allows it, confirmed by its e-mail link; its page works for that hotel only', async () => {
     const refused = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('201'), name: 'Ada', email: 'ada@example.com', pay: 'at_property' });
     expect(refused.status).toBe(403);
     expect(textOf(refused.html)).toContain('online payment only');
@@ -306,10 +313,18 @@ describe('booking', () => {
     try {
       const details = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay(), room_id: roomIdOf('201') })}`);
       expect(textOf(details.html)).toContain('Confirm and pay at the hotel');
-      const booked = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('201'), name: 'Grace <Hopper>', email: 'grace@example.com', pay: 'at_property' });
+      const email = `grace-${randomUUID().slice(0, 8)}@example.com`;
+      const booked = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('201'), name: 'Grace <Hopper>', email, pay: 'at_property' });
       expect(booked.status).toBe(303);
       const path = booked.location!;
       expect(path).toMatch(new RegExp(`^/book/${tenant.clientId}/confirmation/[A-Za-z0-9_-]{43}$`));
+      const pending = await get(path);
+      expect(pending.status).toBe(200);
+      expect(textOf(pending.html)).toContain('Check your e-mail to confirm');
+      expect(pending.html).toContain('Grace &lt;Hopper>');
+      // The guest confirms with the e-mail's link (test/integration/guest-email.test.ts tells the whole story).
+      const link = new URL(linkIn(await emailTo(email, /^Confirm your booking/), 'Confirm your booking'));
+      expect((await post(link.pathname, {})).location).toBe(path);
 
       const page = await get(path);
       expect(page.status).toBe(200);
@@ -355,7 +370,7 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
     const form = { ...(await detailsForm(inRow, '102')), name: 'Ada Lovelace', email: 'in-a-row@example.com', pay: 'checkout' };
     const first = await post(bookings(), form);
     expect(first.status).toBe(303);
-    expect(first.location).toMatch(new RegExp(`^${stack.url}/sandbox/checkout/`));
+    expect(first.location).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/`));
     const second = await post(bookings(), form);
     expect(second.status, second.html).toBe(303);
     expect(second.location).toBe(first.location);
@@ -370,7 +385,7 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
     const both = await Promise.all([post(bookings(), twin), post(bookings(), twin)]);
     expect(both.map((p) => p.status)).toEqual([303, 303]);
     expect(both[1]!.location).toBe(both[0]!.location);
-    expect(both[0]!.location).toMatch(new RegExp(`^${stack.url}/sandbox/checkout/`));
+    expect(both[0]!.location).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/`));
     expect(await ordersOf('at-once@example.com')).toHaveLength(1);
     expect((await holdsOf('102', atOnce)).entries).toHaveLength(1);
 
@@ -410,31 +425,42 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
     const { attempt: _attempt, ...oldForm }: Record<string, string> = { ...(await detailsForm(later, '101')), name: 'Ada Lovelace', email: 'old-form@example.com', pay: 'checkout' };
     const oldFirst = await post(bookings(), oldForm);
     expect(oldFirst.status).toBe(303);
-    expect(oldFirst.location).toMatch(new RegExp(`^${stack.url}/sandbox/checkout/`));
+    expect(oldFirst.location).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/`));
     expect((await post(bookings(), oldForm)).status).toBe(409);
     expect(await ordersOf('old-form@example.com')).toHaveLength(1);
   });
 
-  it('paying at the hotel, twice in a row or twice at once: the same confirmation, one booking', async () => {
+  it('paying at the hotel, twice in a row or twice at once: the same pending booking, one hold, one e-mail; confirmed, one booking', async () => {
     const { setPayAtProperty } = await import('../../shared/domain/guest-booking/guest-bookings');
     await setPayAtProperty(tenant.clientId, true);
     try {
       const inRow = { check_in: day(120), check_out: day(121), guests: '1' };
-      const form = { ...(await detailsForm(inRow, '101')), name: 'Ada Lovelace', email: 'desk-in-a-row@example.com', pay: 'at_property' };
+      const inRowEmail = `desk-in-a-row-${randomUUID().slice(0, 8)}@example.com`;
+      const form = { ...(await detailsForm(inRow, '101')), name: 'Ada Lovelace', email: inRowEmail, pay: 'at_property' };
       const first = await post(bookings(), form);
       expect(first.status).toBe(303);
       expect(first.location).toMatch(new RegExp(`^/book/${tenant.clientId}/confirmation/[A-Za-z0-9_-]{43}$`));
       const second = await post(bookings(), form);
       expect(second.status, second.html).toBe(303);
       expect(second.location).toBe(first.location);
-      expect(await bookingsOf('desk-in-a-row@example.com')).toHaveLength(1);
+      // Pending until its e-mail link is confirmed: held once, no booking yet.
+      expect((await holdsOf('101', inRow)).entries).toHaveLength(1);
+      expect(await bookingsOf(inRowEmail)).toEqual([]);
+      await emailTo(inRowEmail, /^Confirm your booking/);
 
       const atOnce = { check_in: day(122), check_out: day(123), guests: '1' };
-      const twin = { ...(await detailsForm(atOnce, '101')), name: 'Grace Hopper', email: 'desk-at-once@example.com', pay: 'at_property' };
+      const atOnceEmail = `desk-at-once-${randomUUID().slice(0, 8)}@example.com`;
+      const twin = { ...(await detailsForm(atOnce, '101')), name: 'Grace Hopper', email: atOnceEmail, pay: 'at_property' };
       const both = await Promise.all([post(bookings(), twin), post(bookings(), twin)]);
       expect(both.map((p) => p.status)).toEqual([303, 303]);
       expect(both[1]!.location).toBe(both[0]!.location);
-      expect(await bookingsOf('desk-at-once@example.com')).toMatchObject([{ room_id: roomIdOf('101'), payment_status: 'unpaid' }]);
+      expect((await holdsOf('101', atOnce)).entries).toHaveLength(1);
+      const request = await emailTo(atOnceEmail, /^Confirm your booking/);
+      expect(await emailsTo(atOnceEmail)).toHaveLength(1);
+      const link = new URL(linkIn(request, 'Confirm your booking'));
+      const confirmed = await Promise.all([post(link.pathname, {}), post(link.pathname, {})]);
+      expect(confirmed.map((p) => p.location)).toEqual([both[0]!.location, both[0]!.location]);
+      expect(await bookingsOf(atOnceEmail)).toMatchObject([{ room_id: roomIdOf('101'), payment_status: 'unpaid' }]);
       const page = await get(both[0]!.location!);
       expect(page.status).toBe(200);
       expect(textOf(page.html)).toContain('Booking confirmed');

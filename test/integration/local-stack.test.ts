@@ -37,7 +37,11 @@ describe('npm start', () => {
       dynamodbEndpoint: `http://127.0.0.1:${ports.dynamodb}`,
       cognitoEndpoint: `http://127.0.0.1:${ports.cognito}`,
       cognitoIssuer: `http://127.0.0.1:${ports.cognito}/${stackFile.userPoolId}`,
+      sandboxUrl: `http://127.0.0.1:${ports.sandbox}`,
+      sesEndpoint: `http://127.0.0.1:${ports.ses}`,
+      senderEmail: 'bookings@hotel-integration.example',
     });
+    expect((await fetch(`${stackFile.sesEndpoint}/store`)).status).toBe(200);
     // cognito-local keeps its data (users, their passwords) under the data folder.
     expect(existsSync(join(dataDir, 'cognito', '.cognito', 'db', `${stackFile.userPoolId}.json`))).toBe(true);
     const signIn = () =>
@@ -63,11 +67,27 @@ describe('npm start', () => {
     // The gateway prints one line per request.
     expect(first.output()).toMatch(/PUT \/api\/v1\/property-sync\/rooms 200 \d+ms/);
 
+    // The sandbox checkout is on SANDBOX_PORT, an origin of its own; its form sends the guest back to the API.
+    expect(first.output()).toContain(`sandbox checkout: http://127.0.0.1:${ports.sandbox}`);
+    const order = await fetch(`${first.url}/api/v1/payments/payment-orders`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${paymentKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ reference: 'LOCAL-1', amount_minor: 5000, currency: 'USD', customer: { email: 'ada@example.com' }, success_url: 'https://partner.example/ok', cancel_url: 'https://partner.example/no' }),
+    });
+    const { checkout_url: checkoutUrl, order_reference: orderReference } = (await order.json()) as { checkout_url: string; order_reference: string };
+    expect(checkoutUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${ports.sandbox}/checkout/sbx_`));
+    expect((await fetch(checkoutUrl)).status).toBe(200);
+    const paid = await fetch(checkoutUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'outcome=paid', redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get('location')).toBe(`${first.url}/api/v1/payments/payment-orders/verify?reference=${orderReference}`);
+
     expect(await stop(first.child)).toBe(0);
     expect(await portOpen(ports.api)).toBe(false);
     expect(await portOpen(ports.dynamodb)).toBe(false);
     expect(await portOpen(ports.sqs)).toBe(false);
     expect(await portOpen(ports.cognito)).toBe(false);
+    expect(await portOpen(ports.sandbox)).toBe(false);
+    expect(await portOpen(ports.ses)).toBe(false);
 
     // Second start: same data, no new demo keys, the old key still works.
     const second = await start(ports);

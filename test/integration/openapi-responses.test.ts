@@ -83,11 +83,10 @@ function orderBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** The guest on the sandbox page: opens it, presses a button; returns the submit's 303. */
+/** The guest on the sandbox page, on the sandbox's own origin: opens it, presses a button; returns the submit's 303. */
 async function checkout(checkoutUrl: string, outcome: string) {
-  const path = new URL(checkoutUrl).pathname;
-  await call('SandboxCheckoutPage', 200, 'GET', path);
-  return call('SandboxCheckoutSubmit', 303, 'POST', path, {
+  await call('SandboxCheckoutPage', 200, 'GET', checkoutUrl);
+  return call('SandboxCheckoutSubmit', 303, 'POST', checkoutUrl, {
     rawBody: `outcome=${outcome}`,
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
   });
@@ -341,17 +340,19 @@ describe('payment orders, the sandbox checkout and the events', () => {
   });
 
   it('sandbox page and submit: 200 html, 303, 404, 415, 400', async () => {
-    const path = new URL(paid.checkout_url).pathname;
+    // On the sandbox's own origin, as the document's servers of these operations say.
+    const path = paid.checkout_url;
+    expect(path).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/sbx_`));
     const page = await call('SandboxCheckoutPage', 200, 'GET', path);
     expect(page.text).toContain('<html');
-    expectCode(await call('SandboxCheckoutPage', 404, 'GET', '/sandbox/checkout/sbx_unknown'), 'NOT_FOUND');
+    expectCode(await call('SandboxCheckoutPage', 404, 'GET', `${stack.sandboxUrl}/checkout/sbx_unknown`), 'NOT_FOUND');
     expectCode(await call('SandboxCheckoutSubmit', 415, 'POST', path, { body: { outcome: 'paid' } }), 'UNSUPPORTED_MEDIA_TYPE');
     expectCode(
       await call('SandboxCheckoutSubmit', 400, 'POST', path, { rawBody: 'outcome=maybe', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
       'VALIDATION_ERROR',
     );
     expectCode(
-      await call('SandboxCheckoutSubmit', 404, 'POST', '/sandbox/checkout/sbx_unknown', { rawBody: 'outcome=paid', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
+      await call('SandboxCheckoutSubmit', 404, 'POST', `${stack.sandboxUrl}/checkout/sbx_unknown`, { rawBody: 'outcome=paid', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
       'NOT_FOUND',
     );
   });

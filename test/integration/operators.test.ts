@@ -75,9 +75,27 @@ describe('operators CLI', () => {
     const first = await signIn(email, created.temporary_password);
     expect(first.kind).toBe('new_password_required');
     if (first.kind !== 'new_password_required') return;
-    const signedIn = await completeNewPassword(email, first.session, PASSWORD);
-    expect(await (await tokens()).operatorFromToken(signedIn.idToken)).toEqual({ email, client_id: clientId, role: 'staff' });
+    const signedIn = await completeNewPassword(first.username, first.session, PASSWORD);
+    if (signedIn.kind !== 'signed_in') throw new Error(signedIn.kind);
+    expect(await (await tokens()).operatorFromToken(signedIn.tokens.idToken)).toEqual({ email, client_id: clientId, role: 'staff' });
     expect((await signIn(email, PASSWORD)).kind).toBe('signed_in');
+  });
+
+  it('with --mfa required puts the operator in the mfa-required group: the sign-in sets TOTP up before anything else', async () => {
+    const { clientId } = await stack.createTenant();
+    const email = uniqueEmail('mfa');
+    const created = await opsJson(['operators', 'create', '--client', clientId, '--email', email, '--role', 'staff', '--password', PASSWORD, '--mfa', 'required']);
+    expect(created).toEqual({ email, role: 'staff', mfa: 'required' });
+    const other = uniqueEmail('plain');
+    await opsJson(['operators', 'create', '--client', clientId, '--email', other, '--role', 'staff', '--password', PASSWORD]);
+    const listed = await opsJson<{ operators: { email: string; mfa: string }[] }>(['operators', 'list', '--client', clientId]);
+    expect(Object.fromEntries(listed.operators.map((o) => [o.email, o.mfa]))).toEqual({ [email]: 'required', [other]: 'optional' });
+    expect((await ops(['operators', 'list', '--client', clientId])).stdout).toContain(`${email}  staff  CONFIRMED  mfa required`);
+    expect((await ops(['operators', 'create', '--client', clientId, '--email', uniqueEmail('x'), '--role', 'staff', '--mfa', 'always', '--json'])).code).not.toBe(0);
+
+    const { signIn } = await domain();
+    expect((await signIn(email, PASSWORD)).kind).toBe('mfa_setup_required');
+    expect((await signIn(other, PASSWORD)).kind).toBe('signed_in');
   });
 
   it('refuses an unknown client, a bad role, a weak password and a duplicate e-mail', async () => {

@@ -161,6 +161,39 @@ describe('clients and keys', () => {
   });
 });
 
+describe('clients link-stripe-account', () => {
+  it("links connected accounts to a client, once each, as the only ones its admins may choose", async () => {
+    const { client_id: id } = await opsJson(['clients', 'create', '--name', 'Linked Hotel', '--plan', 'premium']);
+    const first = await opsJson(['clients', 'link-stripe-account', '--client', id, '--account', 'acct_1OpsLinkB']);
+    expect(first).toEqual({ client_id: id, account: 'acct_1OpsLinkB', linked_at: expect.stringMatching(/Z$/), linked_accounts: ['acct_1OpsLinkB'] });
+    const second = await opsJson(['clients', 'link-stripe-account', '--client', id, '--account', 'acct_1OpsLinkA']);
+    expect(second.linked_accounts).toEqual(['acct_1OpsLinkA', 'acct_1OpsLinkB']);
+    // Linking again changes nothing: the first link stands.
+    const again = await opsJson(['clients', 'link-stripe-account', '--client', id, '--account', 'acct_1OpsLinkB']);
+    expect(again).toEqual({ ...first, linked_accounts: ['acct_1OpsLinkA', 'acct_1OpsLinkB'] });
+    const { linkedStripeAccounts } = await import('../../shared/domain/payments/provider-accounts');
+    expect((await linkedStripeAccounts(id)).map((a) => a.account)).toEqual(['acct_1OpsLinkA', 'acct_1OpsLinkB']);
+
+    const readable = await ops(['clients', 'link-stripe-account', '--client', id, '--account', 'acct_1OpsLinkA']);
+    expect(readable.code).toBe(0);
+    expect(readable.stdout).toContain('linked accounts: acct_1OpsLinkA, acct_1OpsLinkB');
+  });
+
+  it('refuses an id that is not acct_... (usage error, exit 2) and an unknown client (NOT_FOUND, exit 1)', async () => {
+    for (const account of ['acct_1a-b', 'pk_live_123']) {
+      const run = await ops(['clients', 'link-stripe-account', '--client', 'x', '--account', account, '--json']);
+      expect(run.code, account).toBe(2);
+      expect(JSON.parse(run.stdout)).toEqual({ error: { code: 'USAGE_ERROR', message: `--account must be a Stripe account id (acct_...), not ${account}` } });
+    }
+    const missing = await ops(['clients', 'link-stripe-account', '--client', '00000000-0000-4000-8000-000000000000', '--account', 'acct_1OpsLink', '--json']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout)).toEqual({ error: { code: 'NOT_FOUND', message: expect.stringMatching(/^No client 00000000-/) } });
+    const noAccount = await ops(['clients', 'link-stripe-account', '--client', 'x']);
+    expect(noAccount.code).toBe(2);
+    expect(noAccount.stderr).toContain("required option '--account <acct_...>' not specified");
+  });
+});
+
 describe('errors', () => {
   it('reports a domain error on stderr with exit 1; with --json also as one error object on stdout', async () => {
     const args = ['keys', 'create', '--client', '00000000-0000-4000-8000-000000000000', '--kind', 'sync'];

@@ -173,10 +173,12 @@ describe('a paid room booking, end to end', () => {
       currency: 'USD',
       provider: 'sandbox',
       provider_reference: expect.any(String),
-      checkout_url: `${stack.url}/sandbox/checkout/${order.provider_reference}`,
+      // The sandbox's own origin, never the API's: paying crosses origins, as with Stripe.
+      checkout_url: `${stack.sandboxUrl}/checkout/${order.provider_reference}`,
       reused: false,
     });
     expect(order.order_reference).not.toBe(body.reference);
+    expect(new URL(order.checkout_url).origin).not.toBe(new URL(stack.url).origin);
 
     // The hosted page shows amount, currency and customer.
     const page = await fetch(order.checkout_url);
@@ -465,7 +467,7 @@ describe('the sandbox provider', () => {
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
 
-    const unknown = await fetch(`${stack.url}/sandbox/checkout/sbx_000000000000000000000000`);
+    const unknown = await fetch(`${stack.sandboxUrl}/checkout/sbx_000000000000000000000000`);
     expect(unknown.status).toBe(404);
     const bogus = await fetch(created.body.checkout_url, {
       method: 'POST',

@@ -52,14 +52,18 @@ const orderBody = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('a stage without the sandbox', () => {
-  it('has no sandbox routes: the hosted page and its form are unknown routes', async () => {
-    for (const method of ['GET', 'POST']) {
-      const response = await stack.request(method, '/sandbox/checkout/sbx_0123456789abcdef01234567', {
-        rawBody: method === 'POST' ? 'outcome=paid' : undefined,
-        headers: method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {},
-      });
-      expect(response.status).toBe(404);
-      expect(response.body.error).toMatchObject({ code: 'NOT_FOUND', request_id: response.headers.get('x-request-id') });
+  it('has no sandbox origin, and the API knows no sandbox route: the hosted page and its form are unknown routes', async () => {
+    expect(stack.sandboxUrl).toBeUndefined();
+    expect(stack.info.sandboxUrl).toBeUndefined();
+    for (const path of ['/checkout/sbx_0123456789abcdef01234567', '/sandbox/checkout/sbx_0123456789abcdef01234567']) {
+      for (const method of ['GET', 'POST']) {
+        const response = await stack.request(method, path, {
+          rawBody: method === 'POST' ? 'outcome=paid' : undefined,
+          headers: method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {},
+        });
+        expect(response.status).toBe(404);
+        expect(response.body.error).toMatchObject({ code: 'NOT_FOUND', request_id: response.headers.get('x-request-id') });
+      }
     }
   });
 

@@ -189,15 +189,6 @@ function probeFor(route: Route): Probe {
       return { method: 'GET', path: route.path.replace('{order_reference}', aOrder.order_reference) };
     case 'VerifyPaymentOrder':
       return { method: 'GET', path: `${route.path}?reference=${aOrder.order_reference}` };
-    case 'SandboxCheckoutPage':
-      return { method: 'GET', path: route.path.replace('{provider_reference}', aOrder.provider_reference) };
-    case 'SandboxCheckoutSubmit':
-      return {
-        method: 'POST',
-        path: route.path.replace('{provider_reference}', aOrder.provider_reference),
-        rawBody: 'outcome=not-an-outcome',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      };
     default:
       return { method: route.method, path: route.path.replace(/\{[^}]+\}/g, 'X'), rawBody: '{}', headers: { 'Content-Type': 'application/json' } };
   }
@@ -297,8 +288,6 @@ describe('the scope matrix: every route x every kind of credential', () => {
           if (!first) publicAnswers.set(route.id, seen);
           else expect(seen).toEqual(first);
           if (route.id === 'VerifyPaymentOrder') expect(response.status).toBe(303);
-          if (route.id === 'SandboxCheckoutPage') expect(response.status).toBe(200);
-          if (route.id === 'SandboxCheckoutSubmit') expectError(response, 400, 'VALIDATION_ERROR');
           return;
         }
         if (credential.kind === 'none') return expectError(response, 401, 'MISSING_API_KEY');

@@ -47,7 +47,7 @@ async function withDeclaration<T>(routeId: string, dynamodb: TableAccess, fn: ()
 
 describe('table guard', () => {
   it('refuses a route function a call outside its declared access, as IAM would', async () => {
-    const page = () => stack.request('GET', '/sandbox/checkout/sbx_000000000000000000000000');
+    const page = () => stack.request('GET', `${stack.sandboxUrl}/checkout/sbx_000000000000000000000000`);
     expect((await page()).status).toBe(404);
     const refused = await withDeclaration('SandboxCheckoutPage', { actions: ['Query'] }, page);
     expect(refused.status).toBe(500);

@@ -5,6 +5,7 @@
  *   bad-input            10,000 or more malformed requests (FC_RUNS per route, a time budget that does not cut them)
  *   paid-order-race      1,000 paid orders racing for 50 rooms (RACE_ORDERS, RACE_ROOMS)
  *   crash                the local stack SIGKILLed 20 times in a mixed workload (CRASH_KILLS, CRASH_SEED)
+ *   crash-service        the same with only the service's process killed, the emulators alive (CRASH_MODES=service)
  *   availability-model   200 random command sequences against the model (MODEL_RUNS, MODEL_SEED)
  *
  * Each suite's output goes to .stress/<suite>.log; its figures (test/support/figures.ts) are read
@@ -91,11 +92,21 @@ const suites: Suite[] = [
   {
     name: 'crash',
     file: 'test/integration/crash.test.ts',
-    env: { CRASH_KILLS: '20', CRASH_SEED: randomSeed() },
+    env: { CRASH_KILLS: '20', CRASH_SEED: randomSeed(), CRASH_MODES: 'stack' },
     timeoutMs: 90 * MIN,
-    counts: (f) => figureLine(f, ['kills', 'restarts', 'requests', 'acknowledged_writes', 'paid', 'locked', 'manual', 'deliveries', 'callbacks_received', 'duplicates', 'violations']),
+    counts: (f) =>
+      figureLine(f, ['kills', 'restarts', 'requests', 'acknowledged_writes', 'paid', 'orders_lost_and_created_again', 'locked', 'manual', 'deliveries', 'callbacks_received', 'duplicates', 'violations']),
     // Every broken invariant (a lost write, order, booking or callback among them) is a violation.
     shortfalls: (f) => [...atLeast('kills', f.kills, 20), ...none('violations', f.losses ?? f.violations)],
+  },
+  {
+    // Only the service's process killed, the emulators left running: nothing acknowledged may be lost.
+    name: 'crash-service',
+    file: 'test/integration/crash.test.ts',
+    env: { CRASH_KILLS: '20', CRASH_SEED: randomSeed(), CRASH_MODES: 'service' },
+    timeoutMs: 90 * MIN,
+    counts: (f) => figureLine(f, ['kills', 'restarts', 'requests', 'acknowledged_writes', 'paid', 'orders_lost_and_created_again', 'locked', 'manual', 'deliveries', 'duplicates', 'violations']),
+    shortfalls: (f) => [...atLeast('kills', f.kills, 20), ...none('violations', f.violations), ...none('lost orders', f.orders_lost_and_created_again)],
   },
   {
     name: 'availability-model',

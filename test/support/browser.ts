@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -41,6 +41,39 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: { target: string[] }) => n.target.join(' ')) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * What the page's console says of Content Security Policy violations (a form or a redirect after
+ * it that the CSP's form-action blocks, a style or an image it refuses), from now on.
+ */
+export function watchCspViolations(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+/**
+ * A guest pays a sandbox checkout in a browser: its page on the sandbox's own origin, "Pay", and
+ * the redirect back to the API's verify URL, whose answer sends the guest on to the partner's
+ * return page (which need not exist here). Fails on any CSP violation on the way.
+ */
+export async function payOnSandboxCheckout(context: BrowserContext, checkoutUrl: string, apiUrl: string): Promise<void> {
+  const page = await context.newPage();
+  const violations = watchCspViolations(page);
+  try {
+    const opened = await page.goto(checkoutUrl);
+    if (opened?.status() !== 200) throw new Error(`the sandbox checkout answered ${opened?.status()}`);
+    if (new URL(page.url()).origin === new URL(apiUrl).origin) throw new Error(`the sandbox checkout ${checkoutUrl} is on the API's origin`);
+    const verify = `${apiUrl}/api/v1/payments/payment-orders/verify?`;
+    const [verified] = await Promise.all([page.waitForResponse((r) => r.url().startsWith(verify)), page.getByRole('button', { name: /^Pay / }).click()]);
+    if (verified.status() !== 303) throw new Error(`verify answered ${verified.status()}`);
+    if (violations.length) throw new Error(`CSP violations on the sandbox checkout: ${violations.join(' | ')}`);
+  } finally {
+    await page.close();
+  }
 }
 
 const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');

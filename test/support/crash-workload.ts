@@ -17,6 +17,14 @@
  * twice for a night; every paid booking's `booking.confirmed` arrived, under one delivery id with
  * identical signed bytes; every delivery ends `delivered`.
  *
+ * Two kinds of kill (`mode`). `stack`: the whole group, the emulators with it, as `npm start`
+ * dies. DynamoDB Local may then drop the last transaction it acknowledged (LOCAL-EMULATORS.md):
+ * a partner whose acknowledged order is gone (404) creates it again with the same reference, pays
+ * again and must end with exactly one paid order. `service`: only the service's process
+ * (test/support/service-process.ts: gateway, functions, sender, sweeper), on emulators this
+ * process runs and never kills, as a Lambda instance dies with DynamoDB and SQS alive: then
+ * nothing acknowledged may be lost, and a partner never finds its order gone.
+ *
  * The seed fixes every choice of the workload and every kill delay; how far the workload gets
  * between two kills depends on the machine. Each request and each run's output is written to
  * test-results/crash/ for a failing seed.
@@ -37,10 +45,15 @@ import {
   type StackPorts,
   type StackProcess,
 } from './local-stack-process';
+import { startDynamoLocal, startSqsEmulator } from '../../infra/local/emulators';
 import { runOps } from './ops-cli';
+
+export type CrashMode = 'stack' | 'service';
 
 export interface CrashWorkloadOptions {
   seed: number;
+  /** What a kill takes: the whole `npm start` group, or the service's process alone. @default 'stack' */
+  mode?: CrashMode;
   /** SIGKILLs of the whole process group, each followed by a start on the same data. */
   kills: number;
   /** PMS writers, each its own external_source and one write at a time. @default 2 */
@@ -74,8 +87,18 @@ export const INVARIANTS = [
   'no room is held twice for the same nights',
   'every booking.confirmed arrived under one delivery id with identical signed bytes',
   'every delivery ends delivered',
+  'no acknowledged order is lost while the emulators run',
 ] as const;
 export type Invariant = (typeof INVARIANTS)[number];
+
+/**
+ * The invariants a mode is held to. Whole-stack kills may cost DynamoDB Local's last acknowledged
+ * transaction (an order: its partner creates it again, and the other invariants hold it to one
+ * paid order), so only service kills are held to losing nothing.
+ */
+export function invariantsOf(mode: CrashMode): readonly Invariant[] {
+  return mode === 'service' ? INVARIANTS : INVARIANTS.filter((i) => i !== 'no acknowledged order is lost while the emulators run');
+}
 
 export interface CrashResult {
   seed: number;
@@ -138,7 +161,14 @@ class CrashStack {
     readonly ports: StackPorts,
     readonly dataDir: string,
     private readonly env: Record<string, string>,
+    /** Service kills: the service's process alone, on emulators that run elsewhere (these endpoints). */
+    private readonly service?: { dynamodbEndpoint: string; sqsEndpoint: string },
   ) {}
+
+  /** The ports a kill frees: all of them, or the service's own (API and sandbox origin). */
+  private get killedPorts(): Partial<StackPorts> {
+    return this.service ? { api: this.ports.api, sandbox: this.ports.sandbox } : this.ports;
+  }
 
   get current(): StackProcess {
     return this.runs[this.runs.length - 1]!;
@@ -158,25 +188,32 @@ class CrashStack {
     const began = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        const run = await startStackProcess(this.ports, this.dataDir, this.env);
+        const run = this.service
+          ? await startStackProcess(
+              this.ports,
+              this.dataDir,
+              { ...this.env, DYNAMODB_ENDPOINT: this.service.dynamodbEndpoint, SQS_ENDPOINT: this.service.sqsEndpoint },
+              'test/support/service-process.ts',
+            )
+          : await startStackProcess(this.ports, this.dataDir, this.env);
         this.runs.push(run);
         this.restartMs.push(Date.now() - began);
         return run;
       } catch (error) {
         this.failedStarts++;
         killAllStackProcesses();
-        await portsClosed(this.ports, 30_000);
+        await portsClosed(this.killedPorts, 30_000);
         if (attempt === 3) throw error;
       }
     }
   }
 
-  /** SIGKILL to the whole group (the emulators with it), as a crash or an OOM kill takes it. */
+  /** SIGKILL to the whole group (the emulators with it, unless they run elsewhere), as a crash or an OOM kill takes it. */
   async kill(): Promise<void> {
     const { child } = this.current;
     signalGroup(child, 'SIGKILL');
     await exited(child);
-    await portsClosed(this.ports, 30_000);
+    await portsClosed(this.killedPorts, 30_000);
   }
 }
 
@@ -213,13 +250,13 @@ class Client {
     private readonly deadlineMs: number,
   ) {}
 
-  /** One request; undefined when no complete answer came (a refused or cut connection). */
+  /** One request (`path` on the API, or an absolute URL); undefined when no complete answer came (a refused or cut connection). */
   async once(worker: string, method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer | undefined> {
     const began = Date.now();
     const entry: LoggedRequest = { at: began - this.started, run: this.stack.runs.length, worker, method, path, ms: 0 };
     this.log.push(entry);
     try {
-      const response = await fetch(this.stack.url + path, {
+      const response = await fetch(/^https?:\/\//.test(path) ? path : this.stack.url + path, {
         method,
         headers: init.headers,
         body: init.body,
@@ -360,6 +397,8 @@ interface Workload {
   /** Set once the workload is to wind down: each worker finishes the write in hand and stops. */
   stopping: () => boolean;
   problems: string[];
+  /** Acknowledged orders a partner later found gone (404), and created again. */
+  lostOrders: string[];
 }
 
 async function syncWrite(w: Workload, worker: string, what: string, key: string, body: unknown, acks: Acknowledged[]): Promise<Answer | undefined> {
@@ -463,6 +502,52 @@ interface GuestOrder {
   paid: boolean;
 }
 
+/**
+ * One order of a guest through its partner: create (again on a lost answer: the same order), pay
+ * on the sandbox checkout on its own origin, then follow the redirect to verify, and again after a
+ * crash, until the status lookup shows it paid and its booking synced. 'lost' when an order the
+ * service acknowledged is answered 404 (its creation's transaction is gone).
+ */
+async function payForOrder(w: Workload, worker: string, order: GuestOrder, auth: Record<string, string>, rng: Rng): Promise<'done' | 'lost' | 'problem'> {
+  const { reference } = order;
+  const created = await w.client.until(worker, 'POST', ORDERS, { headers: auth, body: order.body });
+  if (created.status !== 201 && created.status !== 200) {
+    w.problems.push(`seed ${w.seed}: ${worker} create ${reference} answered ${created.status} ${created.text.slice(0, 300)}`);
+    return 'problem';
+  }
+  order.orderReference = created.json.order_reference;
+  // A completed session answers its redirect again.
+  const paid = await w.client.until(worker, 'POST', created.json.checkout_url as string, {
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: new URL(created.json.checkout_url as string).origin },
+    body: 'outcome=paid',
+  });
+  if (paid.status !== 303) {
+    w.problems.push(`seed ${w.seed}: ${worker} sandbox checkout of ${reference} answered ${paid.status} ${paid.text.slice(0, 300)}`);
+    return 'problem';
+  }
+  order.paid = true;
+  await sleep(rng.between(0, 200));
+
+  const verifyPath = `${ORDERS}/verify?reference=${encodeURIComponent(order.orderReference!)}`;
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    const verified = await w.client.until(worker, 'GET', verifyPath);
+    if (verified.status === 404) return 'lost';
+    if (verified.status !== 303) {
+      w.problems.push(`seed ${w.seed}: ${worker} verify of ${reference} answered ${verified.status} ${verified.text.slice(0, 300)}`);
+      return 'problem';
+    }
+    const status = await w.client.until(worker, 'GET', `${ORDERS}/${encodeURIComponent(order.orderReference!)}`, { headers: auth });
+    if (status.status === 404) return 'lost';
+    if (status.status === 200 && status.json.status === 'paid' && status.json.service_booking_sync?.status === 'synced') return 'done';
+    if (Date.now() > deadline) {
+      w.problems.push(`seed ${w.seed}: ${worker} order ${reference} not paid and synced after 240 s of verifying: ${status.status} ${status.text.slice(0, 300)}`);
+      return 'problem';
+    }
+    await sleep(1_000);
+  }
+}
+
 async function runGuest(w: Workload, index: number, guestRooms: string[], orders: GuestOrder[]): Promise<void> {
   const worker = `guest${index}`;
   const rng = streamOf(w.seed, worker);
@@ -485,44 +570,17 @@ async function runGuest(w: Workload, index: number, guestRooms: string[], orders
     const order: GuestOrder = { guest: worker, reference, body, roomId, checkIn, checkOut, paid: false };
     orders.push(order);
 
-    // Create, and on a lost answer create again with the same reference: the same order.
-    const created = await w.client.until(worker, 'POST', ORDERS, { headers: auth, body });
-    if (created.status !== 201 && created.status !== 200) {
-      w.problems.push(`seed ${w.seed}: ${worker} create ${reference} answered ${created.status} ${created.text.slice(0, 300)}`);
-      continue;
-    }
-    order.orderReference = created.json.order_reference;
-    const checkoutPath = new URL(created.json.checkout_url as string).pathname;
-
-    // Pay on the sandbox checkout (a completed session answers its redirect again).
-    const paid = await w.client.until(worker, 'POST', checkoutPath, {
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'outcome=paid',
-    });
-    if (paid.status !== 303) {
-      w.problems.push(`seed ${w.seed}: ${worker} sandbox checkout of ${reference} answered ${paid.status} ${paid.text.slice(0, 300)}`);
-      continue;
-    }
-    order.paid = true;
-    await sleep(rng.between(0, 200));
-
-    // The guest's browser follows the redirect to verify, and again after a crash, until the
-    // status lookup shows the order paid and its booking synced.
-    const verifyPath = `${ORDERS}/verify?reference=${encodeURIComponent(order.orderReference!)}`;
-    const deadline = Date.now() + 240_000;
-    for (;;) {
-      const verified = await w.client.until(worker, 'GET', verifyPath);
-      if (verified.status !== 303) {
-        w.problems.push(`seed ${w.seed}: ${worker} verify of ${reference} answered ${verified.status} ${verified.text.slice(0, 300)}`);
+    // An order that the service acknowledged and later answers 404 for was lost: created again
+    // with the same reference (the same order_reference), paid again, verified again.
+    for (let round = 0; ; round++) {
+      const outcome = await payForOrder(w, worker, order, auth, rng);
+      if (outcome !== 'lost') break;
+      w.lostOrders.push(`${reference} (${order.orderReference}), round ${round + 1}`);
+      order.paid = false;
+      if (round >= 3) {
+        w.problems.push(`seed ${w.seed}: ${worker} order ${reference} lost ${round + 1} times`);
         break;
       }
-      const status = await w.client.until(worker, 'GET', `${ORDERS}/${encodeURIComponent(order.orderReference!)}`, { headers: auth });
-      if (status.status === 200 && status.json.status === 'paid' && status.json.service_booking_sync?.status === 'synced') break;
-      if (Date.now() > deadline) {
-        w.problems.push(`seed ${w.seed}: ${worker} order ${reference} not paid and synced after 240 s of verifying: ${status.status} ${status.text.slice(0, 300)}`);
-        break;
-      }
-      await sleep(1_000);
     }
     await sleep(rng.between(0, 300));
   }
@@ -804,6 +862,7 @@ async function checkCallbacks(o: Outcome, syncOf: Map<string, BookingSync>, wait
 
 export async function runCrashWorkload(options: CrashWorkloadOptions): Promise<CrashResult> {
   const { seed, kills } = options;
+  const mode = options.mode ?? 'stack';
   const pmsWriters = options.pmsWriters ?? 2;
   const guestCount = options.guests ?? 5;
   const guestRoomCount = options.guestRooms ?? 3;
@@ -812,13 +871,20 @@ export async function runCrashWorkload(options: CrashWorkloadOptions): Promise<C
   const violations = Object.fromEntries(INVARIANTS.map((name) => [name, [] as string[]])) as Record<Invariant, string[]>;
   const fail = (invariant: Invariant, message: string) => violations[invariant].push(`seed ${seed}: ${message}`);
 
-  const logDir = join(process.cwd(), 'test-results', 'crash', `seed-${seed}`);
+  const logDir = join(process.cwd(), 'test-results', 'crash', mode === 'stack' ? `seed-${seed}` : `seed-${seed}-${mode}`);
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), `crash-${seed}-`));
   const stackFile = join(dataDir, 'stack.json');
   const receiver = await startFlakyReceiver(started);
-  const stack = new CrashStack(await freeStackPorts(), dataDir, { CALLBACK_RETRY_DELAYS_SECONDS: options.retryDelaysSeconds ?? '4,4,4,4,4' });
+  // Service kills: the emulators run here, where no kill reaches them.
+  const emulators = mode === 'service' ? await Promise.all([startDynamoLocal(), startSqsEmulator()]) : [];
+  const stack = new CrashStack(
+    await freeStackPorts(),
+    dataDir,
+    { CALLBACK_RETRY_DELAYS_SECONDS: options.retryDelaysSeconds ?? '4,4,4,4,4' },
+    mode === 'service' ? { dynamodbEndpoint: emulators[0]!.endpoint, sqsEndpoint: emulators[1]!.endpoint } : undefined,
+  );
   const client = new Client(stack, started, options.opDeadlineMs ?? 240_000);
   const killRng = streamOf(seed, 'kills');
   const killTimes: number[] = [];
@@ -834,7 +900,8 @@ export async function runCrashWorkload(options: CrashWorkloadOptions): Promise<C
 
     let stopping = false;
     const problems: string[] = [];
-    const w: Workload = { seed, client, syncKey, paymentKey, stopping: () => stopping, problems };
+    const lostOrders: string[] = [];
+    const w: Workload = { seed, client, syncKey, paymentKey, stopping: () => stopping, problems, lostOrders };
     const acks: Acknowledged[] = [];
     const setup = await syncWrite(
       w,
@@ -886,6 +953,7 @@ export async function runCrashWorkload(options: CrashWorkloadOptions): Promise<C
     timings.workload_ms = Date.now() - workloadStarted;
     timings.drain_after_last_start_ms = Date.now() - lastStart;
     for (const problem of problems) violations['every request was answered as the contract allows'].push(problem);
+    if (mode === 'service') for (const lost of lostOrders) fail('no acknowledged order is lost while the emulators run', `order ${lost} was acknowledged, then answered 404`);
 
     const { bookings: allBookings } = await ops<{ bookings: BookingRow[] }>(stackFile, ['bookings', 'list', '--client', clientId]);
     const outcome: Outcome = { seed, client, stackFile, clientId, syncKey, paymentKey, secret, models, acks, orders, allBookings, receipts: receiver.receipts, fail };
@@ -897,6 +965,7 @@ export async function runCrashWorkload(options: CrashWorkloadOptions): Promise<C
     const syncValues = [...syncOf.values()];
     const figures = {
       seed,
+      mode,
       kills,
       restarts: stack.runs.length - 1,
       failed_starts: stack.failedStarts,
@@ -908,6 +977,8 @@ export async function runCrashWorkload(options: CrashWorkloadOptions): Promise<C
       acknowledged_writes: acks.length,
       orders: orders.length,
       paid: paidOrders.length,
+      // Whole-stack kills: acknowledged orders DynamoDB Local dropped, each created again by its partner.
+      orders_lost_and_created_again: lostOrders.length,
       locked: syncValues.filter((s) => s.room_assignment === 'locked').length,
       manual: syncValues.filter((s) => s.room_assignment === 'manual').length,
       callbacks_received: receiver.receipts.length,
@@ -935,6 +1006,7 @@ export async function runCrashWorkload(options: CrashWorkloadOptions): Promise<C
       await exited(last.child);
     }
     await receiver.close();
+    await Promise.all(emulators.map((e) => e.stop()));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -68,8 +68,29 @@ export class DashboardClient {
     return this.get(posted.location);
   }
 
+  /**
+   * Submits a form whose action asks for the password again (a payment key, a callback or webhook
+   * URL, the payment provider): when the answer is the "Confirm your password" page, submits that
+   * page's form (the fields it carries back) with `password`, as a person would.
+   */
+  async submitConfirmed(path: string, form: Record<string, string | string[]> = {}, password = OPERATOR_PASSWORD): Promise<PageResponse> {
+    const posted = await this.request('POST', path, form);
+    if (!isPasswordPrompt(posted)) return posted.status === 303 && posted.location ? this.get(posted.location) : posted;
+    const prompt = passwordPromptForm(posted.text);
+    return this.submit(prompt.action.slice(new URL(this.stack.url).pathname.replace(/\/$/, '').length), { ...prompt.fields, current_password: password });
+  }
+
   async signIn(password = OPERATOR_PASSWORD): Promise<PageResponse> {
     return this.submit('/dashboard/sign-in', { email: this.email, password });
+  }
+
+  /** A cookie of the jar (e.g. to hand another client's cookie over). */
+  cookie(name: string): string | undefined {
+    return this.jar.get(name);
+  }
+
+  setCookie(name: string, value: string): void {
+    this.jar.set(name, value);
   }
 
   hasSession(): boolean {
@@ -86,6 +107,27 @@ export async function signedInOperator(stack: TestStack, clientId: string, role:
   const page = await client.signIn();
   if (page.status !== 200) throw new Error(`sign-in answered ${page.status}: ${page.text.slice(0, 300)}`);
   return client;
+}
+
+/** The "Confirm your password" page an action answers with when the password was not confirmed in the last 5 minutes. */
+export function isPasswordPrompt(page: PageResponse): boolean {
+  return page.status === 200 && page.text.includes('aria-label="Confirm your password"');
+}
+
+const unescape = (value: string) =>
+  value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** The password page's form: where it posts and the hidden fields it carries back (a field given twice, as a list). */
+export function passwordPromptForm(html: string): { action: string; fields: Record<string, string | string[]> } {
+  const form = /<form method="post" action="([^"]+)" aria-label="Confirm your password">([\s\S]*?)<\/form>/.exec(html);
+  if (!form) throw new Error('no "Confirm your password" form on the page');
+  const fields: Record<string, string | string[]> = {};
+  for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g)) {
+    const [name, value] = [unescape(input[1]!), unescape(input[2]!)];
+    const had = fields[name];
+    fields[name] = had === undefined ? value : [had].flat().concat(value);
+  }
+  return { action: unescape(form[1]!), fields };
 }
 
 /** The visible text of an HTML fragment, whitespace folded (for assertions on what a person reads). */

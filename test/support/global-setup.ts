@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { LocalCognito } from '../../infra/local/stack';
-import { type Emulator, ensureTable, startCognitoLocal, startDynamoLocal, startSqsEmulator } from '../../infra/local/emulators';
+import { type Emulator, ensureTable, startCognitoLocal, startDynamoLocal, startSesEmulator, startSqsEmulator } from '../../infra/local/emulators';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    emulators: { dynamodbEndpoint: string; sqsEndpoint: string; tableName: string; cognito: LocalCognito };
+    emulators: { dynamodbEndpoint: string; sqsEndpoint: string; tableName: string; cognito: LocalCognito; sesEndpoint: string };
   }
 }
 
@@ -17,8 +17,8 @@ let cognitoDir: string | undefined;
 
 export async function setup(project: TestProject) {
   cognitoDir = mkdtempSync(join(tmpdir(), 'test-cognito-'));
-  const [dynamo, sqs, cognito] = await Promise.all([startDynamoLocal(), startSqsEmulator(), startCognitoLocal({ dataDir: cognitoDir })]);
-  running = [dynamo, sqs, cognito];
+  const [dynamo, sqs, cognito, ses] = await Promise.all([startDynamoLocal(), startSqsEmulator(), startCognitoLocal({ dataDir: cognitoDir }), startSesEmulator()]);
+  running = [dynamo, sqs, cognito, ses];
   const tableName = 'hotel-integration-test';
   await ensureTable(dynamo.endpoint, tableName);
   project.provide('emulators', {
@@ -26,6 +26,7 @@ export async function setup(project: TestProject) {
     sqsEndpoint: sqs.endpoint,
     tableName,
     cognito: { endpoint: cognito.endpoint, userPoolId: cognito.userPoolId, userPoolClientId: cognito.userPoolClientId, issuer: cognito.issuer },
+    sesEndpoint: ses.endpoint,
   });
 }
 

@@ -12,6 +12,9 @@ export interface StackPorts {
   dynamodb: number;
   sqs: number;
   cognito: number;
+  ses: number;
+  /** The sandbox checkout's own origin. */
+  sandbox: number;
 }
 
 export interface StackProcess {
@@ -23,20 +26,25 @@ export interface StackProcess {
 }
 
 export async function freeStackPorts(): Promise<StackPorts> {
-  return { api: await freePort(), dynamodb: await freePort(), sqs: await freePort(), cognito: await freePort() };
+  return { api: await freePort(), dynamodb: await freePort(), sqs: await freePort(), cognito: await freePort(), ses: await freePort(), sandbox: await freePort() };
 }
 
 const running = new Set<ChildProcess>();
 
-/** Starts `npm start` on these ports and data folder; resolves once it prints `ready:`. */
-export async function startStackProcess(ports: StackPorts, dataDir: string, env: Record<string, string> = {}): Promise<StackProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+/**
+ * Starts `npm start` on these ports and data folder; resolves once it prints `ready:`. `script`
+ * runs another entry point the same way (test/support/service-process.ts: the service alone).
+ */
+export async function startStackProcess(ports: StackPorts, dataDir: string, env: Record<string, string> = {}, script = 'bin/local.ts'): Promise<StackProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: {
       ...process.env,
       PORT: String(ports.api),
       DYNAMODB_PORT: String(ports.dynamodb),
       SQS_PORT: String(ports.sqs),
       COGNITO_PORT: String(ports.cognito),
+      SES_PORT: String(ports.ses),
+      SANDBOX_PORT: String(ports.sandbox),
       LOCAL_DATA_DIR: dataDir,
       ...env,
     },
@@ -103,7 +111,7 @@ export function portOpen(port: number): Promise<boolean> {
 }
 
 /** Resolves once nothing listens on any of the ports (a SIGKILLed group's sockets close at once). */
-export async function portsClosed(ports: StackPorts, timeoutMs = 10_000): Promise<void> {
+export async function portsClosed(ports: Partial<StackPorts>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const open = await Promise.all(Object.values(ports).map(portOpen));

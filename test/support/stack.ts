@@ -1,6 +1,7 @@
 /**
  * An integration test's view of the service: the shared emulators, its own callback queues,
- * and its own local gateway (same route table and authorizer as the stack) on a free port.
+ * and its own local gateway (same route table and authorizer as the stack) on a free port, with
+ * the sandbox checkout on another free port (its own origin, as in the stack).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,6 +38,9 @@ export interface Tenant {
 
 export interface TestStack extends ServingStack {
   url: string;
+  /** The sandbox checkout's own origin (a port of its own), where the stack runs the sandbox. */
+  sandboxUrl?: string;
+  /** `path` on the API, or an absolute URL (a sandbox checkout_url). */
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** A new client with a full sync key and a payment key: each test's own data. */
   createTenant(): Promise<Tenant>;
@@ -56,6 +60,8 @@ export async function startTestStack(
      * machine sends; test/integration/rate-limits.test.ts passes the plans' real limits.
      */
     planLimits?: Readonly<Record<Plan, PlanLimits>>;
+    /** @default true: e-mail to guests through the run's SES emulator; false, a stage without a sender. */
+    email?: boolean;
   } = {},
 ): Promise<TestStack> {
   const emulators = inject('emulators');
@@ -77,6 +83,7 @@ export async function startTestStack(
     sweepIntervalMs: options.sweepIntervalMs,
     planLimits: options.planLimits ?? UNTHROTTLED,
     cognito: emulators.cognito,
+    ...(options.email === false ? {} : { sesEndpoint: emulators.sesEndpoint }),
   });
   const domain = await import('../../shared/domain/clients');
   const url = serving.info.apiUrl;
@@ -91,6 +98,7 @@ export async function startTestStack(
       rmSync(keyDir, { recursive: true, force: true });
     },
     url,
+    sandboxUrl: serving.info.sandboxUrl,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.key) headers.Authorization = `Bearer ${options.key}`;
@@ -99,7 +107,7 @@ export async function startTestStack(
         body = JSON.stringify(options.body);
         headers['Content-Type'] ??= 'application/json';
       }
-      const response = await fetch(url + path, { method, headers, body, redirect: 'manual' });
+      const response = await fetch(/^https?:\/\//.test(path) ? path : url + path, { method, headers, body, redirect: 'manual' });
       const text = await response.text();
       let parsed: unknown = text;
       try {

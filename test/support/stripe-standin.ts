@@ -67,6 +67,8 @@ export interface StripeStandIn {
   expire(sessionId: string): StandInSession;
   /** The next n API calls answer with this status and error (e.g. 500, or 403 permission_error). */
   failNext(n: number, status: number, error: { type: string; message: string; code?: string }, headers?: Record<string, string>): void;
+  /** The next n API calls are recorded and never answered, as a Stripe that hangs. */
+  hangNext(n: number): void;
   /** A Stripe event about a session, as Stripe would POST it, and its Stripe-Signature header. */
   signedEvent(type: string, session: StandInSession | Record<string, unknown>, secret: string, options?: { account?: string }): { payload: string; signature: string };
   close(): Promise<void>;
@@ -112,6 +114,7 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
   // Idempotency: per account and key, the parameters and the response they produced.
   const replays = new Map<string, { params: string; status: number; body: string }>();
   const faults: { status: number; error: { type: string; message: string; code?: string }; headers: Record<string, string> }[] = [];
+  let hanging = 0;
 
   const sessionView = (session: StandInSession, expand: string[]) => {
     const { account: _account, line_items: _items, ...view } = session;
@@ -137,6 +140,11 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
     if (!Number.isInteger(total) || total < 1) return { error: 'Invalid integer', param: 'line_items[0][price_data][unit_amount]' };
     const sessionId = id('cs_test');
     const now = Math.floor(Date.now() / 1000);
+    // Stripe: "anywhere from 30 minutes to 24 hours after Checkout Session creation".
+    const expiresAt = params.expires_at === undefined ? now + 24 * 3600 : Number(params.expires_at);
+    if (!Number.isInteger(expiresAt) || expiresAt < now + 30 * 60 || expiresAt > now + 24 * 3600) {
+      return { error: 'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.', param: 'expires_at' };
+    }
     const session: StandInSession = {
       id: sessionId,
       object: 'checkout.session',
@@ -155,7 +163,7 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
       success_url: params.success_url,
       cancel_url: params.cancel_url,
       created: now,
-      expires_at: now + 24 * 3600,
+      expires_at: expiresAt,
       livemode: false,
       line_items: items,
     };
@@ -188,6 +196,11 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
 
     if (record.authorization !== `Bearer ${secretKey}`) {
       return answer(stripeError(res, 401, { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' }));
+    }
+    if (hanging > 0) {
+      hanging -= 1;
+      // Recorded, never answered: the client's own timeout ends it (or close()).
+      return new Promise<number>(() => {});
     }
     const fault = faults.shift();
     if (fault) return answer(stripeError(res, fault.status, fault.error, fault.headers));
@@ -263,6 +276,9 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
       const session = must(sessionId);
       Object.assign(session, { status: 'expired', url: null });
       return session;
+    },
+    hangNext(n) {
+      hanging += n;
     },
     failNext(n, status, error, headers = {}) {
       for (let i = 0; i < n; i++) faults.push({ status, error, headers });

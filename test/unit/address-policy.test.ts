@@ -34,6 +34,17 @@ describe('classifyAddress', () => {
     ['ff02::1', 'multicast'],
     ['255.255.255.255', 'broadcast'],
     ['240.0.0.1', 'reserved'],
+    ['192.0.0.0', 'reserved'],
+    ['192.0.0.8', 'reserved'],
+    ['192.0.0.255', 'reserved'],
+    ['198.18.0.0', 'benchmarking'],
+    ['198.19.255.255', 'benchmarking'],
+    ['2001::1', 'tunnel'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'tunnel'],
+    ['2001:0:ffff:ffff:ffff:ffff:ffff:ffff', 'tunnel'],
+    ['64:ff9b:1::a00:1', 'translation'],
+    ['64:ff9b:1:ffff:ffff:ffff:ffff:ffff', 'translation'],
+    ['64:ff9b:1::808:808', 'translation'],
   ])('%s is %s', (address, addressClass) => {
     expect(classifyAddress(address)).toEqual({ addressClass });
   });
@@ -60,6 +71,9 @@ describe('classifyAddress', () => {
     ['64:ff9b::10.1.2.3', 'private', 'NAT64'],
     ['2002:a00:1::1', 'private', '6to4'],
     ['2002:7f00:1::', 'loopback', '6to4'],
+    ['::ffff:198.18.0.1', 'benchmarking', 'IPv4-mapped'],
+    ['::ffff:c000:1', 'reserved', 'IPv4-mapped'],
+    ['64:ff9b::c612:1', 'benchmarking', 'NAT64'],
   ])('%s is %s (%s)', (address, addressClass, embedding) => {
     expect(classifyAddress(address)).toEqual({ addressClass, embedding });
   });
@@ -81,6 +95,16 @@ describe('classifyAddress', () => {
     '100.63.255.255',
     '100.128.0.0',
     '223.255.255.255',
+    // Just outside the special-purpose blocks.
+    '191.255.255.255',
+    '192.0.1.0',
+    '192.0.2.1',
+    '198.17.255.255',
+    '198.20.0.0',
+    '2001:1::1',
+    '2001:db7:ffff::1',
+    '64:ff9b:2::1',
+    '64:ff9a:ffff::1',
     '2001:4860:4860::8888',
     '2606:4700:4700::1111',
     'fbff::1',
@@ -128,6 +152,10 @@ describe('refusedHost: a URL hostname, as the URL parser leaves it', () => {
     ['http://[fd00:ec2::254]/', 'private'],
     ['http://1681915905/', 'shared'],
     ['http://0/', 'unspecified'],
+    ['http://192.0.0.170/', 'reserved'],
+    ['http://198.18.1.1/', 'benchmarking'],
+    ['http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', 'tunnel'],
+    ['http://[64:ff9b:1::a9fe:a9fe]/', 'translation'],
   ])('%s is refused on every stage: %s', (url, addressClass) => {
     expect(refusedHost(hostOf(url), deployed)).toMatchObject({ addressClass });
     expect(refusedHost(hostOf(url), local)).toMatchObject({ addressClass });
@@ -160,6 +188,7 @@ describe('descriptions', () => {
       '::ffff:a00:1 is an IPv4-mapped private address',
     );
     expect(describeHostRefusal('0.0.0.0', { addressClass: 'unspecified' })).toBe('0.0.0.0 is an unspecified address');
+    expect(describeHostRefusal('[2001::1]', { addressClass: 'tunnel' })).toBe('2001::1 is a tunnel address');
     expect(describeHostRefusal('Hooks.Localhost.', { addressClass: 'loopback' })).toBe('hooks.localhost is a loopback name');
   });
 });

@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { gatewayResponses, methodNotAllowedTemplate } from '../../infra/gateway-responses';
-import { apiRoutes, type Route, routes } from '../../infra/routes';
+import { apiRoutes, type Route, routes, sandboxRoutes, servedByApi } from '../../infra/routes';
 import type { getPaymentOrderStatus, orderCreatedView } from '../../shared/domain/payments/order-views';
 import type { findAvailableRooms } from '../../shared/domain/property-sync/availability';
 import type { syncBookings } from '../../shared/domain/property-sync/sync-bookings';
@@ -186,7 +186,7 @@ describe('coverage of the route table', () => {
       description: 'Dashboard overview page',
       page: true,
     };
-    expect(apiRoutes([...routes, page])).toEqual(apiRoutes());
+    expect(apiRoutes([...routes, ...sandboxRoutes, page])).toEqual(apiRoutes());
   });
 
   it('has the booking.confirmed and payment_order.paid events as webhooks, with their signed-delivery headers', () => {
@@ -198,6 +198,9 @@ describe('coverage of the route table', () => {
       expect(headers.every((h) => h.required)).toBe(true);
       expect(Object.keys(post.responses).sort()).toEqual(['2XX', '400', '401', '403', '409', '422', '429', '5XX', 'default'].sort());
       expect(post.requestBody.content['application/json'].schema.$ref).toMatch(/Event$/);
+      // Secured by the signature, not a credential: declared (Redocly's security-defined) as none, the signature described.
+      expect(post.security, event).toEqual([]);
+      expect(post.description).toContain('`X-Service-Signature` is the HMAC-SHA256 of the exact raw body');
     }
   });
 
@@ -294,8 +297,21 @@ describe('error codes', () => {
         expect(codesOf(409), route.id).toContain('IDEMPOTENCY_REQUEST_IN_PROGRESS');
         expect(codesOf(422), route.id).toContain('IDEMPOTENCY_KEY_REUSED');
       }
-      for (const status of [413, 429, 500, 503]) expect(codesOf(status).length, `${route.id} ${status}`).toBe(1);
+      // 429 is API Gateway's (usage plans, throttling): the sandbox's own origin has none.
+      for (const status of [413, 500, 503]) expect(codesOf(status).length, `${route.id} ${status}`).toBe(1);
+      expect(codesOf(429).length, `${route.id} 429`).toBe(servedByApi(route) ? 1 : 0);
     }
+  });
+
+  it('documents the sandbox checkout with its own origin, never the API\'s servers', () => {
+    const servers = (route: Route) => document.paths[route.path]![route.method.toLowerCase()]!.servers as { url: string }[] | undefined;
+    expect(sandboxRoutes.map((r) => r.id)).toEqual(['SandboxCheckoutPage', 'SandboxCheckoutSubmit']);
+    for (const route of sandboxRoutes) {
+      expect(route.path.startsWith('/api/'), route.id).toBe(false);
+      expect(servers(route)?.map((s) => s.url), route.id).toEqual(['http://127.0.0.1:3001', 'https://{url_id}.lambda-url.{region}.on.aws']);
+    }
+    for (const route of routes) expect(servers(route), route.id).toBeUndefined();
+    expect((document.servers as { url: string }[]).map((s) => s.url)).not.toContain('http://127.0.0.1:3001');
   });
 });
 

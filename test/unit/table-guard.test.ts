@@ -3,8 +3,8 @@
  * access, including each item of a transaction, and holds nothing outside an invocation. The
  * client never reaches the network: a stub answers every call the guard lets through.
  */
-import { DeleteItemCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteItemCommand, DynamoDBClient, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LocalFunction, withinInvocation } from '../../infra/local/lambda-runtime';
 import { installTableGuard } from '../../infra/local/table-guard';
@@ -23,11 +23,15 @@ const db = DynamoDBDocumentClient.from(client);
 afterAll(() => client.destroy());
 
 const TableName = 't';
-const publicRoute: LocalFunction = { name: 'VerifyPaymentOrder', handler: 'verify-payment-order', tableAccess: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'] } };
+const publicRoute: LocalFunction = {
+  name: 'VerifyPaymentOrder',
+  handler: 'verify-payment-order',
+  tableAccess: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: ['ORDER#', 'CLIENT#'] },
+};
 const roomsRoute: LocalFunction = {
   name: 'PutRooms',
   handler: 'put-rooms',
-  tableAccess: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem'], deletes: ['CLIENT#', 'IDEMPOTENCY#'] },
+  tableAccess: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'BatchWriteItem'], writes: ['CLIENT#', 'IDEMPOTENCY#'], deletes: ['CLIENT#', 'IDEMPOTENCY#'] },
 };
 
 const as = (fn: LocalFunction, send: () => Promise<unknown>) => withinInvocation(fn, send);
@@ -74,6 +78,42 @@ describe('table guard', () => {
     await expect(as(publicRoute, () => db.send(new DeleteCommand({ TableName, Key: { pk: 'IDEMPOTENCY#abc', sk: 'IDEMPOTENCY' } })))).rejects.toEqual(
       denied('DeleteItem'),
     );
+  });
+
+  it('allows PutItem, UpdateItem and BatchWriteItem only under the declared write prefixes, each item of a transaction or batch', async () => {
+    const underKey = (pk: string) => expect.objectContaining({ name: 'AccessDeniedException', message: expect.stringContaining(`partition key ${pk}`) });
+    await expect(as(publicRoute, () => db.send(new PutCommand({ TableName, Item: { pk: 'ORDER#1', sk: 'ORDER' } })))).resolves.toBeDefined();
+    await expect(as(publicRoute, () => db.send(new PutCommand({ TableName, Item: { pk: 'APIKEY#abc', sk: 'APIKEY' } })))).rejects.toEqual(underKey('APIKEY#abc'));
+    await expect(
+      as(publicRoute, () => client.send(new UpdateItemCommand({ TableName, Key: { pk: { S: 'APIKEYID#k' }, sk: { S: 'APIKEYID' } }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': { S: '1' } } }))),
+    ).rejects.toEqual(underKey('APIKEYID#k'));
+    await expect(
+      as(publicRoute, () => db.send(new UpdateCommand({ TableName, Key: { pk: 'CLIENT#c', sk: 'ROOMHOLD#1' }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': 1 } }))),
+    ).resolves.toBeDefined();
+    // A transaction is refused for its one item outside the prefixes.
+    await expect(
+      as(publicRoute, () =>
+        db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName, Item: { pk: 'ORDER#1', sk: 'ORDER' } } },
+              { Update: { TableName, Key: { pk: 'USAGEKEY#u', sk: 'USAGEKEY' }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': 1 } } },
+            ],
+          }),
+        ),
+      ),
+    ).rejects.toEqual(underKey('USAGEKEY#u'));
+    // So is a batch: one action whose leading keys are every item's.
+    const batch = (pk: string) =>
+      new BatchWriteCommand({ RequestItems: { [TableName]: [{ PutRequest: { Item: { pk: 'CLIENT#c', sk: 'CHECKIN#1' } } }, { PutRequest: { Item: { pk, sk: 'x' } } }] } });
+    await expect(as(roomsRoute, () => db.send(batch('CLIENT#d')))).resolves.toBeDefined();
+    await expect(as(roomsRoute, () => db.send(batch('ORDER#1')))).rejects.toEqual(underKey('ORDER#1'));
+    // `APIKEY#` does not cover `APIKEYID#`, as IAM's `APIKEY#*` does not.
+    const keysOnly: LocalFunction = { name: 'authorizer', handler: 'authorizer', tableAccess: { actions: ['GetItem', 'UpdateItem'], writes: ['APIKEY#'] } };
+    const touch = (pk: string) => new UpdateCommand({ TableName, Key: { pk, sk: 'x' }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': 1 } });
+    await expect(as(keysOnly, () => db.send(touch('APIKEY#h')))).resolves.toBeDefined();
+    await expect(as(keysOnly, () => db.send(touch('APIKEYID#k')))).rejects.toEqual(underKey('APIKEYID#k'));
+    await expect(as(keysOnly, () => db.send(touch('CLIENT#c')))).rejects.toEqual(underKey('CLIENT#c'));
   });
 
   it('holds nothing outside an invocation', async () => {

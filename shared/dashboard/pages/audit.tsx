@@ -37,8 +37,10 @@ export const auditPage: PageAction = async (request) => {
         ) : (
           <Table head={['Time', 'Operator', 'Action', 'Target', 'Changes']}>
             {page.entries.map((entry) => {
-              // By name: the table keeps no order of its own.
-              const changes = Object.entries(entry.changes).sort(([a], [b]) => a.localeCompare(b));
+              // By name: the table keeps no order of its own. A replaced value shows as old → new.
+              const previous = entry.previous ?? {};
+              const names = [...new Set([...Object.keys(entry.changes), ...Object.keys(previous)])].sort((a, b) => a.localeCompare(b));
+              const changes = names.map((name) => [name, name in previous ? `${shown(previous[name]!)} → ${shown(entry.changes[name] ?? null)}` : shown(entry.changes[name]!)] as const);
               return (
                 <tr>
                   <td>{when(entry.at)}</td>
@@ -60,7 +62,7 @@ export const auditPage: PageAction = async (request) => {
                       <ul class="changes">
                         {changes.map(([name, value]) => (
                           <li>
-                            {name}: {shown(value)}
+                            {name}: {value}
                           </li>
                         ))}
                       </ul>

@@ -9,6 +9,7 @@ import { recordAudit, listAudit, type AuditEntry } from '../../domain/audit';
 import { assignBookingRoom } from '../../domain/bookings/assign-room';
 import { type BookingListFilters, type BookingView, bookingView, listClientBookings } from '../../domain/bookings/list-bookings';
 import { createReceptionBooking, receptionBookingProblems } from '../../domain/bookings/reception-bookings';
+import { confirmationEmailOf } from '../../domain/guest-email/outbox';
 import { byRoomNumber, findAvailableRooms } from '../../domain/property-sync/availability';
 import { AppError, type ErrorDetail } from '../../errors';
 import { logger } from '../../observability';
@@ -16,6 +17,7 @@ import { BOOKING_ORIGINS } from '../../schemas/bookings';
 import { nightsBetween } from '../../schemas/common';
 import { BOOKING_STATUSES } from '../../schemas/property-sync';
 import { getBooking, listRooms } from '../../store/property-store';
+import type { EmailRecord } from '../../store/email-store';
 import { getRoom } from '../../store/service-booking-store';
 import { formatTime as when } from '../format';
 import { Dl, Empty, Field, type Links, NoticeBox, Page, Pager, Select, Table } from '../layout';
@@ -168,7 +170,10 @@ function BookingsTable({ links, bookings }: { links: Links; bookings: BookingVie
           <td>{roomCell(b)}</td>
           <td>{b.status}</td>
           <td>{b.origin}</td>
-          <td>{b.payment_status}</td>
+          <td>
+            {b.payment_status}
+            {b.below_rate ? <strong class="status-failed"> · paid below rate</strong> : null}
+          </td>
           <td>{b.booking_reference ?? (b.external_booking_id ? `${b.external_source ?? ''} ${b.external_booking_id}`.trim() : '—')}</td>
         </tr>
       ))}
@@ -252,10 +257,31 @@ function HistoryTable({ entries }: { entries: AuditEntry[] }) {
   );
 }
 
+/** What became of a guest booking's confirmation e-mail, for staff. */
+function emailStatus(email: EmailRecord): string {
+  const tries = `${email.attempts} ${email.attempts === 1 ? 'try' : 'tries'}`;
+  switch (email.status) {
+    case 'sent':
+      return `sent at ${when(email.sent_at)} to ${email.to}`;
+    case 'pending':
+      return `not sent yet (to ${email.to})`;
+    case 'retrying':
+      return `failed, will retry at ${when(email.due_at)} (${tries} to ${email.to}; last error: ${email.last_error ?? 'unknown'})`;
+    case 'failed':
+      return `failed after ${tries} to ${email.to}, not retried (last error: ${email.last_error ?? 'unknown'})`;
+    case 'expired':
+      return 'not sent: it was no longer needed';
+  }
+}
+
 export const bookingPage: PageAction = async (request) => {
   const { operator, links } = request;
   const booking = await requireBooking(request);
-  const { entries } = await listAudit(operator.client_id, { target: booking.booking_id });
+  const [{ entries }, email] = await Promise.all([
+    listAudit(operator.client_id, { target: booking.booking_id }),
+    // Guest bookings only: the e-mail that told the guest (CONTRACT.md "Guest booking").
+    confirmationEmailOf(operator.client_id, booking.booking_id),
+  ]);
   const b = booking;
   return {
     html: (
@@ -283,8 +309,10 @@ export const bookingPage: PageAction = async (request) => {
             ['Payment status', b.payment_status],
             ['Payment method', b.payment_method],
             ['Total amount', b.total_amount === null ? null : amount(b.total_amount)],
+            ...(b.below_rate ? [['Rate check', <strong class="status-failed">Paid below the room's rate (or in another currency): check the payment before the guest arrives</strong>] as const] : []),
             ['Booking reference', b.booking_reference],
             ['Confirmation code', b.confirmation_code],
+            ...(email ? [['Confirmation e-mail', emailStatus(email)] as const] : []),
             [
               'Payment order',
               b.payment_order_reference ? <a href={links.to(`/dashboard/payments/${encodeURIComponent(b.payment_order_reference)}`)}>{b.payment_order_reference}</a> : null,

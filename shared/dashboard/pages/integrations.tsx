@@ -13,15 +13,18 @@ import { recordAudit } from '../../domain/audit';
 import { configureEndpoint } from '../../domain/callbacks/deliveries';
 import { issueApiKey, listClientKeys, requireClient, revokeClientKey } from '../../domain/clients';
 import { guestBookingClient, setPayAtProperty } from '../../domain/guest-booking/guest-bookings';
-import { configureProvider, PROVIDERS } from '../../domain/payments/providers';
+import { emailEnabled } from '../../domain/guest-email/outbox';
+import { chooseProvider, type LinkedStripeAccount, linkedStripeAccounts } from '../../domain/payments/provider-accounts';
+import { PROVIDERS } from '../../domain/payments/providers';
 import { AppError } from '../../errors';
 import type { ApiKeyRecord } from '../../store/api-key-store';
 import { type EndpointKind, getEndpoint } from '../../store/endpoint-store';
-import { getProviderSettings } from '../../store/payment-store';
+import { getProviderSettings, type ProviderSettings } from '../../store/payment-store';
 import { bookingPageUrl, qrCodePath } from '../../guest/urls';
-import { ActionButton, Empty, Field, type Links, Page } from '../layout';
+import { ActionButton, Empty, Field, type Links, Page, Select } from '../layout';
 import type { Notice } from '../notice';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
+import { type ConfirmedAction, withRecentPassword } from '../reauthentication';
 
 const PAGE = '/dashboard/integrations';
 const ENDPOINT_KINDS: readonly EndpointKind[] = ['callback', 'webhook'];
@@ -49,8 +52,27 @@ async function act(run: () => Promise<Notice>): Promise<PageOutcome> {
   }
 }
 
-const audit = (request: PageRequest, action: string, target: string | undefined, changes: Record<string, string | number | boolean | null>) =>
-  recordAudit(request.operator.client_id, { operator: request.operator.email, action, ...(target ? { target } : {}), changes }, request.now);
+type AuditValues = Record<string, string | number | boolean | null>;
+
+/** Records the action; `previous`: the old values of the fields it replaced. */
+const audit = (request: PageRequest, action: string, target: string | undefined, changes: AuditValues, previous?: AuditValues) =>
+  recordAudit(
+    request.operator.client_id,
+    { operator: request.operator.email, action, ...(target ? { target } : {}), changes, ...(previous ? { previous } : {}) },
+    request.now,
+  );
+
+/** An action of this page that asks for the operator's password again first (shared/dashboard/reauthentication.tsx). */
+const confirmed = (path: string, what: string, details: ConfirmedAction['details'], button: string): ConfirmedAction => ({
+  path,
+  what,
+  details,
+  button,
+  nav: 'integrations',
+  back: PAGE,
+});
+
+const providerLabel = (settings: ProviderSettings | undefined) => (settings ? `${settings.provider}${settings.account ? ` (${settings.account})` : ''}` : 'not set');
 
 function KeyTable({ keys, request, kind }: { keys: ApiKeyRecord[]; request: PageRequest; kind: 'sync' | 'payment' }) {
   if (keys.length === 0) return <Empty>No {kind} keys yet.</Empty>;
@@ -108,17 +130,49 @@ function GuestBookingSection({ links, url, clientId, payAtProperty }: { links: L
       <div class="actions">
         <a href={links.to(`${PAGE}/guest-booking/print`)}>Printable QR code for the reception desk</a>
       </div>
-      <form method="post" action={links.to(`${PAGE}/guest-booking/pay-at-property`)} aria-labelledby="pay-at-property">
-        <fieldset class="checks">
-          <legend id="pay-at-property">Pay at the hotel</legend>
-          <label>
-            <input type="checkbox" name="pay_at_property" value="on" checked={payAtProperty} /> Guests may confirm a booking without paying online and pay at
-            the hotel
-          </label>
-        </fieldset>
-        <button type="submit">Save guest booking setting</button>
-      </form>
+      {emailEnabled() ? (
+        <form method="post" action={links.to(`${PAGE}/guest-booking/pay-at-property`)} aria-labelledby="pay-at-property">
+          <fieldset class="checks">
+            <legend id="pay-at-property">Pay at the hotel</legend>
+            <label>
+              <input type="checkbox" name="pay_at_property" value="on" checked={payAtProperty} /> Guests may book without paying online and pay at the hotel
+            </label>
+            <p class="muted">Such a booking is held for the guest until they confirm it with the link we e-mail them; only then is it sent to your callback URL.</p>
+          </fieldset>
+          <button type="submit">Save guest booking setting</button>
+        </form>
+      ) : (
+        <>
+          <h3 id="pay-at-property">Pay at the hotel</h3>
+          <p>
+            Not available: this service sends no e-mail (it was set up without a sender address), and guests confirm a booking paid at the hotel with a link sent by
+            e-mail. Guests pay online when they book.
+          </p>
+        </>
+      )}
     </section>
+  );
+}
+
+/**
+ * The provider and, for Stripe, one of the connected accounts the platform linked to the hotel: a
+ * select, never a text field (CONTRACT.md "Payment safety in deployed stages").
+ */
+function ProviderForm({ links, provider, linked, sandbox }: { links: Links; provider?: ProviderSettings; linked: LinkedStripeAccount[]; sandbox: boolean }) {
+  const providers = PROVIDERS.filter((p) => p !== 'sandbox' || sandbox).map((p) => ({ value: p, label: p }));
+  return (
+    <form method="post" action={links.to(`${PAGE}/provider`)} aria-labelledby="provider">
+      <Select label="Provider" name="provider" options={providers} value={provider?.provider} />
+      {linked.length ? (
+        <>
+          <Select label="Stripe account" name="account" options={linked.map((a) => ({ value: a.account, label: a.account }))} value={provider?.account} />
+          <p class="muted">For Stripe: the connected account payments go to. Only the accounts we linked to your hotel are listed.</p>
+        </>
+      ) : (
+        <p class="muted">No Stripe account is linked to your hotel yet: ask us to link your Stripe connected account.</p>
+      )}
+      <button type="submit">Save provider</button>
+    </form>
   );
 }
 
@@ -147,12 +201,13 @@ export const guestBookingPrintPage: PageAction = async (request) => {
 
 export const integrationsPage: PageAction = async (request) => {
   const clientId = request.operator.client_id;
-  const [client, keys, callback, webhook, provider, guestBooking] = await Promise.all([
+  const [client, keys, callback, webhook, provider, linkedAccounts, guestBooking] = await Promise.all([
     requireClient(clientId),
     listClientKeys(clientId),
     getEndpoint(clientId, 'callback'),
     getEndpoint(clientId, 'webhook'),
     getProviderSettings(clientId),
+    linkedStripeAccounts(clientId),
     guestBookingClient(clientId),
   ]);
   const endpoints = { callback, webhook };
@@ -239,20 +294,7 @@ export const integrationsPage: PageAction = async (request) => {
                 ? 'Not set: orders use the sandbox of this stage.'
                 : 'Not set: payment orders are refused until a provider is set.'}
           </p>
-          <form method="post" action={links.to(`${PAGE}/provider`)} aria-labelledby="provider">
-            <div class="field">
-              <label for="f-provider">Provider</label>
-              <select id="f-provider" name="provider">
-                {PROVIDERS.filter((p) => p !== 'sandbox' || sandbox).map((p) => (
-                  <option value={p} selected={p === provider?.provider}>
-                    {p}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <Field label="Stripe account" name="account" value={provider?.account} hint="For Stripe: the connected account id, acct_…" />
-            <button type="submit">Save provider</button>
-          </form>
+          <ProviderForm links={links} provider={provider} linked={linkedAccounts} sandbox={sandbox} />
         </section>
 
         <GuestBookingSection links={links} url={bookingPageUrl(request.baseUrl, clientId)} clientId={clientId} payAtProperty={guestBooking.pay_at_property} />
@@ -267,7 +309,17 @@ const splitList = (value: string | null) =>
     .map((v) => v.trim())
     .filter(Boolean);
 
+/** A payment key asks for the password again first (it takes payments); a sync key does not. */
 export const createKey: PageAction = (request) =>
+  request.form.get('kind') === 'payment'
+    ? withRecentPassword(
+        request,
+        confirmed(`${PAGE}/keys`, 'create a payment key', [['Allowed origins', splitList(request.form.get('origins')).join(', ') || 'any (server to server)']], 'Confirm and create key'),
+        () => issueKey(request),
+      )
+    : issueKey(request);
+
+const issueKey: PageAction = (request) =>
   act(async () => {
     const { form, operator } = request;
     const kind = form.get('kind');
@@ -311,16 +363,20 @@ function endpointKind(request: PageRequest): EndpointKind {
 
 export const setEndpoint: PageAction = async (request) => {
   const kind = endpointKind(request);
-  return act(async () => {
-    const url = (request.form.get('url') ?? '').trim();
-    const saved = await configureEndpoint(request.operator.client_id, kind, { url });
-    await audit(request, `${kind}.set_url`, undefined, { kind, url: saved.url });
-    return {
-      kind: 'success',
-      message: `The ${kind} URL is now ${saved.url}. Its signing secret is new: put it in your receiver.`,
-      secret: { label: 'Signing secret', value: saved.secret },
-    };
-  });
+  const url = (request.form.get('url') ?? '').trim();
+  const confirmation = confirmed(`${PAGE}/endpoints/${kind}`, `change the ${kind} URL`, [[`New ${kind} URL`, url]], `Confirm and save ${kind} URL`);
+  return withRecentPassword(request, confirmation, () =>
+    act(async () => {
+      const before = await getEndpoint(request.operator.client_id, kind);
+      const saved = await configureEndpoint(request.operator.client_id, kind, { url });
+      await audit(request, `${kind}.set_url`, undefined, { kind, url: saved.url }, { url: before?.url ?? null });
+      return {
+        kind: 'success',
+        message: `The ${kind} URL is now ${saved.url}. Its signing secret is new: put it in your receiver.`,
+        secret: { label: 'Signing secret', value: saved.secret },
+      };
+    }),
+  );
 };
 
 export const rotateSecret: PageAction = async (request) => {
@@ -338,14 +394,29 @@ export const rotateSecret: PageAction = async (request) => {
   });
 };
 
-export const setProvider: PageAction = (request) =>
-  act(async () => {
-    const provider = request.form.get('provider') ?? '';
-    const account = (request.form.get('account') ?? '').trim();
-    const settings = await configureProvider(request.operator.client_id, { provider, ...(provider === 'stripe' && account ? { account } : {}) });
-    await audit(request, 'provider.set', undefined, { provider: settings.provider, account: settings.account ?? null });
-    return { kind: 'success', message: `Payments now use ${settings.provider}${settings.account ? ` (${settings.account})` : ''}.` };
-  });
+export const setProvider: PageAction = (request) => {
+  const provider = request.form.get('provider') ?? '';
+  const account = provider === 'stripe' ? (request.form.get('account') ?? '').trim() : '';
+  const chosen = provider === 'stripe' ? `stripe (${account || 'no account'})` : provider;
+  const confirmation = confirmed(`${PAGE}/provider`, 'choose where payments go', [['Payments to', chosen]], 'Confirm and save provider');
+  return withRecentPassword(request, confirmation, () =>
+    act(async () => {
+      const choice = await chooseProvider(request.operator.client_id, { provider, ...(account ? { account } : {}) });
+      const { settings, previous } = choice;
+      await audit(
+        request,
+        'provider.set',
+        undefined,
+        { provider: settings.provider, account: settings.account ?? null },
+        { provider: previous?.provider ?? null, account: previous?.account ?? null },
+      );
+      return {
+        kind: 'success',
+        message: choice.changed ? `Payments now use ${providerLabel(settings)}.` : `Payments already use ${providerLabel(settings)}: nothing changed.`,
+      };
+    }),
+  );
+};
 
 export const setPayAtPropertyAction: PageAction = (request) =>
   act(async () => {

@@ -1,14 +1,65 @@
-/** Sign-in (e-mail and password, Cognito), the first new password of a temporary one, sign-out. */
-import { completeNewPassword, SignInRefusedError, signIn, signOut } from '../../domain/operators';
+/**
+ * Sign-in (e-mail and password, Cognito) and the steps Cognito may ask for next: the first new
+ * password of a temporary one, a code from the operator's authenticator app ("Code"), setting
+ * the app up (Cognito's MFA_SETUP, or an operator who must have a second factor); sign-out.
+ */
+import {
+  completeMfaSetup,
+  completeNewPassword,
+  enableTotp,
+  IncorrectCodeError,
+  type SignInContext,
+  SignInRefusedError,
+  type SignInStep,
+  signIn,
+  signOut,
+  startTotpSetup,
+  submitSignInCode,
+} from '../../domain/operators';
 import { AppError } from '../../errors';
 import { logger } from '../../observability';
+import { scopedCookieOptions, serializeCookie } from '../cookies';
 import { Field, type Links, NoticeBox, PublicPage } from '../layout';
 import type { Notice } from '../notice';
-import type { PageOutcome, PublicPageAction } from '../page-function';
+import type { PageOutcome, PageRequest, PublicPageAction } from '../page-function';
 import { DASHBOARD_CSS } from '../stylesheet';
 import { clearedSessionCookies, COOKIE, sessionCookies } from '../session';
+import { CodeField, ErrorSummary, INCORRECT_CODE, isTotpSecret, totpSetupSteps } from './totp-setup';
 
 export const INCORRECT_SIGN_IN = 'Incorrect email or password';
+const SIGN_IN_EXPIRED = 'That sign-in expired: sign in again';
+
+/**
+ * How long the access token of a sign-in waiting for its second factor to be set up is kept
+ * (COOKIE.mfaSetup): time to install an app and scan a code, well within the token's 15 minutes.
+ */
+const MFA_SETUP_MAX_AGE_SECONDS = 10 * 60;
+
+type Request = Omit<PageRequest, 'operator'>;
+
+/** The challenge a form carries on: the e-mail (shown), the pool's username and Cognito's session (answered). */
+interface Pending {
+  email: string;
+  username: string;
+  session: string;
+}
+
+const contextOf = (request: Request): SignInContext => ({ ipAddress: request.sourceIp });
+
+function pendingOf(form: URLSearchParams): Pending {
+  const email = (form.get('email') ?? '').trim();
+  return { email, username: form.get('username') || email, session: form.get('session') ?? '' };
+}
+
+function PendingFields({ pending }: { pending: Pending }) {
+  return (
+    <>
+      <input type="hidden" name="email" value={pending.email} />
+      <input type="hidden" name="username" value={pending.username} />
+      <input type="hidden" name="session" value={pending.session} />
+    </>
+  );
+}
 
 function signInForm(links: Links, options: { email?: string; error?: string; notice?: Notice } = {}) {
   return (
@@ -28,13 +79,12 @@ function signInForm(links: Links, options: { email?: string; error?: string; not
   );
 }
 
-function newPasswordForm(links: Links, email: string, session: string, error?: string) {
+function newPasswordForm(links: Links, pending: Pending, error?: string) {
   return (
     <PublicPage title="Choose a new password" links={links}>
       <p>Your password was temporary. Choose your own to continue.</p>
       <form method="post" action={links.to('/dashboard/new-password')}>
-        <input type="hidden" name="email" value={email} />
-        <input type="hidden" name="session" value={session} />
+        <PendingFields pending={pending} />
         <Field
           label="New password"
           name="new_password"
@@ -50,33 +100,137 @@ function newPasswordForm(links: Links, email: string, session: string, error?: s
   );
 }
 
+/** Cognito's SOFTWARE_TOKEN_MFA: the "Code" page. */
+function codeForm(links: Links, pending: Pending, error?: string) {
+  return (
+    <PublicPage title="Code" links={links}>
+      {error ? <ErrorSummary message={error} field="code" /> : null}
+      <p>Enter the 6-digit code your authenticator app shows for the hotel dashboard ({pending.email}).</p>
+      <form method="post" action={links.to('/dashboard/sign-in/code')}>
+        <PendingFields pending={pending} />
+        <CodeField error={error} hint="The app shows a new code every 30 seconds." />
+        <button type="submit">Sign in</button>
+      </form>
+      <p>
+        <a href={links.to('/dashboard/sign-in')}>Sign in again</a>
+      </p>
+    </PublicPage>
+  );
+}
+
+/**
+ * Setting up the authenticator app before the sign-in completes: with Cognito's session (its
+ * MFA_SETUP challenge), or with the sign-in's access token in COOKIE.mfaSetup (no hidden field).
+ */
+async function mfaSetupPage(links: Links, setup: { email: string; secret: string; pending?: Pending }, error?: string) {
+  const steps = await totpSetupSteps({
+    links,
+    email: setup.email,
+    secret: setup.secret,
+    action: '/dashboard/sign-in/mfa-setup',
+    hidden: setup.pending ? { email: setup.email, username: setup.pending.username, session: setup.pending.session } : { email: setup.email },
+    button: 'Turn on and continue',
+    error,
+  });
+  return (
+    <PublicPage title="Set up two-step verification" links={links}>
+      <p>Your account needs a second step at sign-in: a code from an authenticator app on your phone. Set it up now; it takes a minute.</p>
+      {steps}
+    </PublicPage>
+  );
+}
+
+/** The page or redirect of each step of a sign-in. */
+async function outcomeOf(step: SignInStep, email: string, request: Request): Promise<PageOutcome> {
+  const { links, cookieScope } = request;
+  switch (step.kind) {
+    case 'signed_in':
+      return { redirect: '/dashboard', cookies: sessionCookies(step.tokens, cookieScope) };
+    case 'new_password_required':
+      return { html: newPasswordForm(links, { email, username: step.username, session: step.session }) };
+    case 'code_required':
+      return { html: codeForm(links, { email, username: step.username, session: step.session }) };
+    case 'mfa_setup': {
+      const setup = await startTotpSetup({ session: step.session }, email);
+      const pending = { email, username: step.username, session: setup.session ?? step.session };
+      return { html: await mfaSetupPage(links, { email, secret: setup.secret, pending }) };
+    }
+    case 'mfa_setup_required': {
+      const setup = await startTotpSetup({ accessToken: step.accessToken }, email);
+      const cookie = serializeCookie(COOKIE.mfaSetup, step.accessToken, scopedCookieOptions(cookieScope, MFA_SETUP_MAX_AGE_SECONDS));
+      return { html: await mfaSetupPage(links, { email, secret: setup.secret }), cookies: [cookie] };
+    }
+  }
+}
+
+/** A step whose session Cognito no longer takes: the sign-in form again. */
+const expired = (links: Links, email: string): PageOutcome => ({ html: signInForm(links, { email, error: SIGN_IN_EXPIRED }), status: 401 });
+
 export const signInPage: PublicPageAction = async ({ links, notice }) => ({ html: signInForm(links, { notice }) });
 
-export const submitSignIn: PublicPageAction = async ({ form, links, cookieScope }): Promise<PageOutcome> => {
+export const submitSignIn: PublicPageAction = async (request): Promise<PageOutcome> => {
+  const { form, links } = request;
   const email = (form.get('email') ?? '').trim();
   const password = form.get('password') ?? '';
   if (!email || !password) return { html: signInForm(links, { email, error: INCORRECT_SIGN_IN }), status: 401 };
   try {
-    const result = await signIn(email, password);
-    if (result.kind === 'new_password_required') return { html: newPasswordForm(links, email, result.session) };
-    return { redirect: '/dashboard', cookies: sessionCookies(result.tokens, cookieScope) };
+    return await outcomeOf(await signIn(email, password, contextOf(request)), email, request);
   } catch (error) {
     if (error instanceof SignInRefusedError) return { html: signInForm(links, { email, error: INCORRECT_SIGN_IN }), status: 401 };
     throw error;
   }
 };
 
-export const submitNewPassword: PublicPageAction = async ({ form, links, cookieScope }): Promise<PageOutcome> => {
-  const email = form.get('email') ?? '';
-  const session = form.get('session') ?? '';
+export const submitNewPassword: PublicPageAction = async (request): Promise<PageOutcome> => {
+  const pending = pendingOf(request.form);
   try {
-    const tokens = await completeNewPassword(email, session, form.get('new_password') ?? '');
-    return { redirect: '/dashboard', cookies: sessionCookies(tokens, cookieScope) };
+    const step = await completeNewPassword(pending.username, pending.session, request.form.get('new_password') ?? '', contextOf(request));
+    return await outcomeOf(step, pending.email, request);
   } catch (error) {
-    if (error instanceof AppError && error.status === 400) return { html: newPasswordForm(links, email, session, error.message), status: 400 };
-    if (error instanceof SignInRefusedError) return { html: signInForm(links, { email, error: 'That sign-in expired: sign in again with your temporary password' }), status: 401 };
+    if (error instanceof AppError && error.status === 400) return { html: newPasswordForm(request.links, pending, error.message), status: 400 };
+    if (error instanceof SignInRefusedError) {
+      return { html: signInForm(request.links, { email: pending.email, error: 'That sign-in expired: sign in again with your temporary password' }), status: 401 };
+    }
     throw error;
   }
+};
+
+/** The Code page's form: the code of Cognito's SOFTWARE_TOKEN_MFA. */
+export const submitCode: PublicPageAction = async (request): Promise<PageOutcome> => {
+  const pending = pendingOf(request.form);
+  try {
+    const step = await submitSignInCode(pending.username, pending.session, (request.form.get('code') ?? '').trim(), contextOf(request));
+    return await outcomeOf(step, pending.email, request);
+  } catch (error) {
+    if (error instanceof IncorrectCodeError) return { html: codeForm(request.links, pending, INCORRECT_CODE), status: 401 };
+    if (error instanceof SignInRefusedError) return expired(request.links, pending.email);
+    throw error;
+  }
+};
+
+/** The first code of an authenticator app set up at sign-in. */
+export const submitMfaSetup: PublicPageAction = async (request): Promise<PageOutcome> => {
+  const { form, links, cookies, cookieScope } = request;
+  const email = (form.get('email') ?? '').trim();
+  const secret = form.get('secret') ?? '';
+  const code = (form.get('code') ?? '').trim();
+  const challenge = form.get('session') ? pendingOf(form) : undefined;
+  const accessToken = cookies[COOKIE.mfaSetup];
+  if (!isTotpSecret(secret) || (!challenge && !accessToken)) return expired(links, email);
+  try {
+    if (challenge) return await outcomeOf(await completeMfaSetup(challenge.username, challenge.session, code, contextOf(request)), email, request);
+    await enableTotp(accessToken!, code);
+  } catch (error) {
+    if (error instanceof IncorrectCodeError) return { html: await mfaSetupPage(links, { email, secret, pending: challenge }, INCORRECT_CODE), status: 401 };
+    if (error instanceof SignInRefusedError) return expired(links, email);
+    throw error;
+  }
+  // The password alone opened no session: the operator signs in again, now with a code.
+  return {
+    redirect: '/dashboard/sign-in',
+    cookies: [serializeCookie(COOKIE.mfaSetup, '', scopedCookieOptions(cookieScope, 0))],
+    notice: { kind: 'success', message: 'Two-step verification is on. Sign in with your password and a code from your app.' },
+  };
 };
 
 export const submitSignOut: PublicPageAction = async ({ cookieScope, cookies }) => {

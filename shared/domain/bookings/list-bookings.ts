@@ -33,6 +33,8 @@ export interface BookingView {
   external_booking_id: string | null;
   payment_method: string | null;
   payment_order_reference: string | null;
+  /** A paid-order booking paid below its room's rate, or in another currency than the client's. */
+  below_rate: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -58,6 +60,7 @@ export function bookingView(booking: BookingRecord, roomNumberOf: (roomId: strin
     external_booking_id: booking.external_booking_id ?? null,
     payment_method: booking.payment_method ?? null,
     payment_order_reference: booking.payment_order_reference ?? null,
+    below_rate: booking.below_rate === true,
     created_at: booking.created_at,
     updated_at: booking.updated_at,
   };

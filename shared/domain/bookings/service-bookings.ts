@@ -34,6 +34,10 @@ export interface ServiceBookingInput {
   paymentOrderReference?: string;
   /** A caller-chosen id makes the confirmation idempotent (paid orders use the order's). */
   bookingId?: string;
+  /** Paid orders: the rate check's outcome, recorded on the booking (mirror-paid-booking.ts). */
+  rate?: { rate_total: number | null; below_rate: boolean };
+  /** Paid orders: the room is not locked, the booking awaits manual assignment for this reason. */
+  manualReason?: 'below_rate';
 }
 
 export interface ConfirmedBooking {
@@ -119,7 +123,11 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
   const timestamp = now.toISOString();
   const room = input.roomId ? await getRoom(clientId, input.roomId) : undefined;
   const holds = input.roomId ? await getRoomHolds(clientId, input.roomId) : undefined;
-  const problem = input.roomId ? await roomProblem(room, input, holds!.holds, { now, bookingId: input.bookingId }) : 'no room was chosen';
+  const problem = input.manualReason
+    ? 'it was paid below its rate'
+    : input.roomId
+      ? await roomProblem(room, input, holds!.holds, { now, bookingId: input.bookingId })
+      : 'no room was chosen';
   if (problem && input.requireRoom) {
     const status = room || !input.roomId ? 409 : 404;
     throw new AppError(status, status === 404 ? 'NOT_FOUND' : 'ROOM_NOT_AVAILABLE', `Cannot book room ${input.roomId}: ${problem}`);
@@ -141,6 +149,8 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
     payment_method: input.payment_method,
     gateway_reference: input.gateway_reference,
     ...(input.paymentOrderReference ? { payment_order_reference: input.paymentOrderReference } : {}),
+    ...(input.rate ? { rate_total: input.rate.rate_total, below_rate: input.rate.below_rate } : {}),
+    ...(input.manualReason ? { room_assignment_reason: input.manualReason } : {}),
     booking_reference: `BK-${randomCode(8)}`,
     confirmation_code: randomCode(6),
     created_at: timestamp,

@@ -1,6 +1,6 @@
 /**
  * A guest's open checkout holds its room (CONTRACT.md "Guest booking and the reception QR
- * code": held for 15 minutes from the moment the checkout opens, not offered to anyone else
+ * code": held for 30 minutes from the moment the checkout opens, not offered to anyone else
  * meanwhile; an expired hold frees it).
  *
  * The hold is an entry `{booking_id, check_in_date, check_out_date, expires_at}` on the room's
@@ -23,6 +23,7 @@ import type { RoomRecord } from '../../store/property-store';
 import { getRoomHolds, type Hold, holdItem, type TransactItem, transactWrite } from '../../store/service-booking-store';
 import { currentHolds, holdExpired, roomProblem } from '../bookings/service-bookings';
 import { withConcurrencyRetry } from '../property-sync/results';
+import { sourceHoldItem } from './source-limit';
 
 /** Concurrent writers of one room's hold item (a race for the last free room) each get this many reads. */
 const HOLD_ATTEMPTS = 10;
@@ -36,6 +37,11 @@ export interface CheckoutHold {
   guests: number;
   /** ISO time the hold ends. */
   expiresAt: string;
+  /**
+   * The keyed hash of the guest's source address (source-limit.ts `sourceHash`): the hold counts
+   * toward that source's open holds, refused with 429 past MAX_OPEN_HOLDS_PER_SOURCE.
+   */
+  source?: string;
 }
 
 /**
@@ -55,6 +61,7 @@ export async function holdRoomForCheckout(hold: CheckoutHold, now: Date, extra: 
     return await withConcurrencyRetry(async () => {
       const holds = await getRoomHolds(clientId, room.id);
       if (holds.holds.some((h) => h.booking_id === hold.bookingId && !holdExpired(h, now))) return false;
+      const sourceItems = hold.source ? [await sourceHoldItem(clientId, hold.source, { bookingId: hold.bookingId, roomId: room.id, expiresAt: hold.expiresAt }, now)] : [];
       const problem = await roomProblem(room, hold, holds.holds, { now });
       if (problem) throw new AppError(409, 'ROOM_NOT_AVAILABLE', `Room ${room.room_number} cannot be booked: ${problem}`);
       await transactWrite([
@@ -66,6 +73,7 @@ export async function holdRoomForCheckout(hold: CheckoutHold, now: Date, extra: 
           check_out_date: hold.check_out_date,
           hold_expires_at: hold.expiresAt,
         }),
+        ...sourceItems,
         ...extra,
       ]);
       return true;

@@ -23,10 +23,7 @@
  *   A repeated submit of a form finds its own hold and writes none; its order is the existing one.
  *   Also the order-reference key (`orderReferenceKey`: order references, and the tokens of
  *   forms with an attempt id) and, for Stripe, `stripeSecretKey`.
- * - confirmAtProperty: GetItem (client, room, callback endpoint, the booking of a form's attempt,
- *   room hold); Query gsi2; PutItem (transaction: booking, booking-client pointer, room hold,
- *   delivery, guest booking); UpdateItem (each delivery moved to its resend-after time once
- *   enqueued) and SQS SendMessage (`enqueuesCallbacks`); the order-reference key (tokens).
+ * - Pay at the hotel (bookPayAtProperty, confirmPayAtProperty): ./pay-at-property.ts lists theirs.
  * - guestBookingOf: GetItem (guest booking, booking, order, and the room when the booking was
  *   given another room than the one chosen).
  * - setPayAtProperty: UpdateItem (the client's profile).
@@ -34,28 +31,31 @@
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { config } from '../../config';
 import { AppError, type ErrorDetail, errors } from '../../errors';
-import { nameBasedId, newId } from '../../ids';
 import { logger } from '../../observability';
-import { email as emailSchema, isCalendarDate, nightsBetween, phone as phoneSchema } from '../../schemas/common';
+import { addDays, email as emailSchema, isCalendarDate, nightsBetween, phone as phoneSchema } from '../../schemas/common';
+import { clientSettingsOf, DEFAULT_BOOKING_HORIZON_DAYS } from '../client-settings';
 import { minorUnits } from '../../schemas/payments';
 import { orderReferenceKey } from '../../secrets/order-reference-key';
 import { getClient } from '../../store/api-key-store';
-import { getEndpoint } from '../../store/endpoint-store';
 import { getGuestBooking, type GuestBookingRecord, guestBookingPutItem, putPayAtProperty } from '../../store/guest-booking-store';
-import { isConditionFailure } from '../../store/items';
 import { getOrder } from '../../store/payment-store';
 import { getBooking, type RoomRecord } from '../../store/property-store';
-import { getRoom, transactWrite } from '../../store/service-booking-store';
-import { dispatchAll, planServiceBooking } from '../bookings/service-bookings';
+import { getRoom } from '../../store/service-booking-store';
+import { stayTotal } from '../bookings/rates';
 import { createPaymentOrder } from '../payments/create-payment-order';
 import { paidOrderBookingId } from '../payments/mirror-paid-booking';
 import { orderReferenceFor } from '../payments/order-references';
 import { checkoutSettingsOf } from '../payments/providers';
 import { byRoomNumber, findAvailableRooms } from '../property-sync/availability';
-import { withConcurrencyRetry } from '../property-sync/results';
+import { emailEnabled } from '../guest-email/outbox';
 import { holdRoomForCheckout, releaseCheckoutHold } from './checkout-holds';
+import { sourceHash } from './source-limit';
 
-export const HOLD_MINUTES = 15;
+/**
+ * As long as the checkout can be paid: Stripe's shortest Checkout Session `expires_at` (30
+ * minutes after creation). The session is created to expire at the hold's end, the sandbox's too.
+ */
+export const HOLD_MINUTES = 30;
 export const MAX_GUEST_NIGHTS = 30;
 /** Guests in one booking: the API's count limit (CONTRACT.md "Conventions"). */
 const MAX_GUESTS = 10_000;
@@ -78,10 +78,17 @@ export interface GuestClient {
   name: string;
   currency: string;
   pay_at_property: boolean;
+  /** Check-in at most this many days after today (client setting, default 365). */
+  booking_horizon_days: number;
 }
 
 export interface GuestBookingView {
-  state: 'confirmed' | 'awaiting_payment' | 'payment_failed';
+  /**
+   * Paid online: `awaiting_payment` until the order is paid (`confirmed`) or its checkout ends
+   * (`payment_failed`). Paid at the hotel: `awaiting_confirmation` until the guest confirms with
+   * the e-mail's link (`confirmed`), or its hold ends first (`cancelled`).
+   */
+  state: 'confirmed' | 'awaiting_payment' | 'payment_failed' | 'awaiting_confirmation' | 'cancelled';
   booking_reference: string | null;
   confirmation_code: string | null;
   room_number: string | null;
@@ -92,37 +99,47 @@ export interface GuestBookingView {
   total: number;
   currency: string;
   payment_status: 'paid' | 'unpaid';
+  /** `awaiting_confirmation`: until when the e-mail's link confirms it (the room's hold ends then). */
+  confirm_by?: string;
 }
 
 /** Client ids are UUIDs the service minted: anything else is answered without a read. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** 32 random bytes, base64url without padding. */
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+export const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `No ${what}`);
+export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `No ${what}`);
 
-const newToken = () => randomBytes(32).toString('base64url');
-const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('base64url');
+export const newToken = () => randomBytes(32).toString('base64url');
+export const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('base64url');
 
-/** Price x nights, rounded to the currency's minor unit. */
-function stayTotal(price: number, nights: number, currency: string): number {
-  const scale = 10 ** minorUnits(currency);
-  return Math.round(price * nights * scale) / scale;
-}
+export { stayTotal };
 
 /** The client whose booking page this is; 404 AppError NOT_FOUND for an unknown or malformed client id. */
 export async function guestBookingClient(clientId: string): Promise<GuestClient> {
   if (!UUID.test(clientId)) throw notFound('such hotel');
   const client = await getClient(clientId);
   if (!client) throw notFound('such hotel');
-  return { client_id: client.client_id, name: client.name, currency: client.currency, pay_at_property: client.pay_at_property === true };
+  return {
+    client_id: client.client_id,
+    name: client.name,
+    currency: client.currency,
+    // Paying at the hotel is confirmed by e-mail: a stage that sends none cannot offer it.
+    pay_at_property: client.pay_at_property === true && emailEnabled(),
+    booking_horizon_days: clientSettingsOf(client).booking_horizon_days,
+  };
 }
 
 // ---- input rules
 
-function stayProblems(input: { check_in?: string; check_out?: string; guests?: string | number }, now: Date): { details: ErrorDetail[]; stay?: StayQuery } {
+function stayProblems(
+  input: { check_in?: string; check_out?: string; guests?: string | number },
+  now: Date,
+  horizonDays: number,
+): { details: ErrorDetail[]; stay?: StayQuery } {
   const details: ErrorDetail[] = [];
   const today = now.toISOString().slice(0, 10);
+  const lastCheckIn = addDays(today, horizonDays);
   const checkIn = typeof input.check_in === 'string' ? input.check_in.trim() : '';
   const checkOut = typeof input.check_out === 'string' ? input.check_out.trim() : '';
 
@@ -130,6 +147,7 @@ function stayProblems(input: { check_in?: string; check_out?: string; guests?: s
   if (!checkIn) details.push({ path: 'check_in', message: 'Enter the check-in date' });
   else if (!inValid) details.push({ path: 'check_in', message: 'must be a real date (YYYY-MM-DD)' });
   else if (checkIn < today) details.push({ path: 'check_in', message: 'cannot be in the past' });
+  else if (checkIn > lastCheckIn) details.push({ path: 'check_in', message: `can be at most ${horizonDays} days from today (${lastCheckIn} at the latest)` });
 
   const outValid = isCalendarDate(checkOut);
   if (!checkOut) details.push({ path: 'check_out', message: 'Enter the check-out date' });
@@ -158,11 +176,16 @@ function invalid(details: ErrorDetail[]): AppError {
 /**
  * The contract's rules on the raw form values; 400 AppError VALIDATION_ERROR with details paths
  * `check_in`, `check_out`, `guests` (dates not real, check-in before today (UTC date of `now`),
- * check-out not after check-in, more than 30 nights, guests not a whole number >= 1), ALL
- * problems at once. Surrounding spaces are ignored; guests may be a number or its digits.
+ * check-in more than `horizonDays` after today (the client's booking horizon), check-out not
+ * after check-in, more than 30 nights, guests not a whole number >= 1), ALL problems at once.
+ * Surrounding spaces are ignored; guests may be a number or its digits.
  */
-export function checkStay(input: { check_in?: string; check_out?: string; guests?: string | number }, now: Date): StayQuery {
-  const { details, stay } = stayProblems(input, now);
+export function checkStay(
+  input: { check_in?: string; check_out?: string; guests?: string | number },
+  now: Date,
+  horizonDays = DEFAULT_BOOKING_HORIZON_DAYS,
+): StayQuery {
+  const { details, stay } = stayProblems(input, now, horizonDays);
   if (!stay) throw invalid(details);
   return stay;
 }
@@ -195,14 +218,19 @@ export interface BookingInput {
    * (a form rendered before it existed): every submit is a booking of its own.
    */
   attempt?: string;
+  /**
+   * The guest's source address (the page's caller): its open holds are counted, at most
+   * MAX_OPEN_HOLDS_PER_SOURCE per client (source-limit.ts). Absent: not counted (operator tools).
+   */
+  source?: string;
 }
 
 /** A new attempt id for a rendering of the guest-details form. */
 export const newBookingAttempt = randomUUID;
 
 /** The stay's, the guest's and the attempt's rules together: every problem at once. */
-function checkBookingInput(input: BookingInput, now: Date): { stay: StayQuery; guest: GuestDetails; attempt?: string } {
-  const stay = stayProblems(input?.stay ?? {}, now);
+export function checkBookingInput(input: BookingInput, now: Date, horizonDays: number): { stay: StayQuery; guest: GuestDetails; attempt?: string } {
+  const stay = stayProblems(input?.stay ?? {}, now, horizonDays);
   const guest = guestProblems(input?.guest);
   const attempt = typeof input?.attempt === 'string' ? input.attempt.trim().toLowerCase() : undefined;
   const attemptDetails: ErrorDetail[] =
@@ -219,7 +247,7 @@ function checkBookingInput(input: BookingInput, now: Date): { stay: StayQuery; g
  * of one form gives the same identity, so it lands on the same order or booking; the guest going
  * back and changing anything gives another. 32 hex characters of a SHA-256.
  */
-function attemptIdentity(clientId: string, attempt: string, roomId: string, stay: StayQuery, guest: GuestDetails): string {
+export function attemptIdentity(clientId: string, attempt: string, roomId: string, stay: StayQuery, guest: GuestDetails): string {
   const choices = [clientId, attempt, roomId, stay.check_in, stay.check_out, stay.guests, guest.name, guest.email, guest.phone ?? null];
   return createHash('sha256').update(JSON.stringify(choices), 'utf8').digest('hex').slice(0, 32);
 }
@@ -243,7 +271,7 @@ async function submitIdentity(
 }
 
 /** The client's room the guest chose; 404 for an unknown room, another client's, or a malformed id. */
-async function chosenRoom(clientId: string, roomId: unknown): Promise<RoomRecord> {
+export async function chosenRoom(clientId: string, roomId: unknown): Promise<RoomRecord> {
   const room = typeof roomId === 'string' && UUID.test(roomId) ? await getRoom(clientId, roomId) : undefined;
   if (!room) throw notFound('such room');
   return room;
@@ -267,12 +295,9 @@ export async function searchRooms(
   currency: string;
   categories: { name: string; rooms: { room_id: string; room_number: string; room_type: string; price: number; max_occupancy: number; total: number }[] }[];
 }> {
-  const query = checkStay(stay, now);
-  if (!UUID.test(clientId)) throw notFound('such hotel');
-  const [client, available] = await Promise.all([
-    guestBookingClient(clientId),
-    findAvailableRooms(clientId, { check_in_date: query.check_in, check_out_date: query.check_out, guests: query.guests }, now),
-  ]);
+  const client = await guestBookingClient(clientId);
+  const query = checkStay(stay, now, client.booking_horizon_days);
+  const available = await findAvailableRooms(clientId, { check_in_date: query.check_in, check_out_date: query.check_out, guests: query.guests }, now);
   const nights = nightsBetween(query.check_in, query.check_out);
   const groups = new Map<string, { name: string; rooms: { room_id: string; room_number: string; room_type: string; price: number; max_occupancy: number; total: number }[] }>();
   for (const room of available.available_rooms) {
@@ -319,7 +344,7 @@ const confirmationUrl = (baseUrl: string, clientId: string, token: string) => `$
  */
 export async function startCheckout(clientId: string, input: BookingInput, baseUrl: string, now: Date): Promise<{ checkout_url: string; token: string }> {
   const client = await guestBookingClient(clientId);
-  const { stay, guest, attempt } = checkBookingInput(input, now);
+  const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days);
   if (!config().supportedCurrencies.includes(client.currency)) {
     throw new AppError(422, 'PROVIDER_NOT_CONFIGURED', `Online payment in ${client.currency} is not available`);
   }
@@ -336,6 +361,8 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   const orderReference = await orderReferenceFor(clientId, reference);
   const bookingId = paidOrderBookingId(clientId, orderReference);
   const record = guestBookingRecord(clientId, { bookingId, orderReference, room, stay, guest, total, currency: client.currency }, now);
+  const holdEnds = new Date(now.getTime() + HOLD_MINUTES * 60_000);
+  const source = input.source ? await sourceHash(clientId, input.source) : undefined;
   const held = await holdRoomForCheckout(
     {
       clientId,
@@ -344,7 +371,8 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
       check_in_date: stay.check_in,
       check_out_date: stay.check_out,
       guests: stay.guests,
-      expiresAt: new Date(now.getTime() + HOLD_MINUTES * 60_000).toISOString(),
+      expiresAt: holdEnds.toISOString(),
+      ...(source ? { source } : {}),
     },
     now,
     [guestBookingPutItem(tokenHash(token), record)],
@@ -363,7 +391,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
         success_url: returnUrl,
         cancel_url: returnUrl,
       },
-      { baseUrl, allowHttp: config().isLocal },
+      { baseUrl, allowHttp: config().isLocal, checkoutExpiresAt: holdEnds },
       now,
     );
     return { checkout_url: created.body.checkout_url, token };
@@ -377,7 +405,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
 }
 
 /** What a confirmation token leads to: paid online (with the order that makes the booking) or at the property. */
-function guestBookingRecord(
+export function guestBookingRecord(
   clientId: string,
   b: { bookingId: string; orderReference?: string; room: { id: string; room_number: string }; stay: StayQuery; guest: GuestDetails; total: number; currency: string },
   now: Date,
@@ -398,64 +426,6 @@ function guestBookingRecord(
   };
 }
 
-/**
- * Pay at the property (only where the client enabled it, else 403 AppError
- * PAY_AT_PROPERTY_DISABLED): confirms the booking at once, payment_status unpaid, emitting
- * booking.confirmed like any service booking (origin `reception`, payment_method
- * `pay_at_property`, total_amount = the stay's total). Other refusals as startCheckout's: 404,
- * 400 VALIDATION_ERROR, 409 ROOM_NOT_AVAILABLE (also when another guest's checkout holds it).
- * A repeat of one attempt with the same choices, however concurrent, is the same booking (its id
- * and token follow from the attempt's identity): it answers the token and writes nothing.
- */
-export async function confirmAtProperty(clientId: string, input: BookingInput, now: Date): Promise<{ token: string }> {
-  const client = await guestBookingClient(clientId);
-  if (!client.pay_at_property) throw new AppError(403, 'PAY_AT_PROPERTY_DISABLED', 'This hotel takes bookings with online payment only');
-  const { stay, guest, attempt } = checkBookingInput(input, now);
-  const [room, endpoint] = await Promise.all([chosenRoom(clientId, input.room_id), getEndpoint(clientId, 'callback')]);
-  const total = stayTotal(room.price, nightsBetween(stay.check_in, stay.check_out), client.currency);
-  const { identity, token } = await submitIdentity(clientId, 'at_property', { attempt, roomId: room.id, stay, guest });
-  const bookingId = identity ? nameBasedId(clientId, 'guest-booking', identity) : newId();
-  const record = guestBookingRecord(clientId, { bookingId, room, stay, guest, total, currency: client.currency }, now);
-  // Made by an earlier submit of this attempt, or by its concurrent twin that won the write: the
-  // token's record and the booking.confirmed delivery were written with the booking.
-  const madeBefore = async () => identity !== undefined && (await getBooking(clientId, bookingId)) !== undefined;
-  try {
-    const plan = await withConcurrencyRetry(async () => {
-      if (await madeBefore()) return undefined;
-      const planned = await planServiceBooking(
-        clientId,
-        {
-          origin: 'reception',
-          roomId: room.id,
-          requireRoom: true,
-          guest_name: guest.name,
-          guest_email: guest.email,
-          guest_phone: guest.phone,
-          guests: stay.guests,
-          check_in_date: stay.check_in,
-          check_out_date: stay.check_out,
-          total_amount: total,
-          payment_status: 'unpaid',
-          payment_method: 'pay_at_property',
-          bookingId,
-        },
-        endpoint,
-        now,
-      );
-      await transactWrite([...planned.items, guestBookingPutItem(tokenHash(token), record)]);
-      return planned;
-    }, 10);
-    if (plan) await dispatchAll(plan.deliveries);
-  } catch (error) {
-    // The twin committed between that check and this submit's read of the room: the room is
-    // taken by this very booking.
-    if (error instanceof AppError && error.status === 409 && (await madeBefore())) return { token };
-    if (isConditionFailure(error)) throw errors.serviceUnavailable();
-    throw error;
-  }
-  return { token };
-}
-
 // ---- confirmation
 
 /**
@@ -466,7 +436,7 @@ export async function confirmAtProperty(clientId: string, input: BookingInput, n
  * assignment); `awaiting_payment` while the order is processing (the provider still reports the
  * checkout open); `payment_failed` when it was cancelled, failed or expired.
  */
-export async function guestBookingOf(clientId: string, token: string): Promise<GuestBookingView | undefined> {
+export async function guestBookingOf(clientId: string, token: string, now = new Date()): Promise<GuestBookingView | undefined> {
   if (typeof token !== 'string' || !TOKEN.test(token) || !UUID.test(clientId)) return undefined;
   const record = await getGuestBooking(tokenHash(token));
   if (!record || record.client_id !== clientId) return undefined;
@@ -494,6 +464,19 @@ export async function guestBookingOf(clientId: string, token: string): Promise<G
       payment_status: booking.payment_status === 'paid' ? 'paid' : 'unpaid',
     };
   }
+  if (record.payment === 'at_property') {
+    // Not confirmed by its e-mail's link (yet): decided here, at read time, by the hold's end.
+    const open = record.status === 'pending' && record.hold_expires_at !== undefined && record.hold_expires_at > now.toISOString();
+    return {
+      state: open ? 'awaiting_confirmation' : 'cancelled',
+      booking_reference: null,
+      confirmation_code: null,
+      room_number: record.room_number,
+      ...view,
+      payment_status: 'unpaid',
+      ...(open ? { confirm_by: record.hold_expires_at } : {}),
+    };
+  }
   // No order: its creation failed after the hold, and the token was never handed out.
   if (!order || order.client_id !== clientId) return undefined;
   return {
@@ -506,7 +489,14 @@ export async function guestBookingOf(clientId: string, token: string): Promise<G
   };
 }
 
-/** The dashboard setting; audit is the caller's. 404 NOT_FOUND for an unknown client. */
+/**
+ * The dashboard setting; audit is the caller's. 404 NOT_FOUND for an unknown client; 409
+ * EMAIL_NOT_CONFIGURED to turn it on in a stage that sends no e-mail (deployed without
+ * `-c senderEmail`): such a booking is confirmed by a link sent by e-mail.
+ */
 export async function setPayAtProperty(clientId: string, enabled: boolean): Promise<void> {
+  if (enabled && !emailEnabled()) {
+    throw new AppError(409, 'EMAIL_NOT_CONFIGURED', 'Pay at the hotel needs e-mail to guests, and this stage sends none (it was deployed without a sender address)');
+  }
   if (!UUID.test(clientId) || !(await putPayAtProperty(clientId, enabled))) throw notFound('such hotel');
 }

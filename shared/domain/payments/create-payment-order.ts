@@ -63,9 +63,9 @@ type OrderBasics = Pick<PaymentOrderRecord, 'order_reference' | 'external_refere
 type CheckoutFields = Pick<PaymentOrderRecord, 'provider' | 'provider_account' | 'provider_reference' | 'checkout_url'>;
 
 /** Opens the checkout of one attempt on the client's current provider account. */
-async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string): Promise<CheckoutFields> {
+async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string, expiresAt?: Date): Promise<CheckoutFields> {
   const settings = await checkoutSettingsOf(order.client_id);
-  const checkout = await providerFor(settings.provider, baseUrl).createCheckout({
+  const checkout = await providerFor(settings.provider).createCheckout({
     orderReference: order.order_reference,
     attempt,
     amountMinor: order.amount_minor,
@@ -74,6 +74,7 @@ async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string
     description: `Payment ${order.external_reference}`,
     returnUrl: providerReturnUrl(baseUrl, order.order_reference),
     settings,
+    ...(expiresAt ? { expiresAt } : {}),
   });
   return {
     provider: settings.provider,
@@ -98,11 +99,11 @@ function openAttempt(order: PaymentOrderRecord): AttemptRecord {
 }
 
 /** A failed, cancelled or expired order gets a new attempt with a new checkout. */
-async function newAttempt(order: PaymentOrderRecord, baseUrl: string, now: Date): Promise<PaymentOrderRecord> {
+async function newAttempt(order: PaymentOrderRecord, baseUrl: string, now: Date, expiresAt?: Date): Promise<PaymentOrderRecord> {
   const { provider_account: _previousAccount, ...rest } = order;
   const next: PaymentOrderRecord = {
     ...rest,
-    ...(await openCheckout(order, order.attempt + 1, baseUrl)),
+    ...(await openCheckout(order, order.attempt + 1, baseUrl, expiresAt)),
     status: 'processing',
     attempt: order.attempt + 1,
     updated_at: now.toISOString(),
@@ -114,7 +115,12 @@ async function newAttempt(order: PaymentOrderRecord, baseUrl: string, now: Date)
 export async function createPaymentOrder(
   principal: OrderCreator,
   body: PaymentOrderRequest,
-  options: { baseUrl: string; allowHttp: boolean },
+  options: {
+    baseUrl: string;
+    allowHttp: boolean;
+    /** When the checkout stops taking payment (a guest checkout: its room hold's end). */
+    checkoutExpiresAt?: Date;
+  },
   now = new Date(),
 ): Promise<{ status: 200 | 201; body: ReturnType<typeof orderCreatedView> }> {
   checkRequest(principal, body, options.allowHttp);
@@ -126,7 +132,7 @@ export async function createPaymentOrder(
       }
       if (!RETRYABLE_STATUSES.includes(existing.status)) return { status: 200, body: orderCreatedView(existing, true) };
       try {
-        return { status: 200, body: orderCreatedView(await newAttempt(existing, options.baseUrl, now), true) };
+        return { status: 200, body: orderCreatedView(await newAttempt(existing, options.baseUrl, now, options.checkoutExpiresAt), true) };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         continue;
@@ -148,7 +154,7 @@ export async function createPaymentOrder(
       ...(body.context ? { context: body.context } : {}),
       success_url: body.success_url,
       cancel_url: body.cancel_url,
-      ...(await openCheckout(basics, 1, options.baseUrl)),
+      ...(await openCheckout(basics, 1, options.baseUrl, options.checkoutExpiresAt)),
       attempt: 1,
       created_at: timestamp,
       updated_at: timestamp,

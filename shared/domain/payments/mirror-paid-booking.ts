@@ -2,14 +2,22 @@
  * A paid room-booking order becomes a confirmed service booking (CONTRACT.md "Payment orders",
  * mirroring), planned here so that it commits in the same transaction that marks the order paid.
  */
+import { bookingConfirmationEmail } from '../../guest/emails';
 import { nameBasedId } from '../../ids';
+import { MAX_STAY_NIGHTS, nightsBetween } from '../../schemas/common';
 import { majorAmount } from '../../schemas/payments';
+import { getClient } from '../../store/api-key-store';
+import type { EmailRecord } from '../../store/email-store';
 import { getEndpoint } from '../../store/endpoint-store';
 import type { BookingSync, PaymentOrderRecord } from '../../store/payment-store';
+import { getRoom } from '../../store/service-booking-store';
+import { clientSettingsOf } from '../client-settings';
+import { stayTotal, toMinorUnits } from '../bookings/rates';
 import { type BookingPlan, planServiceBooking } from '../bookings/service-bookings';
+import { emailEnabled, newGuestEmail } from '../guest-email/outbox';
 
 export interface MirroredBooking {
-  plan: Pick<BookingPlan, 'items' | 'deliveries'>;
+  plan: Pick<BookingPlan, 'items' | 'deliveries' | 'result'>;
   bookingSync: BookingSync;
 }
 
@@ -22,14 +30,32 @@ export function paidOrderBookingId(clientId: string, orderReference: string): st
 }
 
 /**
+ * The rate check (CONTRACT.md "Payment orders"): the room's price x nights in the client's
+ * currency, and whether the order paid less than that, or in another currency. An order that
+ * names no known room has no rate to fall below, unless it paid in another currency.
+ */
+async function rateCheck(order: PaymentOrderRecord, checkIn: string, checkOut: string) {
+  const roomId = order.context?.service_room_id;
+  const [client, room] = await Promise.all([getClient(order.client_id), roomId ? getRoom(order.client_id, roomId) : undefined]);
+  const currency = client?.currency ?? order.currency;
+  const nights = Math.min(nightsBetween(checkIn, checkOut), MAX_STAY_NIGHTS);
+  const rate_total = room ? stayTotal(room.price, nights, currency) : null;
+  const below_rate = order.currency !== currency || (rate_total !== null && order.amount_minor < toMinorUnits(rate_total, currency));
+  return { rate: { rate_total, below_rate }, manual: below_rate && client !== undefined && clientSettingsOf(client).below_rate_orders === 'manual' };
+}
+
+/**
  * The booking a paid order makes, or undefined when the order is not a room booking with dates.
  * A room held for this order's booking (a guest's checkout, CONTRACT.md "Guest booking") is its
  * own: locked if the room is otherwise free, even after the hold expired; taken by someone else
- * meanwhile, the booking is recorded for manual assignment.
+ * meanwhile, the booking is recorded for manual assignment. Paid below the room's rate (or in
+ * another currency), the booking says `below_rate`, and the client's `below_rate_orders` setting
+ * decides: `lock` as any paid booking, `manual` recorded for manual assignment.
  */
 export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Promise<MirroredBooking | undefined> {
   const context = order.context;
   if (context?.type !== 'room_booking' || !context.check_in_date || !context.check_out_date) return undefined;
+  const { rate, manual } = await rateCheck(order, context.check_in_date, context.check_out_date);
   const plan = await planServiceBooking(
     order.client_id,
     {
@@ -49,6 +75,8 @@ export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Pro
       paymentOrderReference: order.order_reference,
       // One booking per order, however often the order is settled.
       bookingId: paidOrderBookingId(order.client_id, order.order_reference),
+      rate,
+      ...(manual ? { manualReason: 'below_rate' as const } : {}),
     },
     await getEndpoint(order.client_id, 'callback'),
     now,
@@ -63,6 +91,48 @@ export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Pro
       confirmation_code: booking.confirmation_code ?? null,
       room_id: room?.id ?? null,
       room_assignment,
+      below_rate: rate.below_rate,
+      room_assignment_reason: booking.room_assignment_reason ?? null,
     },
   };
+}
+
+/** Orders the guest booking page makes for itself carry this partner reference prefix (guest-bookings.ts). */
+const GUEST_ORDER_REFERENCE = 'guest:';
+
+/**
+ * The confirmation e-mail of a guest's paid booking (CONTRACT.md "Guest booking": every
+ * confirmed guest booking gets one), to commit with it; undefined for a partner's order (its
+ * guest hears from the partner) and in a stage that sends no e-mail. Its link is the order's
+ * return URL: the guest's confirmation page.
+ */
+export async function paidGuestBookingEmail(order: PaymentOrderRecord, mirrored: MirroredBooking, now: Date): Promise<EmailRecord | undefined> {
+  if (!order.external_reference.startsWith(GUEST_ORDER_REFERENCE) || !emailEnabled()) return undefined;
+  const { booking, room } = mirrored.plan.result;
+  const chosen = room ?? (order.context?.service_room_id ? await getRoom(order.client_id, order.context.service_room_id) : undefined);
+  const hotel = (await getClient(order.client_id))?.name ?? '';
+  return newGuestEmail({
+    clientId: order.client_id,
+    bookingId: booking.id,
+    kind: 'booking_confirmation',
+    to: order.customer.email,
+    fromName: hotel,
+    message: bookingConfirmationEmail({
+      hotel,
+      guestName: booking.guest_name,
+      checkIn: booking.check_in_date,
+      checkOut: booking.check_out_date,
+      guests: booking.guests,
+      roomType: chosen?.room_type ?? '',
+      // A room taken meanwhile: the booking awaits one from the hotel.
+      roomNumber: room?.room_number ?? null,
+      total: majorAmount(order.amount_minor, order.currency),
+      currency: order.currency,
+      bookingReference: booking.booking_reference ?? '',
+      confirmationCode: booking.confirmation_code ?? '',
+      paid: true,
+      link: order.success_url,
+    }),
+    now,
+  });
 }

@@ -11,6 +11,8 @@ export const NOT_APPLICABLE: BookingSync = {
   confirmation_code: null,
   room_id: null,
   room_assignment: null,
+  below_rate: false,
+  room_assignment_reason: null,
 };
 
 export function orderCreatedView(order: PaymentOrderRecord, reused: boolean) {
@@ -36,6 +38,8 @@ const bookingSyncView = (sync: BookingSync): BookingSync => ({
   confirmation_code: sync.confirmation_code,
   room_id: sync.room_id,
   room_assignment: sync.room_assignment,
+  below_rate: sync.below_rate ?? false,
+  room_assignment_reason: sync.room_assignment_reason ?? null,
 });
 
 export async function getPaymentOrderStatus(principal: Principal, orderReference: string) {

@@ -9,17 +9,17 @@ import { AppError } from '../../errors';
 import type { PaymentProvider } from '../../payments/provider';
 import { sandboxProvider } from '../../payments/sandbox';
 import { STRIPE_ACCOUNT_PATTERN, stripeProvider } from '../../payments/stripe';
-import { getProviderSettings, type ProviderName, type ProviderSettings, putProviderSettings } from '../../store/payment-store';
+import { getProviderSettings, type ProviderName, type ProviderSettings, putLinkedStripeAccount, putProviderSettings } from '../../store/payment-store';
 
 export const PROVIDERS: readonly ProviderName[] = ['sandbox', 'stripe'];
 
 const notConfigured = (message: string) => new AppError(422, 'PROVIDER_NOT_CONFIGURED', message);
 
-export function providerFor(provider: ProviderName, baseUrl: string): PaymentProvider {
+export function providerFor(provider: ProviderName): PaymentProvider {
   switch (provider) {
     case 'sandbox':
       if (!config().sandboxPayments) throw notConfigured('The sandbox payment provider is not available in this stage');
-      return sandboxProvider(baseUrl);
+      return sandboxProvider();
     case 'stripe':
       return stripeProvider();
   }
@@ -39,27 +39,35 @@ export async function checkoutSettingsOf(clientId: string): Promise<ProviderSett
 const invalid = (path: string, message: string, detail: string) => new AppError(400, 'VALIDATION_ERROR', message, [{ path, message: detail }]);
 
 /**
- * Sets a client's provider (`providers set`): sandbox (where the stage has it), or Stripe with
- * the connected account (acct_…) its checkouts are created on. Orders already processing keep
- * being settled on the provider and account their attempt was made on.
+ * The settings an operator asked for, checked: sandbox (where the stage has it), or Stripe with
+ * the connected account (acct_…) its checkouts are created on.
  */
-export async function configureProvider(clientId: string, input: { provider: string; account?: string }): Promise<ProviderSettings> {
+export function providerSettingsOf(input: { provider: string; account?: string }): ProviderSettings {
   if (!(PROVIDERS as readonly string[]).includes(input.provider)) {
     throw invalid('provider', `provider must be one of ${PROVIDERS.join(', ')}`, `must be one of ${PROVIDERS.join(', ')}`);
   }
-  let settings: ProviderSettings;
   if (input.provider === 'stripe') {
     if (!input.account || !STRIPE_ACCOUNT_PATTERN.test(input.account)) {
       throw invalid('account', 'Stripe needs the connected account id (acct_…)', 'must be a Stripe account id like acct_1A2b3C');
     }
-    settings = { provider: 'stripe', account: input.account };
-  } else {
-    if (input.account) throw invalid('account', 'An account is only set for Stripe', 'only for --provider stripe');
-    if (!config().sandboxPayments) {
-      throw invalid('provider', 'The sandbox provider is off in this stage (deploy it with -c sandboxPayments=true, never in prod)', 'sandbox is off in this stage');
-    }
-    settings = { provider: 'sandbox' };
+    return { provider: 'stripe', account: input.account };
   }
+  if (input.account) throw invalid('account', 'An account is only set for Stripe', 'only for --provider stripe');
+  if (!config().sandboxPayments) {
+    throw invalid('provider', 'The sandbox provider is off in this stage (deploy it with -c sandboxPayments=true, never in prod)', 'sandbox is off in this stage');
+  }
+  return { provider: 'sandbox' };
+}
+
+/**
+ * Sets a client's provider (`providers set`, the platform's command): a Stripe account set this
+ * way is linked to the client too, as `clients link-stripe-account` links it. Orders already
+ * processing keep being settled on the provider and account their attempt was made on.
+ * Hotel staff choose among linked accounts only (provider-accounts.ts `chooseProvider`).
+ */
+export async function configureProvider(clientId: string, input: { provider: string; account?: string }): Promise<ProviderSettings> {
+  const settings = providerSettingsOf(input);
+  if (settings.account) await putLinkedStripeAccount(clientId, { account: settings.account, linked_at: new Date().toISOString() });
   await putProviderSettings(clientId, settings);
   return settings;
 }

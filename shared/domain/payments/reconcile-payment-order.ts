@@ -26,7 +26,8 @@ import { type TransactItem, transactWrite } from '../../store/service-booking-st
 import { paymentOrderPaidPayload } from '../callbacks/payloads';
 import { dispatchAll } from '../bookings/service-bookings';
 import { releaseCheckoutHold } from '../guest-booking/checkout-holds';
-import { paidOrderBookingId, planPaidBooking } from './mirror-paid-booking';
+import { guestEmailItem, sendCommittedEmails } from '../guest-email/outbox';
+import { paidGuestBookingEmail, paidOrderBookingId, planPaidBooking } from './mirror-paid-booking';
 import { NOT_APPLICABLE } from './order-views';
 import { providerFor } from './providers';
 
@@ -46,7 +47,8 @@ async function attemptAccount(order: PaymentOrderRecord): Promise<ProviderSettin
 async function commitPaid(order: PaymentOrderRecord, payment: ProviderPayment, now: Date): Promise<void> {
   const timestamp = now.toISOString();
   const mirrored = await planPaidBooking(order, now);
-  const items: TransactItem[] = [...(mirrored?.plan.items ?? [])];
+  const email = mirrored ? await paidGuestBookingEmail(order, mirrored, now) : undefined;
+  const items: TransactItem[] = [...(mirrored?.plan.items ?? []), ...(email ? [guestEmailItem(email)] : [])];
   const deliveries: DeliveryRecord[] = [...(mirrored?.plan.deliveries ?? [])];
   const paid: PaymentOrderRecord = { ...order, status: 'paid', paid_at: timestamp, booking_sync: mirrored?.bookingSync ?? NOT_APPLICABLE, updated_at: timestamp };
   const webhook = await getEndpoint(order.client_id, 'webhook');
@@ -77,6 +79,12 @@ async function commitPaid(order: PaymentOrderRecord, payment: ProviderPayment, n
   );
   await transactWrite(items);
   await dispatchAll(deliveries);
+  if (email) await sendCommittedEmails([email]);
+  // A booking left for manual assignment (paid below its rate) does not keep its guest's hold.
+  const roomId = order.context?.type === 'room_booking' ? order.context.service_room_id : undefined;
+  if (roomId && mirrored?.bookingSync.room_assignment === 'manual') {
+    await releaseCheckoutHold(order.client_id, roomId, paidOrderBookingId(order.client_id, order.order_reference), now);
+  }
 }
 
 async function commitClosed(order: PaymentOrderRecord, payment: ProviderPayment, status: Exclude<OrderStatus, 'processing' | 'paid'>, now: Date): Promise<void> {
@@ -92,12 +100,12 @@ async function commitClosed(order: PaymentOrderRecord, payment: ProviderPayment,
  * amount and currency match), closed, or still open. Returns the order as it now stands, or
  * undefined for an unknown order.
  */
-export async function reconcileOrder(orderReference: string, baseUrl: string, now = new Date()): Promise<PaymentOrderRecord | undefined> {
+export async function reconcileOrder(orderReference: string, now = new Date()): Promise<PaymentOrderRecord | undefined> {
   for (let round = 0; round < 5; round++) {
     const order = await getOrder(orderReference);
     if (!order || order.status !== 'processing') return order;
     const account = await attemptAccount(order);
-    const payment = await providerFor(account.provider, baseUrl).getPayment(order.provider_reference, account);
+    const payment = await providerFor(account.provider).getPayment(order.provider_reference, account);
     const about = { order_reference: orderReference, provider: order.provider, provider_account: account.account ?? null, provider_reference: order.provider_reference };
     if (payment.state === 'open') return order;
     if (payment.state === 'not_found') {
@@ -137,8 +145,8 @@ function redirectTo(url: string, outcome: 'success' | 'failed', orderReference: 
 }
 
 /** The provider's return URL: where to send the guest, or undefined for an unknown order. */
-export async function verifyPaymentOrder(orderReference: string, baseUrl: string, now = new Date()): Promise<string | undefined> {
-  const order = await reconcileOrder(orderReference, baseUrl, now);
+export async function verifyPaymentOrder(orderReference: string, now = new Date()): Promise<string | undefined> {
+  const order = await reconcileOrder(orderReference, now);
   if (!order) return undefined;
   return order.status === 'paid'
     ? redirectTo(order.success_url, 'success', order.order_reference)

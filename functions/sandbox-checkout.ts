@@ -1,0 +1,41 @@
+import { findRoute, sandboxRoutes } from '../infra/routes';
+import { AppError, errors } from '../shared/errors';
+import { functionUrlHandler } from '../shared/http/function-url';
+import { publicHandler } from '../shared/http/handler';
+import { completeSandboxSession, getSandboxSession } from '../shared/payments/sandbox';
+import { SANDBOX_CHECKOUT_CSP, sandboxCheckoutPage } from '../shared/payments/sandbox-page';
+import { SANDBOX_OUTCOMES, type SandboxOutcome } from '../shared/schemas/payments';
+
+const noSuchSession = () => new AppError(404, 'NOT_FOUND', 'No such checkout session');
+
+// The hosted page: the amount, the customer and a button per outcome.
+const page = publicHandler(findRoute('SandboxCheckoutPage'), {}, async ({ params }) => {
+  const session = await getSandboxSession(params.provider_reference ?? '');
+  if (!session) throw noSuchSession();
+  return {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': SANDBOX_CHECKOUT_CSP,
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+    },
+    rawBody: sandboxCheckoutPage(session),
+  };
+});
+
+// The page's form: records the tester's choice, then sends the guest to the return URL (the API's verify).
+const submit = publicHandler(findRoute('SandboxCheckoutSubmit'), {}, async ({ params, headers, body }) => {
+  if (!(headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) throw errors.unsupportedMediaType('application/x-www-form-urlencoded');
+  const outcome = new URLSearchParams(typeof body === 'string' ? body : '').get('outcome');
+  if (!SANDBOX_OUTCOMES.includes(outcome as SandboxOutcome)) {
+    throw errors.validation([{ path: 'outcome', message: `must be one of ${SANDBOX_OUTCOMES.join(', ')}` }]);
+  }
+  const session = await completeSandboxSession(params.provider_reference ?? '', outcome as SandboxOutcome);
+  if (!session) throw noSuchSession();
+  return { status: 303, headers: { Location: session.return_url, 'Cache-Control': 'no-store' }, rawBody: '' };
+});
+
+// The sandbox checkout's origin: behind a function URL, every request of it comes here.
+export const handler = functionUrlHandler(sandboxRoutes, { SandboxCheckoutPage: page, SandboxCheckoutSubmit: submit });

@@ -1,0 +1,236 @@
+/**
+ * Pay at the hotel (CONTRACT.md "Guest booking and the reception QR code"): the booking stays
+ * pending, its room held for HOLD_MINUTES like an open checkout's, until the guest opens the link
+ * of the "Confirm your booking" e-mail and presses its button. Only then is it a booking
+ * (confirmed, unpaid) that the PMS hears of (`booking.confirmed`, its delivery written with it)
+ * and the guest gets its confirmation e-mail. Unconfirmed when its hold ends, it is cancelled:
+ * no booking and no delivery were ever written, so nothing reaches the PMS.
+ *
+ * Two secrets: the confirmation token of the booking's page, which the guest's browser has from
+ * the form, and the e-mail link's secret, which only the e-mail carries, so confirming shows the
+ * guest reads that address. The token is an HMAC of the link's secret under the stage's
+ * order-reference key: the link leads to its booking with no record of its own, and neither the
+ * token nor anything in the table leads to the link.
+ *
+ * DynamoDB access (guestBookingTableAccess):
+ * - bookPayAtProperty: GetItem (client, room, the guest booking of a repeated form, room hold);
+ *   Query gsi2 (the room's active stays); PutItem (transaction: room hold, checkout-hold marker,
+ *   guest booking, the e-mail); UpdateItem (the e-mail once tried); the order-reference key.
+ * - payAtPropertyLink: GetItem (guest booking, booking).
+ * - confirmPayAtProperty: GetItem (client, callback endpoint, guest booking, booking, room, room
+ *   hold); Query gsi2; PutItem and UpdateItem (transaction: booking, booking-client pointer, room
+ *   hold, delivery, the guest booking's status, the confirmation e-mail); UpdateItem (the
+ *   delivery once enqueued, the e-mail once tried) and SQS SendMessage (`enqueuesCallbacks`).
+ */
+import { createHmac } from 'node:crypto';
+import { AppError, errors } from '../../errors';
+import { bookingConfirmationEmail, confirmYourBookingEmail } from '../../guest/emails';
+import { nameBasedId, newId } from '../../ids';
+import { nightsBetween } from '../../schemas/common';
+import { orderReferenceKey } from '../../secrets/order-reference-key';
+import { getEndpoint } from '../../store/endpoint-store';
+import { getGuestBooking, type GuestBookingRecord, guestBookingConfirmItem, guestBookingPutItem } from '../../store/guest-booking-store';
+import { isConditionFailure } from '../../store/items';
+import { getBooking } from '../../store/property-store';
+import { transactWrite } from '../../store/service-booking-store';
+import { type BookingPlan, dispatchAll, planServiceBooking } from '../bookings/service-bookings';
+import { guestEmailItem, newGuestEmail, sendCommittedEmails } from '../guest-email/outbox';
+import { withConcurrencyRetry } from '../property-sync/results';
+import { holdRoomForCheckout } from './checkout-holds';
+import {
+  attemptIdentity,
+  type BookingInput,
+  checkBookingInput,
+  chosenRoom,
+  guestBookingClient,
+  guestBookingOf,
+  type GuestBookingView,
+  guestBookingRecord,
+  HOLD_MINUTES,
+  newToken,
+  stayTotal,
+  TOKEN,
+  tokenHash,
+  UUID,
+} from './guest-bookings';
+
+const hmac = async (message: string) => createHmac('sha256', await orderReferenceKey()).update(message, 'utf8').digest('base64url');
+
+/**
+ * The e-mail link's secret: for a form with an attempt id, an HMAC of the attempt's identity (a
+ * repeated submit of the form is the same booking, with the same link); else 32 random bytes.
+ */
+const linkSecretOf = async (identity: string | undefined) => (identity ? hmac(`guest-email-link\u0000${identity}`) : newToken());
+
+/** The booking page's token of an e-mail link's secret. */
+const tokenOfLink = (secret: string) => hmac(`guest-confirmation\u0000at_property\u0000${secret}`);
+
+const base = (baseUrl: string) => baseUrl.replace(/\/$/, '');
+const confirmLinkUrl = (baseUrl: string, clientId: string, secret: string) => `${base(baseUrl)}/book/${clientId}/confirm/${secret}`;
+const confirmationUrl = (baseUrl: string, clientId: string, token: string) => `${base(baseUrl)}/book/${clientId}/confirmation/${token}`;
+
+/**
+ * A booking to pay at the hotel (only where the client enabled it and the stage sends e-mail,
+ * else 403 AppError PAY_AT_PROPERTY_DISABLED): holds the room for HOLD_MINUTES, writes the
+ * pending booking's record and the "Confirm your booking" e-mail with it, then sends the e-mail.
+ * Returns the booking page's token (it shows "Check your e-mail to confirm" meanwhile). Refusals
+ * as startCheckout's: 404, 400 VALIDATION_ERROR, 409 ROOM_NOT_AVAILABLE (booked, or held by
+ * another guest). A repeat of one attempt with the same choices, however concurrent, is the same
+ * booking: it answers the same token and writes nothing, whatever became of the booking.
+ */
+export async function bookPayAtProperty(clientId: string, input: BookingInput, baseUrl: string, now: Date): Promise<{ token: string }> {
+  const client = await guestBookingClient(clientId);
+  if (!client.pay_at_property) throw new AppError(403, 'PAY_AT_PROPERTY_DISABLED', 'This hotel takes bookings with online payment only');
+  const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days);
+  const room = await chosenRoom(clientId, input.room_id);
+  const total = stayTotal(room.price, nightsBetween(stay.check_in, stay.check_out), client.currency);
+  const identity = attempt ? attemptIdentity(clientId, attempt, room.id, stay, guest) : undefined;
+  const secret = await linkSecretOf(identity);
+  const token = await tokenOfLink(secret);
+  if (identity && (await getGuestBooking(tokenHash(token)))) return { token };
+
+  const bookingId = identity ? nameBasedId(clientId, 'guest-booking', identity) : newId();
+  const holdEnds = new Date(now.getTime() + HOLD_MINUTES * 60_000).toISOString();
+  const record: GuestBookingRecord = {
+    ...guestBookingRecord(clientId, { bookingId, room, stay, guest, total, currency: client.currency }, now),
+    status: 'pending',
+    hold_expires_at: holdEnds,
+    guest_email: guest.email,
+    ...(guest.phone ? { guest_phone: guest.phone } : {}),
+  };
+  const email = newGuestEmail({
+    clientId,
+    bookingId,
+    kind: 'confirm_booking',
+    to: guest.email,
+    fromName: client.name,
+    message: confirmYourBookingEmail({
+      hotel: client.name,
+      guestName: guest.name,
+      checkIn: stay.check_in,
+      checkOut: stay.check_out,
+      guests: stay.guests,
+      roomType: room.room_type,
+      roomNumber: room.room_number,
+      total,
+      currency: client.currency,
+      link: confirmLinkUrl(baseUrl, clientId, secret),
+      confirmBy: holdEnds,
+    }),
+    now,
+    sendBefore: holdEnds,
+  });
+  const held = await holdRoomForCheckout(
+    { clientId, room, bookingId, check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, expiresAt: holdEnds },
+    now,
+    [guestBookingPutItem(tokenHash(token), record), guestEmailItem(email)],
+  );
+  // A concurrent twin of this submit wrote the hold, the record and the e-mail: it sends it.
+  if (held) await sendCommittedEmails([email]);
+  return { token };
+}
+
+/**
+ * What an e-mail link leads to: the booking page's token and the booking as its page shows it;
+ * undefined for an unknown or malformed link, or another client's.
+ */
+export async function payAtPropertyLink(clientId: string, secret: string, now: Date): Promise<{ token: string; view: GuestBookingView } | undefined> {
+  if (typeof secret !== 'string' || !TOKEN.test(secret) || !UUID.test(clientId)) return undefined;
+  const token = await tokenOfLink(secret);
+  const view = await guestBookingOf(clientId, token, now);
+  return view ? { token, view } : undefined;
+}
+
+export type PayAtPropertyOutcome = 'confirmed' | 'ended' | 'room_taken';
+
+/**
+ * The guest confirmed with the e-mail's link (the button of its page, a POST). Before the hold
+ * ends: the booking is written, confirmed and unpaid (origin `reception`, payment_method
+ * `pay_at_property`, total_amount = the stay's total), with its booking.confirmed delivery and
+ * the confirmation e-mail, in one transaction with the pending record's change; then the delivery
+ * is queued and the e-mail sent. `ended`: the hold had ended, the booking is cancelled;
+ * `room_taken`: the room cannot be booked after all (made inactive, or a PMS booking overlaps).
+ * Confirming again, however concurrent, is `confirmed` and writes nothing. Undefined for an
+ * unknown link or another client's.
+ */
+export async function confirmPayAtProperty(
+  clientId: string,
+  secret: string,
+  baseUrl: string,
+  now: Date,
+): Promise<{ token: string; outcome: PayAtPropertyOutcome } | undefined> {
+  if (typeof secret !== 'string' || !TOKEN.test(secret) || !UUID.test(clientId)) return undefined;
+  const token = await tokenOfLink(secret);
+  const hash = tokenHash(token);
+  const [client, endpoint] = await Promise.all([guestBookingClient(clientId), getEndpoint(clientId, 'callback')]);
+  let committed: { plan: BookingPlan; email: ReturnType<typeof newGuestEmail> } | undefined;
+  let outcome: PayAtPropertyOutcome | undefined;
+  let bookingId: string | undefined;
+  try {
+    outcome = await withConcurrencyRetry(async () => {
+      const record = await getGuestBooking(hash);
+      if (!record || record.client_id !== clientId || record.payment !== 'at_property') return undefined;
+      bookingId = record.booking_id;
+      if (record.status !== 'pending' || (await getBooking(clientId, record.booking_id))) return 'confirmed';
+      if (!record.hold_expires_at || record.hold_expires_at <= now.toISOString()) return 'ended';
+      const plan = await planServiceBooking(
+        clientId,
+        {
+          origin: 'reception',
+          roomId: record.room_id,
+          requireRoom: true,
+          guest_name: record.guest_name,
+          guest_email: record.guest_email,
+          guest_phone: record.guest_phone,
+          guests: record.guests,
+          check_in_date: record.check_in_date,
+          check_out_date: record.check_out_date,
+          total_amount: record.total,
+          payment_status: 'unpaid',
+          payment_method: 'pay_at_property',
+          bookingId: record.booking_id,
+        },
+        endpoint,
+        now,
+      );
+      const { booking, room } = plan.result;
+      const email = newGuestEmail({
+        clientId,
+        bookingId: booking.id,
+        kind: 'booking_confirmation',
+        to: record.guest_email ?? '',
+        fromName: client.name,
+        message: bookingConfirmationEmail({
+          hotel: client.name,
+          guestName: record.guest_name,
+          checkIn: record.check_in_date,
+          checkOut: record.check_out_date,
+          guests: record.guests,
+          roomType: room?.room_type ?? '',
+          roomNumber: room?.room_number ?? record.room_number,
+          total: record.total,
+          currency: record.currency,
+          bookingReference: booking.booking_reference ?? '',
+          confirmationCode: booking.confirmation_code ?? '',
+          paid: false,
+          link: confirmationUrl(baseUrl, clientId, token),
+        }),
+        now,
+      });
+      await transactWrite([...plan.items, guestBookingConfirmItem(hash, record.booking_id, now.toISOString()), guestEmailItem(email)]);
+      committed = { plan, email };
+      return 'confirmed';
+    }, 10);
+  } catch (error) {
+    // A concurrent confirmation committed between this one's reads: the room is taken by this very booking.
+    if (error instanceof AppError && error.status === 409) outcome = bookingId && (await getBooking(clientId, bookingId)) ? 'confirmed' : 'room_taken';
+    else if (isConditionFailure(error)) throw errors.serviceUnavailable();
+    else throw error;
+  }
+  if (!outcome) return undefined;
+  if (committed) {
+    await dispatchAll(committed.plan.deliveries);
+    await sendCommittedEmails([committed.email]);
+  }
+  return { token, outcome };
+}

@@ -1,0 +1,70 @@
+/**
+ * The link of the "Confirm your booking" e-mail of a booking paid at the hotel (CONTRACT.md
+ * "Guest booking and the reception QR code"), for the guest who opens it:
+ * `GET /book/{client_id}/confirm/{link}` shows the booking and a "Confirm booking" button, whose
+ * POST to the same URL confirms it, then leads to the booking's page (POST-redirect-GET).
+ *
+ * Opening the link changes nothing on purpose: mail scanners and link previews fetch the links of
+ * an e-mail before (or without) the guest, and a GET that confirmed would confirm every booking
+ * whatever address it was made with. Only the button's POST does.
+ */
+import { type PayAtPropertyOutcome, confirmPayAtProperty, payAtPropertyLink } from '../domain/guest-booking/pay-at-property';
+import { guestBookingClient } from '../domain/guest-booking/guest-bookings';
+import { AppError } from '../errors';
+import { Dl } from '../dashboard/layout';
+import type { PublicPageAction } from '../dashboard/page-function';
+import { Alert, GuestPage } from './layout';
+import { heldUntil, stayRowsOf } from './pages';
+import { bookPath } from './urls';
+
+const noSuchLink = () => new AppError(404, 'NOT_FOUND', 'There is no such booking.');
+const confirmationPage = (clientId: string, token: string) => bookPath(clientId, `/confirmation/${encodeURIComponent(token)}`);
+
+/** GET /book/{client_id}/confirm/{token}: the pending booking with its button; any other, its own page. */
+export const confirmLinkAction: PublicPageAction = async (request) => {
+  const client = await guestBookingClient(request.params.client_id ?? '');
+  const link = await payAtPropertyLink(client.client_id, request.params.token ?? '', request.now);
+  if (!link) throw noSuchLink();
+  const { view, token } = link;
+  if (view.state !== 'awaiting_confirmation') return { redirect: confirmationPage(client.client_id, token) };
+  return {
+    html: (
+      <GuestPage title="Confirm your booking" hotel={client.name} links={request.links}>
+        <section class="card" aria-labelledby="stay-facts">
+          <h2 id="stay-facts">Your stay</h2>
+          <Dl rows={[...stayRowsOf(view), ['Payment', 'to pay at the hotel']]} />
+        </section>
+        <p>The room is held for you until {heldUntil(view.confirm_by!, request.now)}. Confirm now to book it; you pay at the hotel.</p>
+        <form method="post" action={request.links.to(bookPath(client.client_id, `/confirm/${encodeURIComponent(request.params.token ?? '')}`))}>
+          <button type="submit" class="wide">
+            Confirm booking
+          </button>
+        </form>
+      </GuestPage>
+    ),
+  };
+};
+
+const REFUSALS: Record<Exclude<PayAtPropertyOutcome, 'confirmed' | 'ended'>, string> = {
+  room_taken: 'Sorry, the room can no longer be booked for these dates, so the booking was not made. Please search again.',
+};
+
+/** POST /book/{client_id}/confirm/{token}: the guest confirms; then the booking's page. */
+export const confirmLinkSubmitAction: PublicPageAction = async (request) => {
+  const client = await guestBookingClient(request.params.client_id ?? '');
+  const confirmed = await confirmPayAtProperty(client.client_id, request.params.token ?? '', request.baseUrl, request.now);
+  if (!confirmed) throw noSuchLink();
+  // Confirmed (now or before), or ended: the booking's page says which.
+  if (confirmed.outcome !== 'room_taken') return { redirect: confirmationPage(client.client_id, confirmed.token) };
+  return {
+    status: 409,
+    html: (
+      <GuestPage title="Booking not made" hotel={client.name} links={request.links}>
+        <Alert>{REFUSALS[confirmed.outcome]}</Alert>
+        <p>
+          <a href={request.links.to(bookPath(client.client_id))}>Search again</a>
+        </p>
+      </GuestPage>
+    ),
+  };
+};
