@@ -435,9 +435,14 @@ export const dashboardRoutes: readonly Route[] = [
     function: 'DashboardIntegrations',
     handler: 'dashboard-integrations',
     auth: { kind: 'dashboard', role: 'admin' },
-    // Keys (APIKEY#, APIKEYID#); endpoints, provider, guest booking settings and audit (CLIENT#).
+    // Keys (APIKEY#, APIKEYID#); endpoints, provider, guest booking settings and operators'
+    // password confirmations (CLIENTCONFIG#); audit (CLIENT#).
     access: {
-      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1'], writes: ['CLIENT#', 'APIKEY#', 'APIKEYID#'] },
+      dynamodb: {
+        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
+        queries: ['gsi1'],
+        writes: ['CLIENT#', 'CLIENTCONFIG#', 'APIKEY#', 'APIKEYID#'],
+      },
       sealsSigningSecrets: true,
     },
     description: 'Dashboard integrations (admins): keys, callback and webhook URLs, payment provider, guest booking page and QR code',

@@ -46,11 +46,16 @@ export interface TableAccess {
 
 /**
  * Partitions holding only API keys and their bookkeeping (operators live in the user pool, not
- * the table): no public function may write them. Client configuration (profile, provider
- * settings, endpoints) is in the client's `CLIENT#` partition, beside its bookings and holds,
- * which the public functions write: IAM cannot tell those apart by partition key (docs/operations.md).
+ * the table): no public function may write them.
  */
 export const KEY_PARTITIONS = ['APIKEY#', 'APIKEYID#', 'USAGEKEY#'] as const satisfies readonly PartitionPrefix[];
+
+/**
+ * The partition of client configuration (profile, provider settings, endpoints, linked Stripe
+ * accounts, operators' re-auth records), apart from the client's bookings and holds (`CLIENT#`,
+ * which the public functions write): no public function, nor the authorizer, may write it.
+ */
+export const CLIENT_CONFIG_PARTITION = 'CLIENTCONFIG#' as const satisfies PartitionPrefix;
 
 /** The functions behind no route, by handler file under functions/. */
 export const supportFunctionAccess = {

@@ -97,7 +97,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
 }
 
 export async function startLocalFunctionUrl(options: {
-  fn: LocalFunction;
+  /** The function, read on every request as the gateway reads the route table (a test may change its declared access). */
+  fn: () => LocalFunction;
   port: number;
   timeoutMs: number;
   /** Called once per request with a one-line summary. */
@@ -118,11 +119,12 @@ export async function startLocalFunctionUrl(options: {
         return 413;
       }
       const event = toEvent(req, body, port);
+      const fn = options.fn();
       let result: unknown;
       try {
-        result = await invoke(options.fn, event, options.timeoutMs);
+        result = await invoke(fn, event, options.timeoutMs);
       } catch (error) {
-        console.error(`function ${options.fn.name} failed:`, error);
+        console.error(`function ${fn.name} failed:`, error);
         result = undefined;
       }
       return writeResult(res, result, event.requestContext.requestId);

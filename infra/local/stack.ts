@@ -265,7 +265,7 @@ async function startSandboxOrigin(stageRoutes: readonly Route[], options: ServeO
   const route = stageRoutes.find((r) => r.origin === 'sandbox');
   if (!route) return undefined;
   return startLocalFunctionUrl({
-    fn: routeFunction(route),
+    fn: () => routeFunction(route),
     port: options.sandboxPort ?? 0,
     timeoutMs: (route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS) * 1000,
     onRequest: options.onRequest && ((line) => options.onRequest!(`sandbox ${line}`)),
@@ -382,6 +382,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sandboxPort: options.sandboxPort,
     });
     writeFileSync(join(options.dataDir, 'stack.json'), `${JSON.stringify(serving.info, null, 2)}\n`);
+    // A data folder of a version before the clients' configuration partition: its profiles,
+    // provider settings and endpoints copied there once (idempotent; outside any invocation).
+    const migrated = await (await import('../../shared/domain/clients')).migrateClientConfigs().catch(async (error: unknown) => {
+      await serving.stop();
+      throw error;
+    });
+    if (migrated.copied) console.warn(`note: moved ${migrated.copied} configuration item(s) of ${migrated.clients} client(s) to their CLIENTCONFIG# partitions.`);
     return {
       ...serving,
       emulators,

@@ -11,6 +11,7 @@ import {
   type ApiKeyRecord,
   type ClientRecord,
   type ClientSettings,
+  clientIdsPage,
   createClient,
   getClient,
   listApiKeys,
@@ -21,6 +22,8 @@ import {
   updateClientPlan,
 } from '../store/api-key-store';
 import { type UsageKey, usagePlanKeys } from '../plans/usage-plan-keys';
+import { mapConcurrent, type PageKey } from '../store/batch';
+import { migrateClientConfig } from '../store/client-config';
 
 export interface IssueKeyInput {
   clientId: string;
@@ -67,6 +70,36 @@ export async function createClientAccount(input: NewClient, now = new Date()): P
 }
 
 export const listClientAccounts = listClients;
+
+/** Clients of a page of the client index migrated at once. */
+const MIGRATE_CONCURRENCY = 8;
+
+/**
+ * `ops clients migrate-config` (and the local stack at start): moves every client's profile,
+ * provider settings and endpoints from the `CLIENT#` keys of versions before to its
+ * `CLIENTCONFIG#` partition (shared/store/client-config.ts). Pages through the client index,
+ * `pageSize` entries at a time (never a Scan); at most 8 reads and 4 conditional writes a client.
+ * Idempotent: a second run copies nothing.
+ */
+export async function migrateClientConfigs(pageSize = 100): Promise<{ clients: number; copied: number; unset: number }> {
+  const total = { clients: 0, copied: 0, unset: 0 };
+  let previous = new Set<string>();
+  let start: PageKey | undefined;
+  do {
+    const page = await clientIdsPage(pageSize, start);
+    // A copied profile and its legacy item are both on the index, side by side (one creation
+    // time and id): one client, whose two entries a page boundary may split.
+    const ids = page.ids.filter((id) => !previous.has(id));
+    previous = new Set(page.ids);
+    for (const done of await mapConcurrent(ids, MIGRATE_CONCURRENCY, migrateClientConfig)) {
+      total.copied += done.copied;
+      total.unset += done.unset;
+    }
+    total.clients += ids.length;
+    start = page.next;
+  } while (start);
+  return total;
+}
 
 /**
  * Changes a client's settings (those given; the others kept) and answers them all as they now

@@ -175,6 +175,12 @@ export const ERROR_CODES = {
     message: 'This hotel takes payment when you book',
     surface: 'cli',
   },
+  EMAIL_NOT_CONFIGURED: {
+    status: 409,
+    meaning: 'Dashboard only: pay at the hotel cannot be turned on in a stage that sends no e-mail (deployed without `-c senderEmail`): its bookings are confirmed by a link sent by e-mail.',
+    message: 'Pay at the hotel needs e-mail to guests, and this stage sends none (it was deployed without a sender address)',
+    surface: 'cli',
+  },
   BOOKING_ALREADY_ASSIGNED: {
     status: 409,
     meaning: 'Operator CLI `bookings assign` only (and the dashboard): the booking already has a room.',

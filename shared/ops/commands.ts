@@ -182,6 +182,22 @@ export const commands: readonly Command[] = [
   }),
 
   defineCommand({
+    name: 'clients migrate-config',
+    summary:
+      "Move every client's profile, provider settings and endpoints to its configuration partition (CLIENTCONFIG#), from where versions before kept them; safe to run again",
+    flags: {},
+    async run() {
+      return (await clients()).migrateClientConfigs();
+    },
+    render: (result) =>
+      fields([
+        ['clients', String(result.clients)],
+        ['items copied', String(result.copied)],
+        ['unset items written', String(result.unset)],
+      ]),
+  }),
+
+  defineCommand({
     name: 'clients link-stripe-account',
     summary: "Link a Stripe connected account to a client: its admins may then choose it on the dashboard's Integrations page",
     flags: {

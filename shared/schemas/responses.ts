@@ -194,7 +194,7 @@ export const paymentOrderStatus = z.object({
 
 export const stripeWebhookReceived = z.object({ received: z.literal(true) });
 
-/** The sandbox hosted page's form (functions/sandbox-checkout-submit.ts reads `outcome` from it). */
+/** The sandbox hosted page's form (functions/sandbox-checkout.ts reads `outcome` from it). */
 export const sandboxCheckoutForm = z.object({
   outcome: described(z.enum(SANDBOX_OUTCOMES), { description: 'The tester\'s choice.' }),
 });

@@ -2,10 +2,11 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_PLAN, type Plan } from '../../infra/plans';
 import type { KeyKind } from '../../infra/routes';
-import { batchGet, queryAll, tableItemsOf } from './batch';
+import { batchGet, type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import { isConditionFailure } from './items';
+import { getConfigItem, unsetConfigItems, updateConfigItem } from './client-config';
 import type { BelowRateOrders } from '../schemas/payments';
 
 export interface ClientRecord {
@@ -73,75 +74,75 @@ function toApiKey(item: Record<string, unknown>): ApiKeyRecord {
   return record as unknown as ApiKeyRecord;
 }
 
+/**
+ * The client's profile, with its provider settings and endpoints "unset" beside it, all in its
+ * configuration partition (shared/store/client-config.ts): its reads never fall back to `CLIENT#`.
+ */
 export async function createClient(client: ClientRecord): Promise<void> {
+  const profile = { ...keys.client(client.client_id), ...keys.clientListIndex(client.created_at, client.client_id), entity: 'client', ...client };
   await db.send(
-    new PutCommand({
-      TableName: TABLE,
-      Item: { ...keys.client(client.client_id), ...keys.clientListIndex(client.created_at, client.client_id), entity: 'client', ...client },
-      ConditionExpression: 'attribute_not_exists(pk)',
+    new TransactWriteCommand({
+      TransactItems: [profile, ...unsetConfigItems(client.client_id)].map((Item) => ({
+        Put: { TableName: TABLE, Item, ConditionExpression: 'attribute_not_exists(pk)' },
+      })),
     }),
   );
 }
 
+/** The client's profile; a client of a version before the configuration partition, at its legacy key. */
 export async function getClient(clientId: string): Promise<ClientRecord | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.client(clientId) }));
-  return Item ? toClient(Item) : undefined;
+  const item = await getConfigItem(keys.client(clientId), keys.legacyClient(clientId));
+  return item ? toClient(item) : undefined;
+}
+
+/** An UpdateItem of the client's profile (copied from its legacy key first if only there); undefined when there is no such client. */
+export async function updateClientProfile(clientId: string, fields: Record<string, unknown>): Promise<ClientRecord | undefined> {
+  const entries = Object.entries(fields);
+  const attributes = await updateConfigItem(keys.client(clientId), keys.legacyClient(clientId), {
+    UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+    ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+  });
+  return attributes ? toClient(attributes) : undefined;
 }
 
 /** Sets the given settings on the client's profile; the client as it now stands, undefined when there is none. */
 export async function putClientSettings(clientId: string, settings: ClientSettings): Promise<ClientRecord | undefined> {
   const entries = Object.entries(settings).filter(([, value]) => value !== undefined);
   if (entries.length === 0) return getClient(clientId);
-  try {
-    const { Attributes } = await db.send(
-      new UpdateCommand({
-        TableName: TABLE,
-        Key: keys.client(clientId),
-        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toClient(Attributes!);
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+  return updateClientProfile(clientId, Object.fromEntries(entries));
 }
 
-/** Every client, oldest first: the client index gives the ids, the table the records. */
+/**
+ * Every client, oldest first: the client index gives the ids, the table the records. A profile
+ * copied from its legacy key is listed twice by the index (both carry the entry), once here; a
+ * client not moved yet is read at its legacy key.
+ */
 export async function listClients(): Promise<ClientRecord[]> {
   const listed = await queryAll({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.allClients.gsi1pk },
   });
-  const ids = listed.map((item) => String(item.pk).slice('CLIENT#'.length));
+  const ids = [...new Set(listed.map((item) => keys.clientIdOfProfile(String(item.pk))))];
   const records = new Map((await batchGet(ids.map((id) => keys.client(id)))).map((item) => [item.client_id as string, toClient(item)]));
+  const legacy = ids.filter((id) => !records.has(id));
+  if (legacy.length) for (const item of await batchGet(legacy.map((id) => keys.legacyClient(id)))) records.set(item.client_id as string, toClient(item));
   return ids.flatMap((id) => records.get(id) ?? []);
+}
+
+/** A page of client ids from the client index, oldest first, and where the next page starts. */
+export async function clientIdsPage(limit: number, start?: PageKey): Promise<{ ids: string[]; next?: PageKey }> {
+  const { items, next } = await queryPage(
+    { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.allClients.gsi1pk } },
+    { limit, ...(start ? { start } : {}) },
+  );
+  return { ids: [...new Set(items.map((item) => keys.clientIdOfProfile(String(item.pk))))], ...(next ? { next } : {}) };
 }
 
 /** Sets the plan (and the usage key, when the client had none); undefined when no such client. */
 export async function updateClientPlan(clientId: string, plan: Plan, usageKey: { usage_key: string; usage_key_id: string }): Promise<ClientRecord | undefined> {
-  try {
-    const { Attributes } = await db.send(
-      new UpdateCommand({
-        TableName: TABLE,
-        Key: keys.client(clientId),
-        UpdateExpression: 'SET #plan = :plan, usage_key = :usage_key, usage_key_id = :usage_key_id',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#plan': 'plan' },
-        ExpressionAttributeValues: { ':plan': plan, ':usage_key': usageKey.usage_key, ':usage_key_id': usageKey.usage_key_id },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return Attributes ? toClient(Attributes) : undefined;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+  return updateClientProfile(clientId, { plan, usage_key: usageKey.usage_key, usage_key_id: usageKey.usage_key_id });
 }
 
 /** Stores a new key by its hash, with a pointer from its id; both or neither. */

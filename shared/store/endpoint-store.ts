@@ -1,6 +1,7 @@
 /** Per-client event endpoints: the URL and the signing secret, sealed (shared/secrets/sealed-secrets.ts). */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { openSecret, sealSecret } from '../secrets/sealed-secrets';
+import { getConfigItem } from './client-config';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 
@@ -16,11 +17,13 @@ export interface EndpointConfig {
   updated_at: string;
 }
 
+/** The client's endpoint; undefined when it set none (an "unset" item), of a client before the configuration partition at its legacy key. */
 export async function getEndpoint(clientId: string, kind: EndpointKind): Promise<EndpointConfig | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.endpoint(clientId, kind), ConsistentRead: true }));
-  return Item ? { client_id: clientId, kind, url: Item.url, sealed_secret: Item.sealed_secret, updated_at: Item.updated_at } : undefined;
+  const Item = await getConfigItem(keys.endpoint(clientId, kind), keys.legacyEndpoint(clientId, kind), true);
+  return Item?.url ? { client_id: clientId, kind, url: Item.url, sealed_secret: Item.sealed_secret, updated_at: Item.updated_at } : undefined;
 }
 
+/** Puts the whole record at its key in the configuration partition (a legacy item is shadowed from then on). */
 export async function putEndpoint(clientId: string, kind: EndpointKind, config: { url: string; secret: string; updated_at: string }): Promise<void> {
   await db.send(
     new PutCommand({

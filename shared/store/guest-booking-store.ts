@@ -4,11 +4,12 @@
  * availability reads. The hold itself is an entry of the room's `ROOMHOLD#` item
  * (service-booking-store.ts), where every booking of the room serializes.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
-import { fromItem, isConditionFailure } from './items';
+import { updateClientProfile } from './api-key-store';
+import { fromItem } from './items';
 import type { TransactItem } from './service-booking-store';
 
 /** What the guest's confirmation page needs beyond the booking and the order. */
@@ -175,19 +176,5 @@ export function sourceHoldsPutItem(clientId: string, sourceHash: string, holds: 
 
 /** The pay-at-property setting on the client's profile; false when there is no such client. */
 export async function putPayAtProperty(clientId: string, enabled: boolean): Promise<boolean> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: TABLE,
-        Key: keys.client(clientId),
-        UpdateExpression: 'SET pay_at_property = :enabled',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':enabled': enabled },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return (await updateClientProfile(clientId, { pay_at_property: enabled })) !== undefined;
 }

@@ -33,10 +33,22 @@ function timeOrderedEntry(sortKey: string): { at: string; id: string } | undefin
 }
 
 export const keys = {
-  client: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'PROFILE' }),
+  /**
+   * A client's configuration (profile, provider settings, endpoints, linked Stripe accounts,
+   * operators' re-auth records) is in a partition of its own, `CLIENTCONFIG#`, apart from its
+   * property data, bookings and holds (`CLIENT#`), so IAM can keep the public functions, which
+   * write bookings and holds, from writing configuration (dynamodb:LeadingKeys sees the partition
+   * key only). Versions before kept the profile, provider settings and endpoints in `CLIENT#`:
+   * the `legacy…` keys, read only when the new item is absent (shared/store/client-config.ts).
+   */
+  clientConfigPartition: (clientId: string) => ({ pk: `CLIENTCONFIG#${clientId}` }),
+  client: (clientId: string) => ({ pk: `CLIENTCONFIG#${clientId}`, sk: 'PROFILE' }),
+  legacyClient: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'PROFILE' }),
   /** Listing every client (operators): gsi1 on the client's profile, oldest first. */
   clientListIndex: (createdAt: string, clientId: string) => ({ gsi1pk: 'CLIENTS', gsi1sk: `${createdAt}#${clientId}` }),
   allClients: { gsi1pk: 'CLIENTS' },
+  /** The client id of a client-list entry's table key: its profile's, at `client` or `legacyClient`. */
+  clientIdOfProfile: (pk: string) => pk.slice(pk.indexOf('#') + 1),
   /**
    * The local stack's stand-in for API Gateway's usage-plan keys: which plan's limits a usage
    * key (the authorizer's usageIdentifierKey) gets. In the stack API Gateway holds this.
@@ -111,7 +123,8 @@ export const keys = {
   guestSource: (clientId: string, sourceHash: string) => ({ pk: `GUESTSOURCE#${clientId}#${sourceHash}`, sk: 'GUESTSOURCE' }),
 
   /** Where a client receives events: `callback` (booking.confirmed) or `webhook` (payment_order.paid). */
-  endpoint: (clientId: string, kind: 'callback' | 'webhook') => ({ pk: `CLIENT#${clientId}`, sk: `ENDPOINT#${kind}` }),
+  endpoint: (clientId: string, kind: 'callback' | 'webhook') => ({ pk: `CLIENTCONFIG#${clientId}`, sk: `ENDPOINT#${kind}` }),
+  legacyEndpoint: (clientId: string, kind: 'callback' | 'webhook') => ({ pk: `CLIENT#${clientId}`, sk: `ENDPOINT#${kind}` }),
 
   /** One item per outbound delivery, read by id by the sender. */
   delivery: (deliveryId: string) => ({ pk: `DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
@@ -201,18 +214,19 @@ export const keys = {
   /** Guard: a partner's `reference` is unique per client. */
   orderByExternalReference: (clientId: string, reference: string) => ({ pk: `CLIENT#${clientId}`, sk: `ORDEREXT#${reference}` }),
   /** A client's payment provider settings. */
-  providerSettings: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'PROVIDER' }),
+  providerSettings: (clientId: string) => ({ pk: `CLIENTCONFIG#${clientId}`, sk: 'PROVIDER' }),
+  legacyProviderSettings: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'PROVIDER' }),
   /**
    * A Stripe connected account the platform linked to the client (`ops clients link-stripe-account`):
    * the accounts its admins may choose among on the dashboard.
    */
-  linkedStripeAccount: (clientId: string, account: string) => ({ pk: `CLIENT#${clientId}`, sk: `STRIPEACCOUNT#${account}` }),
+  linkedStripeAccount: (clientId: string, account: string) => ({ pk: `CLIENTCONFIG#${clientId}`, sk: `STRIPEACCOUNT#${account}` }),
   linkedStripeAccountPrefix: 'STRIPEACCOUNT#',
   /**
    * An operator's password confirmed again (shared/domain/reauthentication.ts), by the SHA-256 of
    * the random token in that browser's re-auth cookie: the table never holds the token itself.
    */
-  operatorReauth: (clientId: string, tokenHash: string) => ({ pk: `CLIENT#${clientId}`, sk: `REAUTH#${tokenHash}` }),
+  operatorReauth: (clientId: string, tokenHash: string) => ({ pk: `CLIENTCONFIG#${clientId}`, sk: `REAUTH#${tokenHash}` }),
   /** The sandbox provider's own checkout sessions. */
   sandboxSession: (providerReference: string) => ({ pk: `SANDBOX#${providerReference}`, sk: 'SANDBOX' }),
 
@@ -229,8 +243,18 @@ export const SHORT_STAY_NIGHTS = 31;
  * functions that write it (test/infra/least-privilege.test.ts checks this list against the keys).
  */
 export const PARTITION_PREFIXES = [
-  /** A client: its profile and settings (plan, provider, endpoints), property data, bookings, holds, audit. */
+  /**
+   * A client's property data, bookings, holds, guards (`ORDEREXT#`) and audit; the public
+   * functions write here. (Versions before also kept its profile, provider settings and endpoints
+   * here: read as a fallback only, never written.)
+   */
   'CLIENT#',
+  /**
+   * A client's configuration: profile (plan, usage key, settings), provider settings, callback and
+   * webhook endpoints, linked Stripe accounts, operators' re-auth records. Written only by the
+   * admins' integrations page and the ops CLI, never by a public function.
+   */
+  'CLIENTCONFIG#',
   /** API keys by hash, their id pointers, and the local stack's usage keys. */
   'APIKEY#',
   'APIKEYID#',

@@ -7,6 +7,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
+import { getConfigItem } from './client-config';
 import type { TransactItem } from './service-booking-store';
 import { newId } from '../ids';
 import { fromItem, isConditionFailure } from './items';
@@ -224,12 +225,16 @@ export interface ProviderSettings {
   account?: string;
 }
 
-/** The client's configured provider, or undefined when none was configured. */
+/**
+ * The client's configured provider, or undefined when none was configured (an "unset" item); of a
+ * client before the configuration partition, at its legacy key (shared/store/client-config.ts).
+ */
 export async function getProviderSettings(clientId: string): Promise<ProviderSettings | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.providerSettings(clientId) }));
-  return Item ? { provider: Item.provider, ...(Item.account ? { account: Item.account } : {}) } : undefined;
+  const Item = await getConfigItem(keys.providerSettings(clientId), keys.legacyProviderSettings(clientId));
+  return Item?.provider ? { provider: Item.provider, ...(Item.account ? { account: Item.account } : {}) } : undefined;
 }
 
+/** Puts the whole settings in the configuration partition (a legacy item is shadowed from then on). */
 export async function putProviderSettings(clientId: string, settings: ProviderSettings): Promise<void> {
   await db.send(new PutCommand({ TableName: TABLE, Item: { ...keys.providerSettings(clientId), entity: 'provider_settings', ...settings } }));
 }
@@ -270,7 +275,7 @@ export async function getLinkedStripeAccount(clientId: string, account: string):
 export async function listLinkedStripeAccounts(clientId: string): Promise<LinkedStripeAccount[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ':prefix': keys.linkedStripeAccountPrefix },
+    ExpressionAttributeValues: { ':pk': keys.clientConfigPartition(clientId).pk, ':prefix': keys.linkedStripeAccountPrefix },
     ConsistentRead: true,
   });
   return items.map((item) => fromItem<LinkedStripeAccount>(item));

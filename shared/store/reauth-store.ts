@@ -1,6 +1,6 @@
 /**
  * Operators' password confirmations (shared/domain/reauthentication.ts): one item per
- * confirmation, in the client's partition, under the SHA-256 of the token its browser holds.
+ * confirmation, in the client's configuration partition (`CLIENTCONFIG#`), under the SHA-256 of the token its browser holds.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './dynamo';

@@ -16,7 +16,7 @@ import { ServiceFunction } from '../../infra/constructs/service-function';
 import { ServiceTable } from '../../infra/constructs/table';
 import { routesOfStage } from '../../infra/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
-import { KEY_PARTITIONS } from '../../infra/table-access';
+import { CLIENT_CONFIG_PARTITION, KEY_PARTITIONS } from '../../infra/table-access';
 import { keys, PARTITION_PREFIXES } from '../../shared/store/keys';
 
 // Raw CloudFormation JSON.
@@ -100,31 +100,41 @@ describe.each(stages)('DynamoDB writes in stage $name', ({ stack, resources, wri
     for (const fn of functions) for (const [action, prefixes] of writesOf(fn)) expect(prefixes.length, `${fn.node.id} ${action}`).toBeGreaterThan(0);
   });
 
-  it('the public functions (guest booking, verify, provider webhooks, sandbox checkout) never write key records', () => {
+  it('the public functions (guest booking, verify, provider webhooks, sandbox checkout) and the authorizer never write key records or client configuration', () => {
     const publicFunctions = new Set(routes.filter((r) => r.auth.kind === 'public').map((r) => stack.routeFunctions.get(r.id)!));
     const names = [...publicFunctions].map((fn) => fn.node.id);
-    expect(names).toEqual(expect.arrayContaining(['GuestBookingFunction', 'VerifyPaymentOrderFunction', 'StripeWebhookFunction']));
-    for (const fn of publicFunctions) {
+    const sandbox = routes.some((r) => r.origin === 'sandbox') ? ['SandboxCheckoutFunction'] : [];
+    expect(names.sort()).toEqual(['DashboardSessionFunction', 'GuestBookingFunction', ...sandbox, 'StripeWebhookFunction', 'VerifyPaymentOrderFunction']);
+    for (const fn of [...publicFunctions, stack.authorizerFunction]) {
       const written = [...writesOf(fn).values()].flat();
-      for (const partition of KEY_PARTITIONS) expect(written, `${fn.node.id} under ${partition}`).not.toContain(partition);
+      for (const partition of [...KEY_PARTITIONS, CLIENT_CONFIG_PARTITION].filter((p) => fn !== stack.authorizerFunction || p !== 'APIKEY#')) {
+        expect(written, `${fn.node.id} under ${partition}`).not.toContain(partition);
+      }
       // Never a delete, nor a batch (which deletes too).
       expect([...writesOf(fn).keys()].filter((a) => /DeleteItem|BatchWriteItem/.test(a)), fn.node.id).toEqual([]);
     }
-    // Known limit: client configuration (profile, provider settings, endpoints) shares the client's
-    // `CLIENT#` partition with the bookings and holds these write, and LeadingKeys sees only the
-    // partition key (docs/operations.md "Least privilege"). Exactly these may write there:
-    const clientWriters = [...publicFunctions].filter((fn) => [...writesOf(fn).values()].flat().includes('CLIENT#')).map((fn) => fn.node.id);
-    expect(clientWriters.sort()).toEqual(['GuestBookingFunction', 'StripeWebhookFunction', 'VerifyPaymentOrderFunction']);
+    // The bookings, holds, checkout-hold markers and reference guards they write are in the
+    // client's `CLIENT#` partition; its configuration is not (docs/operations.md "The table and
+    // least privilege"), and IAM's `CLIENT#*` does not match `CLIENTCONFIG#`.
+    expect(`${CLIENT_CONFIG_PARTITION}x`.startsWith('CLIENT#')).toBe(false);
+    for (const key of [keys.client('c'), keys.providerSettings('c'), keys.endpoint('c', 'callback'), keys.endpoint('c', 'webhook'), keys.linkedStripeAccount('c', 'acct_1'), keys.operatorReauth('c', 'h')]) {
+      expect(key.pk, key.sk).toBe(`${CLIENT_CONFIG_PARTITION}c`);
+    }
   });
 
   it('the authorizer writes only key bookkeeping (the key’s last use)', () => {
     expect(Object.fromEntries(writesOf(stack.authorizerFunction))).toEqual({ 'dynamodb:UpdateItem': ['APIKEY#'] });
   });
 
+  it('only the admins’ integrations page writes client configuration', () => {
+    const writers = functions.filter((fn) => [...writesOf(fn).values()].flat().includes(CLIENT_CONFIG_PARTITION)).map((fn) => fn.node.id);
+    expect(writers).toEqual(['DashboardIntegrationsFunction']);
+  });
+
   it('only the admins’ integrations page writes API keys; nothing writes usage keys (API Gateway holds them)', () => {
     for (const fn of functions) {
       const written = new Set([...writesOf(fn).values()].flat());
-      if (fn === stack.routeFunctions.get('DashboardIntegrations')) expect([...written].sort()).toEqual(['APIKEY#', 'APIKEYID#', 'CLIENT#']);
+      if (fn === stack.routeFunctions.get('DashboardIntegrations')) expect([...written].sort()).toEqual(['APIKEY#', 'APIKEYID#', 'CLIENT#', 'CLIENTCONFIG#']);
       else if (fn !== stack.authorizerFunction) expect([...written].filter((p) => p.startsWith('APIKEY')), fn.node.id).toEqual([]);
       expect(written.has('USAGEKEY#'), fn.node.id).toBe(false);
     }

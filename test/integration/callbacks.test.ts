@@ -146,9 +146,15 @@ describe('booking.confirmed', () => {
     expect(delivery.attempts[0]).toMatchObject({ status_code: 200, error: null });
 
     // The secret is kept sealed: nothing of this client's on the table shows it, and its
-    // endpoint record holds it sealed.
+    // endpoint record, in the client's configuration partition, holds it sealed.
     const { queryAll } = await import('../../shared/store/batch');
-    const stored = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `CLIENT#${h.tenant.clientId}` } });
+    const { keys } = await import('../../shared/store/keys');
+    const partition = (pk: string) => queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } });
+    const stored = [
+      ...(await partition(keys.clientPartition(h.tenant.clientId).pk)),
+      ...(await partition(keys.clientConfigPartition(h.tenant.clientId).pk)),
+    ];
+    expect(stored.find((item) => item.sk === 'ENDPOINT#callback')?.pk).toBe(`CLIENTCONFIG#${h.tenant.clientId}`);
     expect(JSON.stringify(stored)).not.toContain(h.secret!);
     expect(JSON.stringify(await domain.callbacks.showDelivery(delivery.delivery_id))).not.toContain(h.secret!);
     const endpoint = stored.find((item) => item.sk === 'ENDPOINT#callback');
@@ -259,7 +265,7 @@ describe('sealed signing secrets', () => {
     const warned = vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
     const a = await hotel();
     const b = await hotel();
-    const key = (h: Hotel) => ({ pk: `CLIENT#${h.tenant.clientId}`, sk: 'ENDPOINT#callback' });
+    const key = (h: Hotel) => ({ pk: `CLIENTCONFIG#${h.tenant.clientId}`, sk: 'ENDPOINT#callback' });
     const sealedOf = async (h: Hotel) => (await db.send(new GetCommand({ TableName: TABLE, Key: key(h) }))).Item!.sealed_secret as string;
     const [sealedA, sealedB] = [await sealedOf(a), await sealedOf(b)];
     // What someone with write access to the table could do: each record now holds the other's.

@@ -9,8 +9,9 @@
  * pay-at-property setting (audited). The whole flow in a browser: test/browser/guest-booking.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signedInOperator, textOf } from '../support/dashboard-client';
+import { postForm } from '../support/form-post';
 import { emailsTo, emailTo, linkIn } from '../support/inbox';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -35,14 +36,19 @@ async function get(path: string): Promise<Page> {
   return { status: response.status, headers: response.headers, html: await response.text(), location: response.headers.get('location') ?? undefined };
 }
 
+/**
+ * Each test is a guest of its own, on a loopback address of its own (127.0.0.<10 + n>): the
+ * page counts open holds per source address (at most 3 per hotel, test/integration/guest-abuse.test.ts).
+ */
+let guestAddress = '127.0.0.10';
+let guests = 10;
+beforeEach(() => {
+  guests += 1;
+  guestAddress = `127.0.0.${guests}`;
+});
+
 async function post(path: string, form: Record<string, string>, origin = stack.url): Promise<Page> {
-  const response = await fetch(`${stack.url}${path}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
-  return { status: response.status, headers: response.headers, html: await response.text(), location: response.headers.get('location') ?? undefined };
+  return postForm(`${stack.url}${path}`, form, { origin, from: guestAddress });
 }
 
 const search = (clientId: string, stay: Record<string, string>) => get(`/book/${clientId}?${new URLSearchParams(stay)}`);

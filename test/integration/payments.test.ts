@@ -214,6 +214,9 @@ describe('a paid room booking, end to end', () => {
         confirmation_code: expect.any(String),
         room_id: roomId,
         room_assignment: 'locked',
+        // 125.00 for two nights at 120.00: below the rate; the default setting still locks the room.
+        below_rate: true,
+        room_assignment_reason: null,
       },
     });
     const sync = status.body.service_booking_sync;
@@ -311,6 +314,9 @@ describe('a paid room booking, end to end', () => {
       confirmation_code: expect.any(String),
       room_id: null,
       room_assignment: 'manual',
+      // No room named: no rate to fall below.
+      below_rate: false,
+      room_assignment_reason: null,
     });
     expect(await availableRoomNumbers(h, '2027-06-01', '2027-06-03')).toEqual(['101', '102', '103']);
     await deliveredCount(h.tenant.clientId, 1);

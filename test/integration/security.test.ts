@@ -475,14 +475,14 @@ describe('keys and secrets', () => {
     expect(items.filter((item) => JSON.stringify(item).includes(callbackSecret))).toEqual([]);
     const { openSecret } = await import('../../shared/secrets/sealed-secrets');
     // Other test files share the table, each sealing with its own stack's key: only this file's tenants.
-    const ours = new Map([`CLIENT#${a.clientId}`, `CLIENT#${b.clientId}`].map((pk) => [pk, pk.slice('CLIENT#'.length)]));
+    const ours = new Map([`CLIENTCONFIG#${a.clientId}`, `CLIENTCONFIG#${b.clientId}`].map((pk) => [pk, pk.slice('CLIENTCONFIG#'.length)]));
     const sealed = items.filter((item) => ours.has(item.pk as string) && typeof item.sealed_secret === 'string');
     const opening = [];
     for (const item of sealed) {
       const context = { client_id: ours.get(item.pk as string)!, kind: item.kind as 'callback' | 'webhook' };
       if ((await openSecret(item.sealed_secret as string, context)) === callbackSecret) opening.push(`${item.pk} ${item.sk}`);
     }
-    expect(opening).toEqual([`CLIENT#${a.clientId} ENDPOINT#callback`]);
+    expect(opening).toEqual([`CLIENTCONFIG#${a.clientId} ENDPOINT#callback`]);
   });
 
   it('no key, presented key or secret appears in anything logged during this file', () => {

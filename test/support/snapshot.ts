@@ -1,6 +1,6 @@
 /**
  * Everything stored for some tenants, to prove that requests changed nothing: the client's
- * partition, its API keys, its payment orders (with their attempts, events and transactions),
+ * partitions (data and configuration), its API keys, its payment orders (with their attempts, events and transactions),
  * their sandbox checkout sessions and its deliveries. A test may scan its own table; no request
  * path does. `last_used_at` of keys is left out: the authorizer updates it on use by design.
  */
@@ -26,7 +26,8 @@ async function scanAll(): Promise<Record<string, unknown>[]> {
 export async function tenantSnapshot(clientIds: readonly string[]): Promise<Snapshot> {
   const items = await scanAll();
   const clients = new Set(clientIds);
-  const partitions = new Set(clientIds.map((id) => `CLIENT#${id}`));
+  // The client's partition and its configuration partition.
+  const partitions = new Set(clientIds.flatMap((id) => [`CLIENT#${id}`, `CLIENTCONFIG#${id}`]));
   const orders = new Set<string>();
   for (const item of items) {
     if (item.sk === 'ORDER' && clients.has(item.client_id as string)) orders.add(item.order_reference as string);

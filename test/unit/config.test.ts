@@ -19,6 +19,14 @@ describe('configuration', () => {
     expect(() => parseConfig({ ...minimal, SANDBOX_PAYMENTS: 'yes' })).toThrow(/SANDBOX_PAYMENTS/);
   });
 
+  it("takes the sandbox checkout's own origin as a URL (a function URL ends with a slash), and refuses anything else", () => {
+    expect(parseConfig(minimal).sandboxBaseUrl).toBeUndefined();
+    expect(parseConfig({ ...minimal, SANDBOX_BASE_URL: 'https://abc123.lambda-url.eu-west-1.on.aws/' }).sandboxBaseUrl).toBe('https://abc123.lambda-url.eu-west-1.on.aws');
+    expect(parseConfig({ ...minimal, SANDBOX_BASE_URL: 'http://127.0.0.1:3001' }).sandboxBaseUrl).toBe('http://127.0.0.1:3001');
+    expect(() => parseConfig({ ...minimal, SANDBOX_BASE_URL: '127.0.0.1:3001' })).toThrow(/SANDBOX_BASE_URL/);
+    expect(() => parseConfig({ ...minimal, SANDBOX_BASE_URL: 'ftp://sandbox.example' })).toThrow(/SANDBOX_BASE_URL/);
+  });
+
   it("derives the user pool's issuer from its id, and refuses cognito-local's http issuer or endpoint outside the local stack", () => {
     const pool = { USER_POOL_ID: 'eu-west-1_AbC123', USER_POOL_CLIENT_ID: 'client1' };
     expect(parseConfig(minimal).userPool).toBeUndefined();

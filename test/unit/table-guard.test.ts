@@ -90,6 +90,13 @@ describe('table guard', () => {
     await expect(
       as(publicRoute, () => db.send(new UpdateCommand({ TableName, Key: { pk: 'CLIENT#c', sk: 'ROOMHOLD#1' }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': 1 } }))),
     ).resolves.toBeDefined();
+    // `CLIENT#` (bookings, holds) does not cover the client's configuration, as IAM's `CLIENT#*` does not.
+    await expect(
+      as(publicRoute, () => db.send(new PutCommand({ TableName, Item: { pk: 'CLIENTCONFIG#c', sk: 'PROVIDER', provider: 'stripe', account: 'acct_x' } }))),
+    ).rejects.toEqual(underKey('CLIENTCONFIG#c'));
+    await expect(
+      as(publicRoute, () => db.send(new UpdateCommand({ TableName, Key: { pk: 'CLIENTCONFIG#c', sk: 'PROFILE' }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': 1 } }))),
+    ).rejects.toEqual(underKey('CLIENTCONFIG#c'));
     // A transaction is refused for its one item outside the prefixes.
     await expect(
       as(publicRoute, () =>

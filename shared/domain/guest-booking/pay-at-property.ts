@@ -13,9 +13,10 @@
  * token nor anything in the table leads to the link.
  *
  * DynamoDB access (guestBookingTableAccess):
- * - bookPayAtProperty: GetItem (client, room, the guest booking of a repeated form, room hold);
- *   Query gsi2 (the room's active stays); PutItem (transaction: room hold, checkout-hold marker,
- *   guest booking, the e-mail); UpdateItem (the e-mail once tried); the order-reference key.
+ * - bookPayAtProperty: GetItem (client, room, the guest booking of a repeated form, room hold,
+ *   the source address's holds and their rooms' holds); Query gsi2 (the room's active stays);
+ *   PutItem (transaction: room hold, checkout-hold marker, the source's holds, guest booking, the
+ *   e-mail); UpdateItem (the e-mail once tried); the order-reference key.
  * - payAtPropertyLink: GetItem (guest booking, booking).
  * - confirmPayAtProperty: GetItem (client, callback endpoint, guest booking, booking, room, room
  *   hold); Query gsi2; PutItem and UpdateItem (transaction: booking, booking-client pointer, room
@@ -37,6 +38,7 @@ import { type BookingPlan, dispatchAll, planServiceBooking } from '../bookings/s
 import { guestEmailItem, newGuestEmail, sendCommittedEmails } from '../guest-email/outbox';
 import { withConcurrencyRetry } from '../property-sync/results';
 import { holdRoomForCheckout } from './checkout-holds';
+import { sourceHash } from './source-limit';
 import {
   attemptIdentity,
   type BookingInput,
@@ -75,7 +77,7 @@ const confirmationUrl = (baseUrl: string, clientId: string, token: string) => `$
  * pending booking's record and the "Confirm your booking" e-mail with it, then sends the e-mail.
  * Returns the booking page's token (it shows "Check your e-mail to confirm" meanwhile). Refusals
  * as startCheckout's: 404, 400 VALIDATION_ERROR, 409 ROOM_NOT_AVAILABLE (booked, or held by
- * another guest). A repeat of one attempt with the same choices, however concurrent, is the same
+ * another guest), 429 RATE_LIMITED (the guest's source address holds too many rooms already). A repeat of one attempt with the same choices, however concurrent, is the same
  * booking: it answers the same token and writes nothing, whatever became of the booking.
  */
 export async function bookPayAtProperty(clientId: string, input: BookingInput, baseUrl: string, now: Date): Promise<{ token: string }> {
@@ -90,6 +92,8 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
   if (identity && (await getGuestBooking(tokenHash(token)))) return { token };
 
   const bookingId = identity ? nameBasedId(clientId, 'guest-booking', identity) : newId();
+  // Its hold counts toward the guest's open holds, as a checkout's does (source-limit.ts).
+  const source = input.source ? await sourceHash(clientId, input.source) : undefined;
   const holdEnds = new Date(now.getTime() + HOLD_MINUTES * 60_000).toISOString();
   const record: GuestBookingRecord = {
     ...guestBookingRecord(clientId, { bookingId, room, stay, guest, total, currency: client.currency }, now),
@@ -121,7 +125,7 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
     sendBefore: holdEnds,
   });
   const held = await holdRoomForCheckout(
-    { clientId, room, bookingId, check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, expiresAt: holdEnds },
+    { clientId, room, bookingId, check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, expiresAt: holdEnds, ...(source ? { source } : {}) },
     now,
     [guestBookingPutItem(tokenHash(token), record), guestEmailItem(email)],
   );
