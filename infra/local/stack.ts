@@ -1,7 +1,8 @@
 /**
  * The whole service on this machine: emulators, the table and queues from the stack's
- * definitions, the local gateway over the route table, the queue poller for the sender, and
- * the table guard that holds every function to the table access the stack grants it.
+ * definitions, the local gateway over the route table, the sandbox checkout on a port of its own
+ * (as the stack's function URL), the queue poller for the sender, and the table guard that holds
+ * every function to the table access the stack grants it.
  * `npm start` and the integration tests both run it.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -164,8 +165,8 @@ async function bounded(what: string, work: Promise<unknown>, ms: number): Promis
 }
 
 /**
- * Serves the API and runs the poller against running emulators. Sets process.env for the
- * functions before any of them is loaded.
+ * Serves the API (and the sandbox checkout's origin) and runs the poller against running
+ * emulators. Sets process.env for the functions before any of them is loaded.
  */
 export async function serve(options: ServeOptions): Promise<ServingStack> {
   const base = {

@@ -27,7 +27,7 @@ import {
   type SignInResult,
   softwareTokenEnabled,
   type TotpCredential,
-  verifySoftwareToken,
+  registerTotpDevice,
 } from '../store/operator-directory';
 import { requireClient } from './clients';
 
@@ -206,7 +206,7 @@ export async function startTotpSetup(credential: TotpCredential, email: string):
  */
 export async function completeMfaSetup(username: string, session: string, code: string, context: SignInContext = {}): Promise<SignInStep> {
   if (!/^\d{6}$/.test(code)) throw new IncorrectCodeError();
-  const verified = await verifySoftwareToken({ session }, code);
+  const verified = await registerTotpDevice({ session }, code);
   const step = await nextStep(await respondToChallenge('MFA_SETUP', { session: verified.session ?? session, username }, context));
   if (step.kind === 'signed_in') await preferSoftwareToken(step.tokens.accessToken);
   return step;
@@ -219,7 +219,7 @@ export async function completeMfaSetup(username: string, session: string, code: 
  */
 export async function enableTotp(accessToken: string, code: string): Promise<void> {
   if (!/^\d{6}$/.test(code)) throw new IncorrectCodeError();
-  await verifySoftwareToken({ accessToken }, code);
+  await registerTotpDevice({ accessToken }, code);
   await preferSoftwareToken(accessToken);
 }
 

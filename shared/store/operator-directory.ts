@@ -349,7 +349,7 @@ export async function associateSoftwareToken(credential: TotpCredential): Promis
 }
 
 /** VerifySoftwareToken: the code proves the app holds the secret; with a session, the session to answer MFA_SETUP with. */
-export async function verifySoftwareToken(credential: TotpCredential, code: string): Promise<{ session?: string }> {
+export async function registerTotpDevice(credential: TotpCredential, code: string): Promise<{ session?: string }> {
   const result = await refusingCode(() =>
     refusingSignIn(async () => {
       const { api, sdk } = await cognito();

@@ -53,7 +53,7 @@ beforeEach(() => {
 /** What a deployed stage would answer: the same code under another STAGE. */
 // cognito-local's http endpoint and issuer are refused outside the local stack: a deployed stage has neither.
 const onDeployedStage = <T>(run: () => Promise<T>) =>
-  withEnv({ STAGE: 'test', COGNITO_ENDPOINT: undefined, COGNITO_ISSUER: undefined, USER_POOL_ID: undefined, USER_POOL_CLIENT_ID: undefined }, run);
+  withEnv({ STAGE: 'test', COGNITO_ENDPOINT: undefined, COGNITO_ISSUER: undefined, USER_POOL_ID: undefined, USER_POOL_CLIENT_ID: undefined, SES_ENDPOINT: undefined }, run);
 
 /** One client whose URLs the save tests set, made on the local stack (a deployed stage registers usage keys in API Gateway). */
 let savingClient: Promise<string> | undefined;

@@ -4,7 +4,8 @@
  * type, total, booking reference, confirmation code, a working link), staff seeing it sent; pay at
  * the hotel pending, unseen by the PMS until the "Confirm your booking" link's button (its GET
  * changes nothing), then booking.confirmed and the confirmation e-mail; one left unconfirmed
- * cancelled with its hold, the room free and nothing sent to the PMS; a send that fails leaves the
+ * cancelled with its hold, the room free and nothing sent to the PMS; its hold counted among the
+ * address's open holds until it is confirmed; a send that fails leaves the
  * booking confirmed, shows staff "failed, will retry" and is sent by the sweeper, or given up after
  * its last try; and a stage without a sender, where pay at the hotel cannot be turned on.
  */
@@ -283,6 +284,30 @@ describe('pay at the hotel', () => {
     expect(await asPages(() => desk.payAtPropertyLink(elsewhere, secret, at(1)))).toBeUndefined();
     expect(await asPages(() => desk.confirmPayAtProperty(h.clientId, 'x'.repeat(43), stack.url, at(1)))).toBeUndefined();
     expect((await get(`/book/${h.clientId}/confirm/${'x'.repeat(43)}`)).status).toBe(404);
+  });
+});
+
+describe('pay at the hotel and the per-address limit', () => {
+  it("counts a pending booking's hold among the address's open holds; a confirmed one gives its place back", async () => {
+    const h = await hotel();
+    const guest = await import('../../shared/domain/guest-booking/guest-bookings');
+    const desk = await import('../../shared/domain/guest-booking/pay-at-property');
+    await guest.setPayAtProperty(h.clientId, true);
+    const source = '203.0.113.7';
+    const book = async (roomNumber: string, from: number) => {
+      const email = address('many');
+      const stay = { check_in: day(from), check_out: day(from + 1), guests: 1 };
+      const { token } = await asPages(() => desk.bookPayAtProperty(h.clientId, { room_id: h.rooms.get(roomNumber)!, stay, guest: { name: 'Mallory', email }, source }, stack.url, new Date()));
+      return { token, email };
+    };
+    const first = await book('101', 80);
+    await book('101', 82);
+    await book('201', 84);
+    await expect(book('201', 86)).rejects.toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    // The first guest confirms: its hold is a booking now, and the address may hold another room.
+    const secret = linkIn(await emailTo(first.email, /^Confirm your booking/), 'Confirm your booking').split('/').pop()!;
+    expect(await asPages(() => desk.confirmPayAtProperty(h.clientId, secret, stack.url, new Date()))).toEqual({ token: first.token, outcome: 'confirmed' });
+    await book('201', 86);
   });
 });
 

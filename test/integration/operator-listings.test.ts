@@ -172,7 +172,7 @@ describe('audit entries', () => {
 
   it('needs PutItem to record and Query to list', async () => {
     const fresh = await stack.createTenant();
-    const entry = await withAccess({ actions: ['PutItem'] }, () => domain.audit.recordAudit(fresh.clientId, { operator: 'eve@example.com', action: 'x', target: 'T', changes: {} }));
+    const entry = await withAccess({ actions: ['PutItem'], writes: ['CLIENT#'] }, () => domain.audit.recordAudit(fresh.clientId, { operator: 'eve@example.com', action: 'x', target: 'T', changes: {} }));
     const listed = await withAccess({ actions: ['Query'] }, () => domain.audit.listAudit(fresh.clientId, { limit: 1, target: 'T' }));
     expect(listed).toEqual({ entries: [entry] });
     expect(await refusal(withAccess({ actions: ['GetItem'] }, () => domain.audit.listAudit(fresh.clientId)))).toMatchObject({ message: expect.stringMatching(/not authorized to perform: dynamodb:Query/) });

@@ -61,9 +61,10 @@ export async function holdRoomForCheckout(hold: CheckoutHold, now: Date, extra: 
     return await withConcurrencyRetry(async () => {
       const holds = await getRoomHolds(clientId, room.id);
       if (holds.holds.some((h) => h.booking_id === hold.bookingId && !holdExpired(h, now))) return false;
-      const sourceItems = hold.source ? [await sourceHoldItem(clientId, hold.source, { bookingId: hold.bookingId, roomId: room.id, expiresAt: hold.expiresAt }, now)] : [];
       const problem = await roomProblem(room, hold, holds.holds, { now });
       if (problem) throw new AppError(409, 'ROOM_NOT_AVAILABLE', `Room ${room.room_number} cannot be booked: ${problem}`);
+      // A room the guest could have: counted toward the source's open holds (429 past three).
+      const sourceItems = hold.source ? [await sourceHoldItem(clientId, hold.source, { bookingId: hold.bookingId, roomId: room.id, expiresAt: hold.expiresAt }, now)] : [];
       await transactWrite([
         holdItem(clientId, { roomId: room.id, holds: [...currentHolds(holds.holds, now.toISOString()), entry], readVersion: holds.version }),
         checkoutHoldPutItem(clientId, {

@@ -26,7 +26,8 @@
  * - Pay at the hotel (bookPayAtProperty, confirmPayAtProperty): ./pay-at-property.ts lists theirs.
  * - guestBookingOf: GetItem (guest booking, booking, order, and the room when the booking was
  *   given another room than the one chosen).
- * - setPayAtProperty: UpdateItem (the client's profile).
+ * - setPayAtProperty: UpdateItem (the client's profile, in its configuration partition; a profile
+ *   only at its legacy key is copied there first: GetItem, PutItem).
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { config } from '../../config';
