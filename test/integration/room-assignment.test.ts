@@ -184,7 +184,7 @@ describe("a client's bookings", () => {
       [
         'booking_id', 'origin', 'status', 'payment_status', 'room_id', 'room_number', 'awaiting_room', 'check_in_date', 'check_out_date', 'guests',
         'guest_name', 'guest_email', 'total_amount', 'booking_reference', 'confirmation_code', 'external_source', 'external_booking_id',
-        'payment_method', 'payment_order_reference', 'created_at', 'updated_at',
+        'payment_method', 'payment_order_reference', 'below_rate', 'created_at', 'updated_at',
       ].sort(),
     );
   });
