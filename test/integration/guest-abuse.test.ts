@@ -182,5 +182,10 @@ describe('a checkout that outlives its hold', () => {
     expect(holds).toHaveLength(1);
     expect(session!.expires_at).toBe(new Date(now.getTime() + 30 * 60_000).toISOString());
     expect(holds[0]!.expires_at).toBe(session!.expires_at);
+    // The checkout names the hotel and the stay, never the order's internal reference.
+    const page = await get(checkout_url);
+    expect(page.html).toContain(`room 102, 1 night, ${stay.check_in} to ${stay.check_out}`);
+    expect(page.html).toMatch(/Test hotel/);
+    expect(page.html).not.toContain('guest:');
   });
 });

@@ -78,6 +78,8 @@ describe('a guest checkout on Stripe', () => {
     expect(session.expires_at - holdEnd).toBeLessThanOrEqual(15);
     expect(session.expires_at - before).toBeGreaterThanOrEqual(30 * 60);
     expect(await offered(tenant.clientId, stay)).toBe(false);
+    // What the guest reads on Stripe's page: the hotel and the stay.
+    expect(session.line_items[0].price_data.product_data.name).toMatch(new RegExp(`^Test hotel \\w+: room 101, 2 nights, ${stay.check_in} to ${stay.check_out}$`));
 
     const expired = stripe.expire(session.id);
     const { payload, signature } = stripe.signedEvent('checkout.session.expired', expired, WEBHOOK_SECRET);

@@ -392,7 +392,12 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
         success_url: returnUrl,
         cancel_url: returnUrl,
       },
-      { baseUrl, allowHttp: config().isLocal, checkoutExpiresAt: holdEnds },
+      {
+        baseUrl,
+        allowHttp: config().isLocal,
+        // What the guest sees on the provider's page: the hotel and the stay, never our reference.
+        checkout: { expiresAt: holdEnds, description: `${client.name}: room ${room.room_number}, ${nights} ${nights === 1 ? 'night' : 'nights'}, ${stay.check_in} to ${stay.check_out}` },
+      },
       now,
     );
     return { checkout_url: created.body.checkout_url, token };

@@ -62,8 +62,20 @@ function checkRequest(principal: OrderCreator, body: PaymentOrderRequest, allowH
 type OrderBasics = Pick<PaymentOrderRecord, 'order_reference' | 'external_reference' | 'client_id' | 'amount_minor' | 'currency' | 'customer'>;
 type CheckoutFields = Pick<PaymentOrderRecord, 'provider' | 'provider_account' | 'provider_reference' | 'checkout_url'>;
 
+/**
+ * What the service itself says of the checkout it opens for its own pages (a guest booking):
+ * what the guest sees on the provider's page, and when it stops taking payment. A partner's
+ * order has neither: `Payment <reference>`, and the provider's own expiry.
+ */
+export interface CheckoutOptions {
+  /** The line the guest sees on the checkout (Stripe's product name): the hotel and the stay. */
+  description?: string;
+  /** When the checkout stops taking payment (a guest checkout: its room hold's end). */
+  expiresAt?: Date;
+}
+
 /** Opens the checkout of one attempt on the client's current provider account. */
-async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string, expiresAt?: Date): Promise<CheckoutFields> {
+async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string, options: CheckoutOptions = {}): Promise<CheckoutFields> {
   const settings = await checkoutSettingsOf(order.client_id);
   const checkout = await providerFor(settings.provider).createCheckout({
     orderReference: order.order_reference,
@@ -71,10 +83,10 @@ async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string
     amountMinor: order.amount_minor,
     currency: order.currency,
     customer: order.customer,
-    description: `Payment ${order.external_reference}`,
+    description: options.description ?? `Payment ${order.external_reference}`,
     returnUrl: providerReturnUrl(baseUrl, order.order_reference),
     settings,
-    ...(expiresAt ? { expiresAt } : {}),
+    ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
   });
   return {
     provider: settings.provider,
@@ -99,11 +111,11 @@ function openAttempt(order: PaymentOrderRecord): AttemptRecord {
 }
 
 /** A failed, cancelled or expired order gets a new attempt with a new checkout. */
-async function newAttempt(order: PaymentOrderRecord, baseUrl: string, now: Date, expiresAt?: Date): Promise<PaymentOrderRecord> {
+async function newAttempt(order: PaymentOrderRecord, baseUrl: string, now: Date, checkout?: CheckoutOptions): Promise<PaymentOrderRecord> {
   const { provider_account: _previousAccount, ...rest } = order;
   const next: PaymentOrderRecord = {
     ...rest,
-    ...(await openCheckout(order, order.attempt + 1, baseUrl, expiresAt)),
+    ...(await openCheckout(order, order.attempt + 1, baseUrl, checkout)),
     status: 'processing',
     attempt: order.attempt + 1,
     updated_at: now.toISOString(),
@@ -118,8 +130,8 @@ export async function createPaymentOrder(
   options: {
     baseUrl: string;
     allowHttp: boolean;
-    /** When the checkout stops taking payment (a guest checkout: its room hold's end). */
-    checkoutExpiresAt?: Date;
+    /** The service's own checkout (a guest booking): its description and end. */
+    checkout?: CheckoutOptions;
   },
   now = new Date(),
 ): Promise<{ status: 200 | 201; body: ReturnType<typeof orderCreatedView> }> {
@@ -132,7 +144,7 @@ export async function createPaymentOrder(
       }
       if (!RETRYABLE_STATUSES.includes(existing.status)) return { status: 200, body: orderCreatedView(existing, true) };
       try {
-        return { status: 200, body: orderCreatedView(await newAttempt(existing, options.baseUrl, now, options.checkoutExpiresAt), true) };
+        return { status: 200, body: orderCreatedView(await newAttempt(existing, options.baseUrl, now, options.checkout), true) };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         continue;
@@ -154,7 +166,7 @@ export async function createPaymentOrder(
       ...(body.context ? { context: body.context } : {}),
       success_url: body.success_url,
       cancel_url: body.cancel_url,
-      ...(await openCheckout(basics, 1, options.baseUrl, options.checkoutExpiresAt)),
+      ...(await openCheckout(basics, 1, options.baseUrl, options.checkout)),
       attempt: 1,
       created_at: timestamp,
       updated_at: timestamp,
