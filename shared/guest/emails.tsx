@@ -8,6 +8,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { formatAmount } from '../dashboard/format';
 import { minorUnits } from '../schemas/payments';
+import { nightsBetween } from '../schemas/common';
 
 export interface EmailMessage {
   subject: string;
@@ -174,7 +175,7 @@ export function confirmYourBookingEmail(facts: ConfirmYourBookingFacts): EmailMe
   const title = 'Confirm your booking';
   const rows = stayRows(facts);
   const until = time(facts.confirmBy);
-  const nights = Math.round((Date.parse(facts.checkOut) - Date.parse(facts.checkIn)) / 86_400_000);
+  const nights = nightsBetween(facts.checkIn, facts.checkOut);
   return {
     subject: `Confirm your booking at ${facts.hotel}`,
     html: html(
