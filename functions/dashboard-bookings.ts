@@ -1,6 +1,8 @@
 import { pageFunction } from '../shared/dashboard/page-function';
 import { sessionOf } from '../shared/dashboard/session';
-import { assignRoom, assignRoomForm, bookingPage, bookingsPage, createBooking, newBookingForm } from '../shared/dashboard/pages/bookings';
+import { assignRoom, assignRoomForm, bookingPage } from '../shared/dashboard/pages/booking-detail';
+import { bookingsPage } from '../shared/dashboard/pages/bookings';
+import { createBooking, newBookingForm } from '../shared/dashboard/pages/reception-booking';
 
 export const handler = pageFunction('DashboardBookings', {
   DashboardBookings: bookingsPage,
