@@ -12,3 +12,49 @@ export function formatAmount(amountMinor: number, currency: string): string {
 export function formatTime(iso: string | null | undefined, none = '—'): string {
   return iso ? iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : none;
 }
+
+/**
+ * Statuses, origins and methods in words, for every page people read (the API keeps its codes).
+ * A code this table does not know is shown with its underscores as spaces, never raw.
+ */
+const WORDS: Record<string, string> = {
+  // bookings
+  pending: 'Pending',
+  confirmed: 'Confirmed',
+  checked_in: 'Checked in',
+  checked_out: 'Checked out',
+  cancelled: 'Cancelled',
+  no_show: 'No-show',
+  // booking origins
+  sync: 'From your PMS',
+  reception: 'Reception',
+  payment: 'Paid online',
+  // payment statuses and methods
+  unpaid: 'Not paid',
+  partially_paid: 'Partly paid',
+  paid: 'Paid',
+  refunded: 'Refunded',
+  pay_at_property: 'Pay at the hotel',
+  sandbox: 'Sandbox (test payments)',
+  stripe: 'Stripe',
+  // orders and deliveries
+  processing: 'In progress',
+  failed: 'Failed',
+  expired: 'Expired',
+  retrying: 'Retrying',
+  delivered: 'Delivered',
+  needs_review: 'Needs review',
+};
+
+export function inWords(code: string | null | undefined, none = '—'): string {
+  if (!code) return none;
+  const word = WORDS[code];
+  if (word) return word;
+  const spaced = code.replace(/_/g, ' ');
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/** An amount with its currency, or `none` for no amount. */
+export function money(amountMinor: number | null | undefined, currency: string, none = '—'): string {
+  return amountMinor === null || amountMinor === undefined ? none : formatAmount(amountMinor, currency);
+}

@@ -1,20 +1,72 @@
 /**
  * A client's plain settings as they apply (its own values, else the defaults): read by the
- * booking page and order settling, set by the operator CLI (clients.ts `setClientSettings`).
- * Kept apart from clients.ts so that public functions do not load the key and plan code.
+ * booking page, the dashboard and order settling, set by the operator CLI and the dashboard
+ * (clients.ts `setClientSettings`, which checks them with `settingsProblems`). Kept apart from
+ * clients.ts so that public functions do not load the key and plan code.
  */
 import type { ClientRecord, ClientSettings } from '../store/api-key-store';
+import { isTimeZone } from './hotel-time';
 
 /** Guests may book at most this many days ahead on the booking page, unless the client says otherwise. */
 export const DEFAULT_BOOKING_HORIZON_DAYS = 365;
 /** The longest horizon a client may set: ten years. */
 export const MAX_BOOKING_HORIZON_DAYS = 3650;
+/** A hotel's zone until it says otherwise. */
+export const DEFAULT_TIME_ZONE = 'UTC';
+/** The longest cancellation policy or address a client may set, in characters. */
+export const MAX_SETTING_TEXT = 1000;
+
+/** What each setting is, as `ops clients settings` and the dashboard show it. */
+export interface AppliedSettings {
+  booking_horizon_days: number;
+  below_rate_orders: NonNullable<ClientSettings['below_rate_orders']>;
+  time_zone: string;
+  /** Unset: the guest page says nothing about taxes. */
+  taxes_included: boolean | null;
+  cancellation_policy: string | null;
+  check_in_time: string | null;
+  address: string | null;
+}
 
 /** A client's settings as they apply: its own values, else the defaults. */
-export function clientSettingsOf(client: ClientRecord): Required<ClientSettings> {
+export function clientSettingsOf(client: ClientRecord): AppliedSettings {
   return {
     booking_horizon_days: client.booking_horizon_days ?? DEFAULT_BOOKING_HORIZON_DAYS,
     below_rate_orders: client.below_rate_orders ?? 'lock',
+    time_zone: client.time_zone ?? DEFAULT_TIME_ZONE,
+    taxes_included: client.taxes_included ?? null,
+    cancellation_policy: client.cancellation_policy ?? null,
+    check_in_time: client.check_in_time ?? null,
+    address: client.address ?? null,
   };
 }
 
+/** The hotel's time zone (IANA name): `UTC` for a client that has not set one. */
+export function timeZoneOf(client: Pick<ClientRecord, 'time_zone'>): string {
+  return client.time_zone ?? DEFAULT_TIME_ZONE;
+}
+
+const BELOW_RATE = ['lock', 'manual'];
+
+/** What is wrong with settings about to be saved, field by field (empty: nothing). */
+export function settingsProblems(settings: ClientSettings): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const horizon = settings.booking_horizon_days;
+  if (horizon !== undefined && (!Number.isInteger(horizon) || horizon < 1 || horizon > MAX_BOOKING_HORIZON_DAYS)) {
+    problems.push({ path: 'booking_horizon_days', message: `must be a whole number of days from 1 to ${MAX_BOOKING_HORIZON_DAYS}` });
+  }
+  if (settings.below_rate_orders !== undefined && !BELOW_RATE.includes(settings.below_rate_orders)) {
+    problems.push({ path: 'below_rate_orders', message: `must be one of ${BELOW_RATE.join(', ')}` });
+  }
+  if (settings.time_zone !== undefined && !isTimeZone(settings.time_zone)) {
+    problems.push({ path: 'time_zone', message: 'must be a time zone name such as Europe/London or America/New_York' });
+  }
+  if (settings.check_in_time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(settings.check_in_time)) {
+    problems.push({ path: 'check_in_time', message: 'must be a time of day such as 15:00' });
+  }
+  for (const path of ['cancellation_policy', 'address'] as const) {
+    const text = settings[path];
+    if (text !== undefined && text.length > MAX_SETTING_TEXT) problems.push({ path, message: `must be at most ${MAX_SETTING_TEXT} characters` });
+  }
+  return problems;
+}

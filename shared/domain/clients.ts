@@ -6,7 +6,7 @@ import { generateApiKey, hashApiKey } from '../auth/api-keys';
 import { normalizeOrigin } from '../auth/authorize';
 import { AppError, errors } from '../errors';
 import { BELOW_RATE_ORDERS } from '../schemas/payments';
-import { clientSettingsOf, MAX_BOOKING_HORIZON_DAYS } from './client-settings';
+import { type AppliedSettings, clientSettingsOf, settingsProblems } from './client-settings';
 import {
   type ApiKeyRecord,
   type ClientRecord,
@@ -48,6 +48,8 @@ export interface NewClient {
   plan?: string;
   /** @default USD */
   currency?: string;
+  /** The hotel's IANA time zone; @default UTC */
+  time_zone?: string;
 }
 
 function checkPlan(plan: string): Plan {
@@ -62,9 +64,11 @@ export async function createClientAccount(input: NewClient, now = new Date()): P
   if (!name) throw new AppError(400, 'VALIDATION_ERROR', 'A client needs a name');
   if (!/^[A-Z]{3}$/.test(currency)) throw new AppError(400, 'VALIDATION_ERROR', 'currency must be an ISO 4217 code');
   const plan = checkPlan(input.plan ?? DEFAULT_PLAN);
+  const problems = settingsProblems({ time_zone: input.time_zone });
+  if (problems.length) throw errors.validation(problems);
   const clientId = randomUUID();
   const usageKey = await usagePlanKeys().create(clientId, plan);
-  const client: ClientRecord = { client_id: clientId, name, currency, plan, ...usageKey, created_at: now.toISOString() };
+  const client: ClientRecord = { client_id: clientId, name, currency, plan, ...usageKey, ...(input.time_zone ? { time_zone: input.time_zone } : {}), created_at: now.toISOString() };
   await createClient(client);
   return client;
 }
@@ -105,14 +109,9 @@ export async function migrateClientConfigs(pageSize = 100): Promise<{ clients: n
  * Changes a client's settings (those given; the others kept) and answers them all as they now
  * apply. 400 VALIDATION_ERROR for a value out of range, 404 NOT_FOUND for an unknown client.
  */
-export async function setClientSettings(clientId: string, settings: ClientSettings): Promise<Required<ClientSettings>> {
-  const horizon = settings.booking_horizon_days;
-  if (horizon !== undefined && (!Number.isInteger(horizon) || horizon < 1 || horizon > MAX_BOOKING_HORIZON_DAYS)) {
-    throw errors.validation([{ path: 'booking_horizon_days', message: `must be a whole number of days from 1 to ${MAX_BOOKING_HORIZON_DAYS}` }]);
-  }
-  if (settings.below_rate_orders !== undefined && !BELOW_RATE_ORDERS.includes(settings.below_rate_orders)) {
-    throw errors.validation([{ path: 'below_rate_orders', message: `must be one of ${BELOW_RATE_ORDERS.join(', ')}` }]);
-  }
+export async function setClientSettings(clientId: string, settings: ClientSettings): Promise<AppliedSettings> {
+  const problems = settingsProblems(settings);
+  if (problems.length) throw errors.validation(problems);
   const client = await putClientSettings(clientId, settings);
   if (!client) throw new AppError(404, 'NOT_FOUND', `No client ${clientId}`);
   return clientSettingsOf(client);

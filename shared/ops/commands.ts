@@ -106,15 +106,35 @@ export const commands: readonly Command[] = [
       name: { value: 'NAME', help: 'The client name', required: true },
       plan: { value: 'PLAN', help: 'Its plan: rate limits, and payment keys on premium only', default: DEFAULT_PLAN, choices: PLANS },
       currency: { value: 'CODE', help: 'ISO 4217 currency of its prices and payments', default: 'USD' },
+      'time-zone': { value: 'TZ', help: "The hotel's IANA time zone, such as America/New_York: its today and deadlines", default: 'UTC' },
     },
     async run({ flags }) {
-      const client = await (await clients()).createClientAccount({ name: flags.name, plan: flags.plan, currency: flags.currency });
-      return { client_id: client.client_id, plan: client.plan };
+      const client = await (await clients()).createClientAccount({ name: flags.name, plan: flags.plan, currency: flags.currency, time_zone: flags['time-zone'] });
+      return { client_id: client.client_id, plan: client.plan, time_zone: client.time_zone ?? 'UTC' };
     },
     render: (result) =>
       fields([
         ['client_id', result.client_id],
         ['plan', result.plan],
+        ['time_zone', result.time_zone],
+      ]),
+  }),
+
+  defineCommand({
+    name: 'clients set-time-zone',
+    summary: "Set a hotel's time zone (an IANA name): its today, arrivals, horizon and deadlines follow it",
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+      'time-zone': { value: 'TZ', help: 'An IANA time zone, such as Europe/London or Asia/Tokyo', required: true },
+    },
+    async run({ flags }) {
+      const settings = await (await clients()).setClientSettings(flags.client, { time_zone: flags['time-zone'] });
+      return { client_id: flags.client, time_zone: settings.time_zone };
+    },
+    render: (result) =>
+      fields([
+        ['client_id', result.client_id],
+        ['time_zone', result.time_zone],
       ]),
   }),
 
@@ -142,7 +162,7 @@ export const commands: readonly Command[] = [
 
   defineCommand({
     name: 'clients settings',
-    summary: 'Show a client\'s settings, or change those given: the booking horizon and what a room booking paid below its rate does',
+    summary: "Show a client's settings, or change those given: booking horizon, below-rate orders, time zone and what guests are told",
     flags: {
       client: { value: 'ID', help: 'The client', required: true },
       'booking-horizon-days': { value: 'N', help: 'Guests may book at most N days ahead on the booking page (default 365)' },
@@ -151,13 +171,24 @@ export const commands: readonly Command[] = [
         help: 'A room booking paid below its rate: lock (takes its room, the default) or manual (recorded for manual assignment)',
         choices: BELOW_RATE_ORDERS,
       },
+      'time-zone': { value: 'TZ', help: "The hotel's IANA time zone (as clients set-time-zone)" },
+      'taxes-included': { value: 'YES|NO', help: 'Whether the guest page says its prices include taxes', choices: ['yes', 'no'] },
+      'cancellation-policy': { value: 'TEXT', help: 'The cancellation policy guests read before paying' },
+      'check-in-time': { value: 'HH:MM', help: 'Check-in from this local time, told to guests on their confirmation' },
+      address: { value: 'TEXT', help: "The hotel's address, told to guests on their confirmation" },
     },
     async run({ flags }) {
       const raw = flags['booking-horizon-days'];
       const horizon = raw === undefined ? undefined : /^\d+$/.test(raw) ? Number(raw) : NaN;
+      const given = <T,>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });
       const settings = await (await clients()).setClientSettings(flags.client, {
         ...(horizon === undefined ? {} : { booking_horizon_days: horizon }),
         ...(flags['below-rate-orders'] === undefined ? {} : { below_rate_orders: flags['below-rate-orders'] as BelowRateOrders }),
+        ...given(flags['time-zone'], 'time_zone'),
+        ...(flags['taxes-included'] === undefined ? {} : { taxes_included: flags['taxes-included'] === 'yes' }),
+        ...given(flags['cancellation-policy'], 'cancellation_policy'),
+        ...given(flags['check-in-time'], 'check_in_time'),
+        ...given(flags.address, 'address'),
       });
       return { client_id: flags.client, ...settings };
     },
@@ -166,6 +197,11 @@ export const commands: readonly Command[] = [
         ['client_id', result.client_id],
         ['booking_horizon_days', String(result.booking_horizon_days)],
         ['below_rate_orders', result.below_rate_orders],
+        ['time_zone', result.time_zone],
+        ['taxes_included', result.taxes_included === null ? '(not said)' : result.taxes_included ? 'yes' : 'no'],
+        ['cancellation_policy', result.cancellation_policy ?? '(none)'],
+        ['check_in_time', result.check_in_time ?? '(none)'],
+        ['address', result.address ?? '(none)'],
       ]),
   }),
 

@@ -28,12 +28,25 @@ export interface ClientRecord {
   booking_horizon_days?: number;
   /** Whether a room booking paid below its room's rate may lock the room; unset: `lock`. */
   below_rate_orders?: BelowRateOrders;
+  /** The hotel's IANA time zone ("America/New_York"): its today, tonight and deadlines; unset: UTC. */
+  time_zone?: string;
+  /** Whether the guest page's prices include taxes; unset: the page says nothing either way. */
+  taxes_included?: boolean;
+  /** The cancellation policy in the hotel's words, shown to guests before they pay. */
+  cancellation_policy?: string;
+  /** Check-in from this local time ("15:00"), told to guests on their confirmation. */
+  check_in_time?: string;
+  /** The hotel's street address, told to guests on their confirmation. */
+  address?: string;
   created_at: string;
 }
 
 
 /** The client settings that are plain values on its profile. */
-export type ClientSettings = Pick<ClientRecord, 'booking_horizon_days' | 'below_rate_orders'>;
+export type ClientSettings = Pick<
+  ClientRecord,
+  'booking_horizon_days' | 'below_rate_orders' | 'time_zone' | 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address'
+>;
 
 const CLIENT_FIELDS = [
   'client_id',
@@ -45,6 +58,11 @@ const CLIENT_FIELDS = [
   'pay_at_property',
   'booking_horizon_days',
   'below_rate_orders',
+  'time_zone',
+  'taxes_included',
+  'cancellation_policy',
+  'check_in_time',
+  'address',
   'created_at',
 ] as const;
 
