@@ -54,7 +54,14 @@ export function inWords(code: string | null | undefined, none = '—'): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
-/** An amount with its currency, or `none` for no amount. */
-export function money(amountMinor: number | null | undefined, currency: string, none = '—'): string {
+/** An order's amount (minor units) with its currency, or `none` for no amount. */
+export function orderAmount(amountMinor: number | null | undefined, currency: string, none = '—'): string {
   return amountMinor === null || amountMinor === undefined ? none : formatAmount(amountMinor, currency);
+}
+
+/** A price or booking total (major units, as the PMS syncs them) with its currency: "1,240.50 EUR". */
+export function formatPrice(amountMajor: number | null | undefined, currency: string, none = '—'): string {
+  if (amountMajor === null || amountMajor === undefined) return none;
+  const digits = minorUnits(currency);
+  return `${new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amountMajor)} ${currency}`;
 }
