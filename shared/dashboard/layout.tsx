@@ -136,6 +136,33 @@ export function NoticeBox({ notice }: { notice: Notice }) {
   );
 }
 
+/**
+ * The GOV.UK error summary: at the top of a form that came back with errors, a box headed "There
+ * is a problem" listing each error as a link to its field (`#f-NAME`, the id Field and Select
+ * give their control), and what belongs to no field as plain text. Nothing when there is no error.
+ * https://design-system.service.gov.uk/components/error-summary/
+ */
+export function ErrorSummary({ errors, labels = {} }: { errors: Readonly<Record<string, string | undefined>>; labels?: Readonly<Record<string, string>> }) {
+  const entries = Object.entries(errors).filter((entry): entry is [string, string] => Boolean(entry[1]));
+  if (entries.length === 0) return null;
+  return (
+    <div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
+      <h2 id="error-summary-title">There is a problem</h2>
+      <ul>
+        {entries.map(([field, message]) =>
+          field === 'form' || field === 'general' ? (
+            <li>{message}</li>
+          ) : (
+            <li>
+              <a href={`#f-${field}`}>{labels[field] ? `${labels[field]}: ${message}` : message}</a>
+            </li>
+          ),
+        )}
+      </ul>
+    </div>
+  );
+}
+
 /** A labelled form field; its error, if any, right next to it. */
 export function Field(props: {
   label: string;

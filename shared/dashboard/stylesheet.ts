@@ -38,6 +38,12 @@ form.inline { display: inline; margin: 0; }
 .notice.success { background: #dafbe1; border-color: #4ac26b; }
 .notice.error { background: #ffebe9; border-color: #ff8182; }
 .notice p { margin: .2rem 0; }
+.error-summary { border: 4px solid var(--bad); padding: .6rem 1rem; margin-bottom: 1rem; }
+.error-summary h2 { margin: 0 0 .4rem; }
+.error-summary ul { margin: 0; padding-left: 1.1rem; }
+.error-summary a { color: var(--bad); font-weight: 600; }
+button.destructive { background: var(--bad); border-color: var(--bad); }
+button.secondary, .button-link.secondary { background: #fff; color: var(--accent); }
 code.secret { word-break: break-all; font-size: .95rem; background: #fff; padding: .1rem .3rem; border: 1px solid var(--line); }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; }
 .facts dt { font-weight: 600; }

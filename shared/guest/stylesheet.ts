@@ -29,6 +29,10 @@ button.secondary{background:#fff;color:var(--accent)}
 .notice.error{background:#ffebe9;border-color:#ff8182}
 .notice.success{background:#dafbe1;border-color:#4ac26b}
 .notice p{margin:.2rem 0}
+.error-summary{border:4px solid var(--bad);background:#fff;padding:.6rem 1rem;margin-bottom:1rem}
+.error-summary h2{margin:0 0 .4rem}
+.error-summary ul{margin:0;padding-left:1.1rem}
+.error-summary a{color:var(--bad);font-weight:600}
 ul.rooms{list-style:none;margin:0;padding:0}
 .rooms li{display:flex;align-items:center;justify-content:space-between;gap:.8rem;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.6rem .8rem;margin-bottom:.5rem}
 .rooms p{margin:0}
