@@ -1,5 +1,5 @@
 /**
- * `npm start`: the whole service on this machine (see CONTRACT.md "Local stack").
+ * `npm start`: the whole service on this machine (see docs/behaviour.md "Local stack and operator CLI").
  * Env: PORT (3000), DYNAMODB_PORT (8000), SQS_PORT (9324), COGNITO_PORT (9229), SES_PORT (8005),
  * SANDBOX_PORT (3001, the sandbox checkout's own origin), LOCAL_DATA_DIR (.local), LOG_LEVEL.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run ops -- <command>`: the operator CLI (CONTRACT.md "Local stack and operator CLI").
+ * `npm run ops -- <command>`: the operator CLI (docs/behaviour.md "Local stack and operator CLI").
  * The commands are in shared/ops/commands.ts. Exit codes: 0 done, 1 failed, 2 usage error.
  * Env: OPS_STACK_FILE (instead of ${LOCAL_DATA_DIR:-.local}/stack.json), OPS_DEBUG (stack traces).
  */
@@ -44,7 +44,7 @@ function describe(error: unknown, target: Target | undefined): string {
   return err.message || String(error);
 }
 
-/** What --json prints on stdout for a failure (CONTRACT.md "Local stack and operator CLI"). */
+/** What --json prints on stdout for a failure (docs/behaviour.md "Local stack and operator CLI"). */
 function errorCode(error: unknown): string {
   if (error instanceof AppError) return error.code;
   if (error instanceof UsageError) return 'USAGE_ERROR';

@@ -3,9 +3,11 @@ import { sessionOf } from '../shared/dashboard/session';
 import { assignRoom, assignRoomForm, bookingPage } from '../shared/dashboard/pages/booking-detail';
 import { bookingsPage } from '../shared/dashboard/pages/bookings';
 import { createBooking, newBookingForm } from '../shared/dashboard/pages/reception-booking';
+import { searchPage } from '../shared/dashboard/pages/search';
 
 export const handler = pageFunction('DashboardBookings', {
   DashboardBookings: bookingsPage,
+  DashboardSearch: searchPage,
   DashboardNewBookingForm: newBookingForm,
   DashboardNewBooking: createBooking,
   DashboardBooking: bookingPage,

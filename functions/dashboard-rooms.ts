@@ -1,5 +1,6 @@
 import { pageFunction } from '../shared/dashboard/page-function';
 import { sessionOf } from '../shared/dashboard/session';
+import { qrSheetPage } from '../shared/dashboard/pages/qr-sheet';
 import { addRoom, roomsList } from '../shared/dashboard/pages/rooms';
 
-export const handler = pageFunction('DashboardRooms', { DashboardRooms: roomsList, DashboardAddRoom: addRoom }, { session: sessionOf });
+export const handler = pageFunction('DashboardRooms', { DashboardRooms: roomsList, DashboardAddRoom: addRoom, DashboardQrSheet: qrSheetPage }, { session: sessionOf });

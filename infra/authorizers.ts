@@ -13,7 +13,7 @@
  *   key (the `Origin` header) and the key may come in `x-api-key` as well as `Authorization`.
  *
  * Revocation reaches a cached policy within the result TTL plus the function's own key cache
- * (API_KEY_CACHE_TTL_SECONDS, at most 30 s): at most 60 s, as CONTRACT.md "Credentials" requires.
+ * (API_KEY_CACHE_TTL_SECONDS, at most 30 s): at most 60 s, as docs/behaviour.md "Credentials" requires.
  */
 import type { Route } from './routes';
 
@@ -25,7 +25,7 @@ export const DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS = 20;
 export const MAX_AUTHORIZER_CACHE_TTL_SECONDS = 30;
 /** The authorizer function's in-memory cache of key lookups (shared/auth/authorize.ts). */
 export const DEFAULT_API_KEY_CACHE_TTL_SECONDS = 30;
-/** CONTRACT.md: a revoked key stops working within this, authorizer caches included. */
+/** docs/behaviour.md "Credentials": a revoked key stops working within this, authorizer caches included. */
 export const REVOCATION_BOUND_SECONDS = 60;
 
 export interface AuthorizerDefinition {

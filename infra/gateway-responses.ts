@@ -1,5 +1,5 @@
 /**
- * Errors API Gateway produces itself, rendered in the error envelope of CONTRACT.md.
+ * Errors API Gateway produces itself, rendered in the error envelope (docs/behaviour.md "Errors").
  * The CDK stack installs these as gateway responses; the local gateway renders the same
  * templates, substituting the same `$context` variables.
  */
@@ -62,8 +62,8 @@ export const gatewayResponses: readonly GatewayResponseDefinition[] = [
   // custom response would take precedence but could not carry the request id.
   { type: 'WAF_FILTERED', statusCode: '429', template: envelope('RATE_LIMITED', 'Too many requests from this address'), headers: { 'Retry-After': "'60'" } },
   // The function did not answer within API Gateway's integration timeout (29 s): a dependency timed
-  // out. 503, not API Gateway's 504: CONTRACT.md answers SERVICE_UNAVAILABLE (with Retry-After) for a
-  // dependency that timed out, and each code has one status.
+  // out. 503, not API Gateway's 504: the service answers SERVICE_UNAVAILABLE (with Retry-After) for a
+  // dependency that timed out, and each code has one status (docs/behaviour.md "Errors").
   {
     type: 'INTEGRATION_TIMEOUT',
     statusCode: '503',

@@ -1,5 +1,5 @@
 /**
- * Client plans and their rate limits (CONTRACT.md "Plans and rate limits"), defined once: the
+ * Client plans and their rate limits (docs/behaviour.md "Plans and rate limits"), defined once: the
  * stack makes one API Gateway usage plan per plan from these numbers, and the local gateway
  * enforces the same numbers. A stage may override the limits (stack prop `planLimits`).
  */

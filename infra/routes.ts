@@ -104,7 +104,7 @@ export interface Route {
   page?: true;
   /**
    * Where the route is served. Unset: on the API (API Gateway in the stack, the local gateway).
-   * `sandbox`: on the sandbox payment provider's own origin, never the API's (CONTRACT.md "Sandbox
+   * `sandbox`: on the sandbox payment provider's own origin, never the API's (docs/behaviour.md "Sandbox
    * payment provider"), and only in a stage that turns the sandbox on (the local stack always; a
    * deployed stage with -c sandboxPayments=true, never prod): a Lambda function URL in the stack,
    * SANDBOX_PORT on the local stack. A function URL serves one function: the origin's routes share it.
@@ -115,9 +115,9 @@ export interface Route {
 /**
  * What settling a payment order writes (verify, provider webhooks): the order and its records, a
  * mirrored booking, its room hold and the released checkout hold (the client's partition), the
- * booking's client pointer, the deliveries, a guest's confirmation e-mail.
+ * booking's search entries, its client pointer, the deliveries, a guest's confirmation e-mail.
  */
-const SETTLEMENT_WRITES: readonly PartitionPrefix[] = ['ORDER#', 'CLIENT#', 'BOOKINGID#', 'DELIVERY#', 'EMAIL#'];
+const SETTLEMENT_WRITES: readonly PartitionPrefix[] = ['ORDER#', 'CLIENT#', 'SEARCH#', 'BOOKINGID#', 'DELIVERY#', 'EMAIL#'];
 
 export const routes: readonly Route[] = [
   {
@@ -165,12 +165,13 @@ export const routes: readonly Route[] = [
     timeoutSeconds: 28,
     // Rooms by Query, bookings by BatchGetItem, the active stays of rooms with written bookings on
     // gsi2; each booking by conditional PutItem (new) or UpdateItem (changed attributes), read
-    // again by GetItem when a concurrent write won.
+    // again by GetItem when a concurrent write won; its new search entries (SEARCH#) put before
+    // it and those it lost deleted after it, by BatchWriteItem.
     access: {
       dynamodb: {
-        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
+        actions: ['Query', 'BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'],
         queries: ['gsi2'],
-        writes: ['CLIENT#', 'IDEMPOTENCY#'],
+        writes: ['CLIENT#', 'SEARCH#', 'IDEMPOTENCY#'],
         deletes: ['IDEMPOTENCY#'],
       },
     },
@@ -190,12 +191,13 @@ export const routes: readonly Route[] = [
     idempotent: true,
     timeoutSeconds: 28,
     // Bookings and check-ins by BatchGetItem, rooms by Query; each booking's activity by
-    // conditional UpdateItem (read again by GetItem when a concurrent write won), then the
-    // check-ins by BatchWriteItem.
+    // conditional UpdateItem (read again by GetItem when a concurrent write won; when the event
+    // moves the booking, its search entry by room put before and the old one deleted after, by
+    // BatchWriteItem), then the check-ins by BatchWriteItem.
     access: {
       dynamodb: {
         actions: ['Query', 'BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'],
-        writes: ['CLIENT#', 'IDEMPOTENCY#'],
+        writes: ['CLIENT#', 'SEARCH#', 'IDEMPOTENCY#'],
         deletes: ['IDEMPOTENCY#'],
       },
     },
@@ -375,10 +377,12 @@ export const dashboardRoutes: readonly Route[] = [
     handler: 'dashboard-rooms',
     auth: { kind: 'dashboard', role: 'staff' },
     access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#'] } },
-    description: 'Dashboard rooms: the rooms, a 14-night grid, Add room',
+    description: 'Dashboard rooms: the rooms, a 14-night grid, Add room; the reception QR sheet',
     routes: [
       ['DashboardRooms', 'GET', '/dashboard/rooms'],
       ['DashboardAddRoom', 'POST', '/dashboard/rooms'],
+      // Every operator prints it for the reception desk (the guest booking page's QR code).
+      ['DashboardQrSheet', 'GET', '/dashboard/qr-sheet'],
     ],
   }),
   ...pageRoutes({
@@ -386,17 +390,20 @@ export const dashboardRoutes: readonly Route[] = [
     handler: 'dashboard-bookings',
     auth: { kind: 'dashboard', role: 'staff' },
     access: {
-      // The booking, hold and audit (CLIENT#), its client pointer, the paid order's booking_sync, the deliveries.
+      // The booking, hold and audit (CLIENT#), its search entries, its client pointer, the paid
+      // order's booking_sync, the deliveries. gsi3: the list in check-in order; search reads the
+      // search entries (SEARCH#), the room-number guards, bookings and orders by key.
       dynamodb: {
         actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
-        queries: ['gsi1', 'gsi2'],
-        writes: ['CLIENT#', 'BOOKINGID#', 'ORDER#', 'DELIVERY#'],
+        queries: ['gsi1', 'gsi2', 'gsi3'],
+        writes: ['CLIENT#', 'SEARCH#', 'BOOKINGID#', 'ORDER#', 'DELIVERY#'],
       },
       enqueuesCallbacks: true,
     },
-    description: 'Dashboard bookings: every origin, reception bookings, room assignment',
+    description: 'Dashboard bookings: every origin, search, reception bookings, room assignment',
     routes: [
       ['DashboardBookings', 'GET', '/dashboard/bookings'],
+      ['DashboardSearch', 'GET', '/dashboard/search'],
       ['DashboardNewBookingForm', 'GET', '/dashboard/bookings/new'],
       ['DashboardNewBooking', 'POST', '/dashboard/bookings'],
       ['DashboardBooking', 'GET', '/dashboard/bookings/{booking_id}'],
@@ -445,23 +452,30 @@ export const dashboardRoutes: readonly Route[] = [
       },
       sealsSigningSecrets: true,
     },
-    description: 'Dashboard integrations (admins): keys, callback and webhook URLs, payment provider, guest booking page and QR code',
+    description: 'Dashboard integrations (admins): keys, callback and webhook URLs, payment provider, guest booking page; hotel settings',
     routes: [
       ['DashboardIntegrations', 'GET', '/dashboard/integrations'],
       ['DashboardCreateKey', 'POST', '/dashboard/integrations/keys'],
+      // Revoking a key and rotating a secret: a confirmation page (GET), then its form (POST).
+      ['DashboardRevokeKeyPage', 'GET', '/dashboard/integrations/keys/{key_id}/revoke'],
       ['DashboardRevokeKey', 'POST', '/dashboard/integrations/keys/{key_id}/revoke'],
       ['DashboardSetEndpoint', 'POST', '/dashboard/integrations/endpoints/{kind}'],
+      ['DashboardRotateSecretPage', 'GET', '/dashboard/integrations/endpoints/{kind}/rotate'],
       ['DashboardRotateSecret', 'POST', '/dashboard/integrations/endpoints/{kind}/rotate'],
       ['DashboardSetProvider', 'POST', '/dashboard/integrations/provider'],
-      ['DashboardGuestBookingPrint', 'GET', '/dashboard/integrations/guest-booking/print'],
       ['DashboardSetPayAtProperty', 'POST', '/dashboard/integrations/guest-booking/pay-at-property'],
+      // The hotel's time zone and what guests are told (client settings).
+      ['DashboardHotelSettings', 'GET', '/dashboard/settings'],
+      ['DashboardSaveHotelSettings', 'POST', '/dashboard/settings'],
     ],
   }),
   ...pageRoutes({
     function: 'DashboardAudit',
     handler: 'dashboard-audit',
     auth: { kind: 'dashboard', role: 'staff' },
-    access: { dynamodb: { actions: ['Query'] } },
+    // The audit entries; the hotel's name for the header (every dashboard page: GetItem); the
+    // bookings, deliveries and rooms a page of entries names (BatchGetItem, GetItem; categories: Query).
+    access: { dynamodb: { actions: ['Query', 'GetItem', 'BatchGetItem'] } },
     description: "Dashboard audit: every operator action, who and when",
     routes: [['DashboardAudit', 'GET', '/dashboard/audit']],
   }),
@@ -469,8 +483,9 @@ export const dashboardRoutes: readonly Route[] = [
     function: 'DashboardSecurity',
     handler: 'dashboard-security',
     auth: { kind: 'dashboard', role: 'staff' },
-    // The operator's own account in the user pool (their access token); the audit entry (CLIENT#).
-    access: { dynamodb: { actions: ['PutItem'], writes: ['CLIENT#'] } },
+    // The operator's own account in the user pool (their access token); the audit entry (CLIENT#);
+    // the hotel's name for the header (every dashboard page: GetItem).
+    access: { dynamodb: { actions: ['GetItem', 'PutItem'], writes: ['CLIENT#'] } },
     description: "Dashboard security: the operator's own second factor (TOTP), turned on",
     routes: [
       ['DashboardSecurity', 'GET', '/dashboard/security'],
@@ -481,7 +496,7 @@ export const dashboardRoutes: readonly Route[] = [
 ];
 
 /**
- * The guest booking pages (CONTRACT.md "Guest booking and the reception QR code"): public,
+ * The guest booking pages (docs/behaviour.md "Guest booking and the reception QR code"): public,
  * server-rendered pages for walk-in and web guests of a client, no key, one function. The WAF
  * rate rule covers them with every other unkeyed route (`/book/`).
  */
@@ -514,7 +529,7 @@ export const guestRoutes: readonly Route[] = [
 ];
 
 /**
- * The sandbox payment provider's hosted checkout (CONTRACT.md "Sandbox payment provider"), on an
+ * The sandbox payment provider's hosted checkout (docs/behaviour.md "Sandbox payment provider"), on an
  * origin of its own as Stripe's is: `checkout_url` = `{sandbox origin}/checkout/{provider_reference}`.
  * The stack serves these from one function's Lambda function URL, the local stack on SANDBOX_PORT;
  * API Gateway never serves them. They stand in for a provider's hosted page and are documented as

@@ -228,7 +228,7 @@ export class HotelIntegrationStack extends Stack {
       handlers.set(route.id, fn);
     }
 
-    // The sandbox checkout on an origin of its own, as a provider's checkout is (CONTRACT.md
+    // The sandbox checkout on an origin of its own, as a provider's checkout is (docs/behaviour.md
     // "Sandbox payment provider"): its function's URL, open to anyone (a guest's browser opens it)
     // and never a path of the API. The functions that open checkouts (order creation, the guest
     // pages, whose forms lead there) are told where it is.

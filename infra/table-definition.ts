@@ -31,6 +31,15 @@ export const tableDefinition = {
       // from the table.
       projectedAttributes: ['id', 'room_id', 'status', 'check_in_date', 'check_out_date'],
     },
+    {
+      indexName: 'gsi3',
+      partitionKey: 'gsi3pk',
+      sortKey: 'gsi3sk',
+      // Every booking of a client in check-in order (the Bookings list): its sort key names the
+      // check-in and the booking, these three what the list's filters read; the bookings
+      // themselves come from the table.
+      projectedAttributes: ['check_out_date', 'status', 'origin'],
+    },
   ],
 } as const;
 

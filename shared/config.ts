@@ -64,7 +64,7 @@ const environment = z.object({
   ),
   /** Nameservers the callback sender asks (`ip` or `ip:port`, comma-separated); unset: the system's. */
   DNS_SERVERS: list(z.string().check(z.regex(/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)$/)), []),
-  /** The sandbox provider is on (CONTRACT.md "Payment safety in deployed stages"); off unless set. */
+  /** The sandbox provider is on (docs/behaviour.md "Payment safety in deployed stages"); off unless set. */
   SANDBOX_PAYMENTS: flag,
   /**
    * The sandbox checkout's own origin (its function URL; the local stack's SANDBOX_PORT), given to

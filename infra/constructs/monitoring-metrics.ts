@@ -32,7 +32,7 @@ export const SWEEPER_METRICS = {
   oldestDueAgeSeconds: 'OldestDueDeliveryAgeSeconds',
 } as const;
 
-/** Published by the dashboard when money is routed elsewhere (CONTRACT.md "Payment safety in deployed stages"). */
+/** Published by the dashboard when money is routed elsewhere (docs/behaviour.md "Payment safety in deployed stages"). */
 export const MONEY_ROUTING_METRICS = {
   /** An admin chose another payment provider or Stripe account for a client: its payments now go there. */
   providerAccountChanged: 'ProviderAccountChanged',

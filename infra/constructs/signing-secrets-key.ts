@@ -18,7 +18,7 @@ export const SIGNING_SECRET_CONTEXT_CONDITIONS = {
 /**
  * The customer-managed KMS key that seals callback and webhook signing secrets on the table
  * (shared/secrets/kms-sealer.ts), under an encryption context naming the client and the kind
- * (CONTRACT.md "Payment safety in deployed stages"). Key material rotates every year; earlier
+ * (docs/behaviour.md "Payment safety in deployed stages"). Key material rotates every year; earlier
  * material stays to decrypt what it sealed, so nothing is re-encrypted. Retained with the
  * table: the sealed secrets on it are useless without it.
  */

@@ -390,6 +390,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       throw error;
     });
     if (migrated.copied) console.warn(`note: moved ${migrated.copied} configuration item(s) of ${migrated.clients} client(s) to their CLIENTCONFIG# partitions.`);
+    // Bookings of a version before the check-in index and search entries: given both once.
+    const reindexed = await (await import('../../shared/domain/bookings/reindex-bookings')).reindexBookings({ unindexedOnly: true }).catch(async (error: unknown) => {
+      await serving.stop();
+      throw error;
+    });
+    if (reindexed.reindexed) console.warn(`note: put ${reindexed.reindexed} booking(s) in check-in order and in the search.`);
     return {
       ...serving,
       emulators,

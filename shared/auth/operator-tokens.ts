@@ -38,6 +38,8 @@ export interface Operator {
   email: string;
   client_id: string;
   role: OperatorRole;
+  /** The client's (hotel's) name for the dashboard's header: added by the page function, in no token. */
+  client_name?: string;
 }
 
 /** A token that does not verify, or that names no client or no known role. */

@@ -8,8 +8,11 @@ import { renderToString } from 'preact-render-to-string';
 import type { Operator } from '../auth/operator-tokens';
 import type { Notice } from './notice';
 
-/** A navigation entry's key; `security` is the header's link to the operator's own Security page. */
-export type NavKey = 'overview' | 'rooms' | 'bookings' | 'payments' | 'deliveries' | 'integrations' | 'audit' | 'security';
+/**
+ * A navigation entry's key; `security` is the header's link to the operator's own Security page,
+ * `search` the header's search box's page.
+ */
+export type NavKey = 'overview' | 'rooms' | 'bookings' | 'payments' | 'deliveries' | 'integrations' | 'audit' | 'security' | 'search';
 
 export const NAV: readonly { key: NavKey; label: string; path: string }[] = [
   { key: 'overview', label: 'Overview', path: '/dashboard' },
@@ -44,15 +47,18 @@ export function renderDocument(page: VNode): string {
 interface ShellProps {
   title: string;
   links: Links;
+  /** Reload the page after this many seconds (a plain meta refresh, no script): while an outcome is awaited. */
+  refreshSeconds?: number;
   children: ComponentChildren;
 }
 
-function Document({ title, links, children }: ShellProps) {
+function Document({ title, links, refreshSeconds, children }: ShellProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {refreshSeconds ? <meta http-equiv="refresh" content={String(refreshSeconds)} /> : null}
         <title>{`${title} · Hotel dashboard`}</title>
         <link rel="stylesheet" href={links.to('/dashboard/style.css')} />
       </head>
@@ -67,15 +73,42 @@ export interface PageProps {
   operator: Operator;
   nav: NavKey;
   notice?: Notice;
+  /** See ShellProps. */
+  refreshSeconds?: number;
+  /**
+   * The header's search box; off on the search page itself, whose own form is the one field
+   * labelled "Search" there. @default true
+   */
+  searchBox?: boolean;
   children: ComponentChildren;
 }
 
-/** A signed-in page: header with the operator, navigation, a Sign out button, the notice, the content. */
-export function Page({ title, links, operator, nav, notice, children }: PageProps) {
+/** The path of the search page, which the header's search box opens. */
+export const SEARCH_PATH = '/dashboard/search';
+
+/** The header's search box: a GET form to the search page, on every signed-in page. */
+function SearchBox({ links }: { links: Links }) {
   return (
-    <Document title={title} links={links}>
+    <form method="get" action={links.to(SEARCH_PATH)} role="search" class="search">
+      <label for="header-search">Search</label>
+      <input id="header-search" name="q" type="search" maxLength={100} />
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+/**
+ * A signed-in page: header with the hotel's name, the search box and the operator, navigation, a
+ * Sign out button, the notice, the content.
+ */
+export function Page({ title, links, operator, nav, notice, refreshSeconds, searchBox = true, children }: PageProps) {
+  return (
+    <Document title={title} links={links} refreshSeconds={refreshSeconds}>
       <header class="top">
-        <span class="brand">Hotel dashboard</span>
+        <a class="brand" href={links.to('/dashboard')}>
+          {operator.client_name || 'Hotel dashboard'}
+        </a>
+        {searchBox ? <SearchBox links={links} /> : null}
         <span class="who">
           {operator.email} ({operator.role})
         </span>

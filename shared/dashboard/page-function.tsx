@@ -1,7 +1,7 @@
 /**
  * One page function (a dashboard resource, or the guest booking pages): the routes of the route
  * table that name it, each answered by its action. Around every action, the dashboard's rules
- * (CONTRACT.md "Hotel dashboard"), which the public guest pages share:
+ * (docs/behaviour.md "Hotel dashboard"), which the public guest pages share:
  * - every response: a CSP without scripts, no framing, no referrer, never cached;
  * - a POST whose Origin is not the service's own: 403, before anything else runs;
  * - a page behind a session: the operator from the verified token (else to the sign-in page),
@@ -125,6 +125,20 @@ function errorPage(error: AppError, links: Links, operator: Operator | undefined
   );
 }
 
+const HOTEL_NAME_SECONDS = 60;
+const hotelNames = new Map<string, { name: string | undefined; until: number }>();
+
+/** The hotel's name for the header of every page: one GetItem a minute per client and container. */
+async function hotelNameOf(clientId: string): Promise<string | undefined> {
+  const cached = hotelNames.get(clientId);
+  if (cached && cached.until > Date.now()) return cached.name;
+  // Loaded on first use: the table client reads its configuration when its module loads.
+  const { getClient } = await import('../store/api-key-store');
+  const name = (await getClient(clientId))?.name;
+  hotelNames.set(clientId, { name, until: Date.now() + HOTEL_NAME_SECONDS * 1000 });
+  return name;
+}
+
 /** The pages of the route table: the dashboard's and the guest booking's. */
 const PAGE_ROUTES: readonly Route[] = [...dashboardRoutes, ...guestRoutes];
 
@@ -143,7 +157,7 @@ export interface PageFunctionOptions {
   /**
    * The origins beyond the service's own that a POST of this function may redirect a person to
    * (the guest pages: the providers' checkouts), read on every request; named in the CSP's
-   * form-action (CONTRACT.md "Checkout from our own pages"). @default none
+   * form-action (docs/behaviour.md "Checkout from our own pages"). @default none
    */
   formLeadsTo?: () => readonly string[];
 }
@@ -198,7 +212,7 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
           if (cookies[COOKIE.id] || cookies[COOKIE.refresh]) setCookies.push(...clearedSessionCookies(scope));
           return redirect('/dashboard/sign-in');
         }
-        operator = session.operator;
+        operator = { ...session.operator, client_name: await hotelNameOf(session.operator.client_id) };
         setCookies.push(...session.setCookies);
         logger.appendKeys({ client_id: operator.client_id, operator: operator.email });
         if (route.auth.role === 'admin' && operator.role !== 'admin') {

@@ -5,8 +5,10 @@ export const DASHBOARD_CSS = `
 body { margin: 0; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
 a { color: var(--accent); }
 .top { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .6rem 1rem; background: #12263f; color: #fff; }
-.top .brand { font-weight: 700; }
-.top .who { margin-left: auto; font-size: .9rem; }
+.top .brand { font-weight: 700; text-decoration: none; overflow-wrap: anywhere; }
+.top .search { display: flex; align-items: center; gap: .4rem; flex: 1 1 18rem; max-width: 34rem; min-width: 0; margin: 0; }
+.top .search input { flex: 1 1 6rem; width: 100%; min-width: 0; font: inherit; padding: .3rem .5rem; border: 1px solid #fff; border-radius: 4px; }
+.top .who { margin-left: auto; font-size: .9rem; min-width: 0; overflow-wrap: anywhere; }
 .top button { background: transparent; color: #fff; border: 1px solid #fff; }
 .top a { color: #fff; }
 .top a[aria-current="page"] { font-weight: 700; }
@@ -24,12 +26,17 @@ table { border-collapse: collapse; width: 100%; font-size: .92rem; }
 th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: var(--bg); }
 .field { display: flex; flex-direction: column; gap: .2rem; margin-bottom: .8rem; }
-.field input, .field select { font: inherit; padding: .45rem .5rem; border: 1px solid #8c959f; border-radius: 4px; max-width: 28rem; }
-.field input[aria-invalid="true"] { border-color: var(--bad); }
+.field input, .field select, .field textarea { font: inherit; padding: .45rem .5rem; border: 1px solid #8c959f; border-radius: 4px; max-width: 28rem; }
+.field input[aria-invalid="true"], .field select[aria-invalid="true"], .field textarea[aria-invalid="true"] { border-color: var(--bad); }
 .field-error { color: var(--bad); font-weight: 600; }
 .hint, .muted { color: var(--muted); }
 fieldset { border: 1px solid var(--line); border-radius: 4px; margin: 0 0 .8rem; }
 .checks label { display: block; }
+legend { font-weight: 600; padding: 0 .3rem; }
+fieldset.radios, fieldset.group { max-width: 40rem; }
+.radios .radio { display: flex; gap: .6rem; align-items: flex-start; margin: .5rem 0; }
+.radios .radio input { flex: none; width: 1.25rem; height: 1.25rem; margin: .15rem 0 0; }
+.radios .radio small { display: block; }
 button { font: inherit; padding: .4rem .9rem; border-radius: 4px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
 form.inline { display: inline; margin: 0; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: .6rem 0 1rem; }
@@ -63,7 +70,13 @@ code.secret { word-break: break-all; font-size: .95rem; background: #fff; paddin
 .filters button { margin-bottom: .8rem; }
 pre.payload { margin: .3rem 0; padding: .5rem; max-height: 24rem; overflow: auto; white-space: pre-wrap; word-break: break-all; background: var(--bg); border: 1px solid var(--line); font-size: .85rem; }
 ul.changes { margin: 0; padding-left: 1rem; }
+ol.story { list-style: none; margin: 0; padding: 0; }
+ol.story > li { display: flex; flex-wrap: wrap; gap: .1rem 1rem; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+ol.story time { flex: 0 0 13rem; color: var(--muted); font-size: .92rem; }
+ol.story .what { flex: 1 1 20rem; min-width: 0; overflow-wrap: anywhere; }
+.facts dd { min-width: 0; overflow-wrap: anywhere; }
 td.amount { white-space: nowrap; }
+.nowrap { white-space: nowrap; }
 .url { overflow-wrap: anywhere; }
 img.qr { display: block; width: 12rem; height: 12rem; border: 1px solid var(--line); }
 .qr-sheet { text-align: center; max-width: 32rem; margin: 0 auto; }

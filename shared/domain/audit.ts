@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { newId } from '../ids';
 import { text } from '../schemas/common';
-import { type AuditRecord, type AuditValue, auditPage, auditPageKey, putAuditEntry } from '../store/audit-store';
+import { type AuditRecord, type AuditValue, auditEntriesAbout, auditPage, auditPageKey, putAuditEntry } from '../store/audit-store';
 import { invalid, nextCursor, readPage } from './paging';
 
 /** An entry as listed: `target` is null when the action was about no one record. */
@@ -74,4 +74,14 @@ export async function listAudit(
   const { limit, start } = readPage({ limit: page.limit, cursor: page.cursor }, (key) => auditPageKey(clientId, key));
   const found = await auditPage(clientId, { limit, start, target: filter.data.target });
   return { entries: found.entries.map(entryView), ...nextCursor(found.next) };
+}
+
+/**
+ * The newest `limit` entries about one of the service's records (a booking, a delivery), newest
+ * first, and whether older ones exist: a bounded read of the record's own entries, for its page.
+ * Entries recorded before they were kept under their record too are on the Audit page only.
+ */
+export async function auditAbout(clientId: string, target: string, limit: number): Promise<{ entries: AuditEntry[]; more: boolean }> {
+  const found = await auditEntriesAbout(clientId, target, limit);
+  return { entries: found.entries.map(entryView), more: found.more };
 }

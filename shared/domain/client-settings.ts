@@ -4,7 +4,7 @@
  * (clients.ts `setClientSettings`, which checks them with `settingsProblems`). Kept apart from
  * clients.ts so that public functions do not load the key and plan code.
  */
-import type { ClientRecord, ClientSettings } from '../store/api-key-store';
+import type { ClientRecord, ClientSettings, ClientSettingsChange } from '../store/api-key-store';
 import { isTimeZone } from './hotel-time';
 
 /** Guests may book at most this many days ahead on the booking page, unless the client says otherwise. */
@@ -48,25 +48,25 @@ export function timeZoneOf(client: Pick<ClientRecord, 'time_zone'>): string {
 
 const BELOW_RATE = ['lock', 'manual'];
 
-/** What is wrong with settings about to be saved, field by field (empty: nothing). */
-export function settingsProblems(settings: ClientSettings): { path: string; message: string }[] {
+/** What is wrong with settings about to be saved, field by field (empty: nothing); null (back to the default) is never wrong. */
+export function settingsProblems(settings: ClientSettingsChange): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
   const horizon = settings.booking_horizon_days;
-  if (horizon !== undefined && (!Number.isInteger(horizon) || horizon < 1 || horizon > MAX_BOOKING_HORIZON_DAYS)) {
+  if (horizon != null && (!Number.isInteger(horizon) || horizon < 1 || horizon > MAX_BOOKING_HORIZON_DAYS)) {
     problems.push({ path: 'booking_horizon_days', message: `must be a whole number of days from 1 to ${MAX_BOOKING_HORIZON_DAYS}` });
   }
-  if (settings.below_rate_orders !== undefined && !BELOW_RATE.includes(settings.below_rate_orders)) {
+  if (settings.below_rate_orders != null && !BELOW_RATE.includes(settings.below_rate_orders)) {
     problems.push({ path: 'below_rate_orders', message: `must be one of ${BELOW_RATE.join(', ')}` });
   }
-  if (settings.time_zone !== undefined && !isTimeZone(settings.time_zone)) {
+  if (settings.time_zone != null && !isTimeZone(settings.time_zone)) {
     problems.push({ path: 'time_zone', message: 'must be a time zone name such as Europe/London or America/New_York' });
   }
-  if (settings.check_in_time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(settings.check_in_time)) {
+  if (settings.check_in_time != null && !/^([01]\d|2[0-3]):[0-5]\d$/.test(settings.check_in_time)) {
     problems.push({ path: 'check_in_time', message: 'must be a time of day such as 15:00' });
   }
   for (const path of ['cancellation_policy', 'address'] as const) {
     const text = settings[path];
-    if (text !== undefined && text.length > MAX_SETTING_TEXT) problems.push({ path, message: `must be at most ${MAX_SETTING_TEXT} characters` });
+    if (text != null && text.length > MAX_SETTING_TEXT) problems.push({ path, message: `must be at most ${MAX_SETTING_TEXT} characters` });
   }
   return problems;
 }

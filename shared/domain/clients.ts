@@ -10,7 +10,7 @@ import { type AppliedSettings, clientSettingsOf, settingsProblems } from './clie
 import {
   type ApiKeyRecord,
   type ClientRecord,
-  type ClientSettings,
+  type ClientSettingsChange,
   clientIdsPage,
   createClient,
   getClient,
@@ -65,7 +65,7 @@ export async function createClientAccount(input: NewClient, now = new Date()): P
   if (!/^[A-Z]{3}$/.test(currency)) throw new AppError(400, 'VALIDATION_ERROR', 'currency must be an ISO 4217 code');
   const plan = checkPlan(input.plan ?? DEFAULT_PLAN);
   const problems = settingsProblems({ time_zone: input.time_zone });
-  if (problems.length) throw errors.validation(problems);
+  if (problems.length) throw errors.validation(problems, problems.map((p) => `${p.path}: ${p.message}`).join('; '));
   const clientId = randomUUID();
   const usageKey = await usagePlanKeys().create(clientId, plan);
   const client: ClientRecord = { client_id: clientId, name, currency, plan, ...usageKey, ...(input.time_zone ? { time_zone: input.time_zone } : {}), created_at: now.toISOString() };
@@ -106,12 +106,13 @@ export async function migrateClientConfigs(pageSize = 100): Promise<{ clients: n
 }
 
 /**
- * Changes a client's settings (those given; the others kept) and answers them all as they now
- * apply. 400 VALIDATION_ERROR for a value out of range, 404 NOT_FOUND for an unknown client.
+ * Changes a client's settings (those given; null: back to its default; the others kept) and
+ * answers them all as they now apply. 400 VALIDATION_ERROR for a value out of range, 404
+ * NOT_FOUND for an unknown client.
  */
-export async function setClientSettings(clientId: string, settings: ClientSettings): Promise<AppliedSettings> {
+export async function setClientSettings(clientId: string, settings: ClientSettingsChange): Promise<AppliedSettings> {
   const problems = settingsProblems(settings);
-  if (problems.length) throw errors.validation(problems);
+  if (problems.length) throw errors.validation(problems, problems.map((p) => `${p.path}: ${p.message}`).join('; '));
   const client = await putClientSettings(clientId, settings);
   if (!client) throw new AppError(404, 'NOT_FOUND', `No client ${clientId}`);
   return clientSettingsOf(client);

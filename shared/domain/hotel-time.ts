@@ -26,9 +26,16 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** Whether Intl knows this zone name ("Europe/London", "UTC"); offsets and abbreviations are not zones. */
+/**
+ * Whether a name is a time zone a hotel can live in: `UTC`, or an IANA area/location name in its
+ * own spelling (`Europe/London`, `America/Argentina/Buenos_Aires`, `Etc/GMT+5`) that Intl knows.
+ * Offsets (`+02:00`), abbreviations and the old names without an area (`EST`, `EST5EDT`, `CET`:
+ * fixed offsets or rules that are not a place's), other spellings (`europe/london`) and names
+ * Intl does not know (`Mars/Olympus`) are not.
+ */
 export function isTimeZone(name: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(name)) return false;
+  if (name !== 'UTC' && !/^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*)+$/.test(name)) return false;
+  if (name.length > 64) return false;
   try {
     formatterOf(name);
     return true;
@@ -68,19 +75,26 @@ function offsetMinutes(timeZone: string, at: Date): number {
   return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
 }
 
+/** How far the search for the first moment of a local day moves at a time. */
+const MINUTE = 60_000;
+
 /**
- * The instant a local date begins in the hotel's zone (its first moment: midnight, or the first
- * minute after a gap where clocks skip midnight). The end of a local day is the start of the next.
+ * The instant a local date begins in the hotel's zone: its first moment. That is midnight, or,
+ * where clocks skip midnight (Santiago, Havana, Beirut on their spring days), the end of the gap;
+ * where clocks go back across midnight (Amman in autumn before 2022), the first of the two
+ * midnights. A date the zone skipped altogether (Pacific/Apia's 2011-12-30) begins and ends when
+ * the next one begins. The end of a local day is the start of the next.
  */
 export function startOfLocalDate(timeZone: string, date: string): Date {
   const midnightUtc = Date.parse(`${date}T00:00:00Z`);
   // Two passes settle the offset across a change that falls near midnight.
-  let guess = midnightUtc - offsetMinutes(timeZone, new Date(midnightUtc)) * 60_000;
-  guess = midnightUtc - offsetMinutes(timeZone, new Date(guess)) * 60_000;
-  // Clocks that skip midnight: the day begins when the gap ends, which is after `guess`.
-  if (localDate(timeZone, new Date(guess)) < date) {
-    while (localDate(timeZone, new Date(guess)) < date) guess += 15 * 60_000;
-  }
+  let guess = midnightUtc - offsetMinutes(timeZone, new Date(midnightUtc)) * MINUTE;
+  guess = midnightUtc - offsetMinutes(timeZone, new Date(guess)) * MINUTE;
+  const dateAt = (instant: number) => localDate(timeZone, new Date(instant));
+  // Clocks that skip midnight: the day begins when the gap ends, after `guess`.
+  while (dateAt(guess) < date) guess += MINUTE;
+  // Clocks that go back across midnight: the day began at the first midnight, before `guess`.
+  while (dateAt(guess - MINUTE) >= date) guess -= MINUTE;
   return new Date(guess);
 }
 

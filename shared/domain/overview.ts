@@ -1,15 +1,17 @@
 /**
- * The dashboard's overview and rooms grid: today's arrivals, departures and guests in house,
- * occupancy of the coming nights, what needs attention and what was paid today; and which rooms
- * are booked on which nights. Both read the client's active stays from the stay index (gsi1, as
- * availability does), so their cost does not grow with booking history. A night `d` is taken by
- * an active booking with check_in_date <= d < check_out_date.
+ * The dashboard's overview and rooms grid: today's arrivals (each with whether the PMS has it),
+ * departures and guests in house, occupancy of the coming nights, what needs attention and what
+ * was paid today, all by the hotel's own calendar; and which rooms are booked on which nights.
+ * Both read the client's active stays from the stay index (gsi1, as availability does), so their
+ * cost does not grow with booking history. A night `d` is taken by an active booking with
+ * check_in_date <= d < check_out_date.
  */
 import { errors } from '../errors';
 import { addDays, isCalendarDate } from '../schemas/common';
 import { type ActiveStayOfRoom, activeStaysOverlapping, getBookings, isActive, listCategories, listRooms, type RoomRecord } from '../store/property-store';
 import { type BookingView, bookingView } from './bookings/list-bookings';
-import { type DeliveryView, deliveriesNeedingAttention } from './callbacks/delivery-views';
+import { type DeliveryView, deliveriesNeedingAttention, type PmsReceipt, pmsReceipts } from './callbacks/delivery-views';
+import { localDate, localDayBounds } from './hotel-time';
 import { type OrderSummary, ordersPaidOn } from './payments/list-orders';
 import { byRoomNumber, categoryIndex, type RoomView, toRoomView } from './property-sync/availability';
 
@@ -28,9 +30,14 @@ export interface OccupancyNight {
   rooms: number;
 }
 
+/** An arrival, and whether its booking has reached the PMS (`none` for the PMS's own bookings). */
+export interface ArrivalView extends BookingView {
+  pms: PmsReceipt;
+}
+
 export interface Overview {
   /** Active bookings arriving today. */
-  arrivals: BookingView[];
+  arrivals: ArrivalView[];
   /** Active bookings leaving today (checked out ones have left the list). */
   departures: BookingView[];
   /** Checked-in guests whose stay includes today, today's departures included. */
@@ -38,7 +45,7 @@ export interface Overview {
   occupancy: OccupancyNight[];
   /** The newest failed or needs_review deliveries. */
   attention: DeliveryView[];
-  /** Orders paid today (UTC day). */
+  /** Orders paid today: from the hotel's midnight to the next, newest first. */
   paid_today: OrderSummary[];
 }
 
@@ -70,12 +77,30 @@ const byRoomThenId = (a: BookingView, b: BookingView) =>
   byRoomNumber({ room_number: a.room_number ?? '' }, { room_number: b.room_number ?? '' }) || (a.booking_id < b.booking_id ? -1 : 1);
 
 /**
- * The overview of `today` (YYYY-MM-DD, the hotel's date as the caller knows it). Arrivals,
+ * The orders paid on the hotel's local `date`: the paid index is by UTC day, so the (two, on a
+ * day clocks change at most three) UTC days the local day touches are read and kept to its
+ * instants.
+ */
+async function ordersPaidOnLocalDay(clientId: string, timeZone: string, date: string): Promise<OrderSummary[]> {
+  const { start, end } = localDayBounds(timeZone, date);
+  const utcDays: string[] = [];
+  for (let day = localDate('UTC', start); day <= localDate('UTC', new Date(end.getTime() - 1)); day = addDays(day, 1)) utcDays.push(day);
+  const [from, to] = [start.toISOString(), end.toISOString()];
+  return (await Promise.all(utcDays.map((day) => ordersPaidOn(clientId, day))))
+    .flat()
+    .filter((order) => order.paid_at !== null && order.paid_at >= from && order.paid_at < to)
+    .sort((a, b) => (a.paid_at! < b.paid_at! ? 1 : -1));
+}
+
+/**
+ * The overview of `today` (YYYY-MM-DD, the hotel's date in its `timeZone`). Arrivals,
  * departures and guests in house are the active bookings holding a room (the stay index holds
  * only those; a paid booking still awaiting its room is on the Bookings page), read whole from
- * the table; occupancy counts active rooms taken on each of the 14 nights from today.
+ * the table; each arrival's `booking.confirmed` deliveries are read by id to say whether the PMS
+ * has it. Occupancy counts active rooms taken on each of the 14 nights from today; orders paid
+ * today are those paid between the hotel's midnight and the next.
  */
-export async function overviewOf(clientId: string, today: string): Promise<Overview> {
+export async function overviewOf(clientId: string, today: string, timeZone = 'UTC'): Promise<Overview> {
   checkDate(today, 'today');
   // From yesterday: a stay leaving today ends after yesterday, so today's departures are in it too.
   const window = { checkIn: addDays(today, -1), checkOut: addDays(today, OCCUPANCY_NIGHTS) };
@@ -83,7 +108,7 @@ export async function overviewOf(clientId: string, today: string): Promise<Overv
     listRooms(clientId),
     activeStaysOverlapping(clientId, window),
     deliveriesNeedingAttention(clientId, OVERVIEW_ATTENTION),
-    ordersPaidOn(clientId, today),
+    ordersPaidOnLocalDay(clientId, timeZone, today),
   ]);
   const todays = stays.filter((stay) => stay.check_in_date <= today && stay.check_out_date >= today);
   // The index lags the table a little: each of today's bookings is judged on its record.
@@ -95,6 +120,10 @@ export async function overviewOf(clientId: string, today: string): Promise<Overv
       .map((b) => bookingView(b, (id) => roomNumbers.get(id)))
       .sort(byRoomThenId);
 
+  const arrivals = views((b) => b.check_in_date === today);
+  // The PMS made its own bookings: nothing to tell it. The others are asked about by id.
+  const receipts = await pmsReceipts(clientId, arrivals.filter((b) => b.origin !== 'sync').map((b) => b.booking_id));
+
   const byRoom = staysByRoom(rooms, stays);
   const occupancy = nightsFrom(today, OCCUPANCY_NIGHTS).map((date) => ({
     date,
@@ -102,7 +131,7 @@ export async function overviewOf(clientId: string, today: string): Promise<Overv
     rooms: byRoom.size,
   }));
   return {
-    arrivals: views((b) => b.check_in_date === today),
+    arrivals: arrivals.map((b) => ({ ...b, pms: receipts.get(b.booking_id) ?? { state: 'none' } })),
     departures: views((b) => b.check_out_date === today),
     in_house: views((b) => b.status === 'checked_in' && b.check_in_date <= today && b.check_out_date >= today),
     occupancy,

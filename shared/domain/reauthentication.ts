@@ -1,6 +1,6 @@
 /**
  * Asking a signed-in operator for their password again before an action that routes money or
- * data elsewhere (CONTRACT.md "Payment safety in deployed stages"): another provider account, a
+ * data elsewhere (docs/behaviour.md "Payment safety in deployed stages"): another provider account, a
  * payment key, a callback or webhook URL. A confirmation counts for REAUTH_MAX_AGE_SECONDS.
  *
  * The confirmation is a random token handed to the browser (an HttpOnly cookie, by the dashboard)

@@ -1,5 +1,5 @@
 /**
- * The link of the "Confirm your booking" e-mail of a booking paid at the hotel (CONTRACT.md
+ * The link of the "Confirm your booking" e-mail of a booking paid at the hotel (docs/behaviour.md
  * "Guest booking and the reception QR code"), for the guest who opens it:
  * `GET /book/{client_id}/confirm/{link}` shows the booking and a "Confirm booking" button, whose
  * POST to the same URL confirms it, then leads to the booking's page (POST-redirect-GET).
@@ -14,7 +14,7 @@ import { AppError } from '../errors';
 import { Dl } from '../dashboard/layout';
 import type { PublicPageAction } from '../dashboard/page-function';
 import { Alert, GuestPage } from './layout';
-import { heldUntil, stayRowsOf } from './pages';
+import { CancellationPolicy, heldUntil, stayRowsOf } from './pages';
 import { bookPath } from './urls';
 
 const noSuchLink = () => new AppError(404, 'NOT_FOUND', 'There is no such booking.');
@@ -32,9 +32,10 @@ export const confirmLinkAction: PublicPageAction = async (request) => {
       <GuestPage title="Confirm your booking" hotel={client.name} links={request.links}>
         <section class="card" aria-labelledby="stay-facts">
           <h2 id="stay-facts">Your stay</h2>
-          <Dl rows={[...stayRowsOf(view), ['Payment', 'to pay at the hotel']]} />
+          <Dl rows={[...stayRowsOf(view, { client }), ['Payment', 'to pay at the hotel']]} />
         </section>
-        <p>The room is held for you until {heldUntil(view.confirm_by!, request.now)}. Confirm now to book it; you pay at the hotel.</p>
+        <CancellationPolicy client={client} />
+        <p>The room is held for you until {heldUntil(view.confirm_by!, request.now, client.time_zone)}. Confirm now to book it; you pay at the hotel.</p>
         <form method="post" action={request.links.to(bookPath(client.client_id, `/confirm/${encodeURIComponent(request.params.token ?? '')}`))}>
           <button type="submit" class="wide">
             Confirm booking

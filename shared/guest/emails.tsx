@@ -1,5 +1,5 @@
 /**
- * The e-mails to guests (CONTRACT.md "Guest booking and the reception QR code"): the booking's
+ * The e-mails to guests (docs/behaviour.md "Guest booking and the reception QR code"): the booking's
  * confirmation, and for a booking paid at the hotel the "Confirm your booking" link. The HTML is
  * rendered by preact, as the pages are, so every value (a guest's or a hotel's name) is escaped;
  * the plain-text part beside it says the same. Inline styles only: mail clients drop stylesheets.
@@ -37,6 +37,17 @@ export interface BookingConfirmationFacts extends StayFacts {
   paid: boolean;
   /** The booking's confirmation page (its token is the guest's alone). */
   link: string;
+  /** The hotel's check-in time ("HH:MM") and address (client settings), where it has set them. */
+  checkInTime?: string | null;
+  address?: string | null;
+}
+
+/** What the guest needs on arrival, as far as the hotel has said: from when to check in, and where. */
+function arrivalLines(facts: BookingConfirmationFacts): string[] {
+  return [
+    ...(facts.checkInTime ? [`Check-in is from ${facts.checkInTime} on ${day(facts.checkIn)}.`] : []),
+    ...(facts.address?.trim() ? [`The hotel's address: ${facts.address.trim().replace(/\s*\n\s*/g, ', ')}`] : []),
+  ];
 }
 
 export interface ConfirmYourBookingFacts extends StayFacts {
@@ -46,8 +57,8 @@ export interface ConfirmYourBookingFacts extends StayFacts {
   confirmBy: string;
 }
 
-/** `Fri 12 Mar 2027`: a stay's date, as a calendar date (no time zone shifts it). */
-function day(date: string): string {
+/** `Fri 12 Mar 2027`: a stay's date, as a calendar date (no time zone shifts it); the pages write it so too. */
+export function day(date: string): string {
   return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 }
 
@@ -126,6 +137,7 @@ const rowsAsText = (rows: [string, string][]) => rows.map(([term, value]) => `${
 export function bookingConfirmationEmail(facts: BookingConfirmationFacts): EmailMessage {
   const title = 'Your booking is confirmed';
   const rows: [string, string][] = [...stayRows(facts), ['Payment', facts.paid ? 'paid' : 'to pay at the hotel']];
+  const arrival = arrivalLines(facts);
   return {
     subject: `Booking confirmed: ${facts.hotel}, ${day(facts.checkIn)} (${facts.bookingReference})`,
     html: html(
@@ -146,6 +158,9 @@ export function bookingConfirmationEmail(facts: BookingConfirmationFacts): Email
           </tr>
         </table>
         <p style={`color:${MUTED}`}>Show them at the reception desk.</p>
+        {arrival.map((line) => (
+          <p>{line}</p>
+        ))}
         <Facts rows={rows} />
         <Button href={facts.link}>See your booking</Button>
         <p style={`color:${MUTED};font-size:.9rem`}>The link shows your booking again: keep it to yourself.</p>
@@ -162,6 +177,7 @@ export function bookingConfirmationEmail(facts: BookingConfirmationFacts): Email
       `Confirmation code: ${facts.confirmationCode}`,
       'Show them at the reception desk.',
       '',
+      ...(arrival.length ? [...arrival, ''] : []),
       ...rowsAsText(rows),
       '',
       `See your booking: ${facts.link}`,

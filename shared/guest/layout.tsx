@@ -21,13 +21,15 @@ export const GUEST_FAVICON = `data:image/svg+xml,${encodeURIComponent(
 export const guestDescription = (hotel?: string) =>
   `Book a room${hotel ? ` at ${hotel}` : ''} online: choose your dates, see the free rooms with their prices, and pay securely.`;
 
-export function GuestPage({ title, hotel, links, children }: { title: string; hotel?: string; links: Links; children: ComponentChildren }) {
+/** `error`: the page shows a form's problems; its title says so first, as screen readers announce it. */
+export function GuestPage({ title, hotel, links, error, children }: { title: string; hotel?: string; links: Links; error?: boolean; children: ComponentChildren }) {
+  const fullTitle = `${error ? 'Error: ' : ''}${hotel ? `${title} · ${hotel}` : title}`;
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{hotel ? `${title} · ${hotel}` : title}</title>
+        <title>{fullTitle}</title>
         <meta name="description" content={guestDescription(hotel)} />
         <link rel="icon" type="image/svg+xml" href={GUEST_FAVICON} />
         <link rel="stylesheet" href={links.to(GUEST_STYLESHEET_PATH)} />

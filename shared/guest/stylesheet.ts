@@ -17,11 +17,11 @@ h3{font-size:1.05rem;margin:1.2rem 0 .4rem}
 .card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:1rem;margin-bottom:1rem}
 .card h2{margin-top:0}
 .field{display:flex;flex-direction:column;gap:.2rem;margin-bottom:.9rem}
-.field input{font:inherit;padding:.6rem;border:1px solid #8c959f;border-radius:6px;width:100%}
+.field input{font:inherit;padding:.6rem;border:1px solid #8c959f;border-radius:6px;width:100%;min-width:0;min-height:2.9rem;background:#fff;color:inherit}
 .field input[aria-invalid=true]{border-color:var(--bad);border-width:2px}
 .field-error{color:var(--bad);font-weight:600}
 .hint,.muted{color:var(--muted)}
-.row{display:grid;grid-template-columns:1fr 1fr;gap:0 .8rem}
+.row{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 .8rem}
 button{font:inherit;font-weight:600;min-height:2.9rem;padding:.5rem 1.1rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
 button.wide{width:100%;margin-top:.4rem}
 button.secondary{background:#fff;color:var(--accent)}
@@ -35,7 +35,17 @@ button.secondary{background:#fff;color:var(--accent)}
 .error-summary a{color:var(--bad);font-weight:600}
 ul.rooms{list-style:none;margin:0;padding:0}
 .rooms li{display:flex;align-items:center;justify-content:space-between;gap:.8rem;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.6rem .8rem;margin-bottom:.5rem}
-.rooms p{margin:0}
+.rooms p{margin:0;min-width:0;overflow-wrap:anywhere}
+.rooms button{flex:none}
+.category{margin-bottom:1.2rem}
+.about{margin:.2rem 0 .5rem}
+ul.amenities{list-style:none;display:flex;flex-wrap:wrap;gap:.3rem;margin:0 0 .6rem;padding:0}
+.amenities li{border:1px solid var(--line);border-radius:999px;padding:.05rem .6rem;background:#fff;font-size:.9rem}
+.price{color:var(--muted)}
+.policy,.address{white-space:pre-line;overflow-wrap:anywhere}
+ul.next{margin:0;padding-left:1.2rem}
+.next li{margin-bottom:.5rem}
+a.button{display:inline-block;font-weight:600;padding:.6rem 1.1rem;border-radius:6px;background:var(--accent);color:#fff;text-decoration:none}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}
 .facts dt{font-weight:600}
 .facts dd{margin:0;overflow-wrap:anywhere}

@@ -1,4 +1,4 @@
-/** The one place that turns any thrown value into the error envelope of CONTRACT.md. */
+/** The one place that turns any thrown value into the error envelope (docs/behaviour.md "Errors"). */
 import { $ZodError } from 'zod/v4/core';
 import { AppError, type ErrorDetail, errors } from '../errors';
 import { logger } from '../observability';

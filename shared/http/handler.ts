@@ -60,7 +60,7 @@ interface Schemas<TBody, TQuery> {
 }
 
 /**
- * Ids and references are at most 128 characters (CONTRACT.md "Conventions"), provider
+ * Ids and references are at most 128 characters (docs/behaviour.md "Conventions"), provider
  * references too: a longer path parameter names nothing, and never reaches a table key
  * (DynamoDB refuses keys over 2 KB with an error that would otherwise be a 500).
  */

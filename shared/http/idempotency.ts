@@ -1,5 +1,5 @@
 /**
- * The Idempotency-Key header (CONTRACT.md): Powertools idempotency around the route's use
+ * The Idempotency-Key header (docs/behaviour.md "Idempotency-Key"): Powertools idempotency around the route's use
  * case, persisted on the single table. The key is scoped by client + method + path + header
  * value; the body is compared by a hash of its canonical JSON. Outcomes below 500 are stored
  * and replayed; a 5xx is thrown, so Powertools deletes the record and a retry runs again.

@@ -1,5 +1,5 @@
 /**
- * Which addresses a callback or webhook may never reach (CONTRACT.md "Payment safety in deployed
+ * Which addresses a callback or webhook may never reach (docs/behaviour.md "Payment safety in deployed
  * stages"): anything inside a network rather than on the internet. Ranges are matched with
  * node:net BlockList. An IPv6 address that carries an IPv4 one (IPv4-mapped, -translated,
  * -compatible, NAT64, 6to4) is judged by the IPv4 address it carries, so `[::ffff:10.0.0.1]`

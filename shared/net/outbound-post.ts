@@ -1,5 +1,5 @@
 /**
- * POSTs to a client's URL without ever connecting inside the network (CONTRACT.md "Payment
+ * POSTs to a client's URL without ever connecting inside the network (docs/behaviour.md "Payment
  * safety in deployed stages"). The host is resolved once, every address of the answer is checked
  * (one refused address refuses the attempt), and the connection is pinned to the checked
  * addresses through a `lookup` that answers with them: a rebinding answer between check and

@@ -1,6 +1,6 @@
 /**
  * Every error code the service has, with its HTTP status, for the OpenAPI document. The statuses
- * are those of CONTRACT.md "Errors, everywhere" and of the code that throws them;
+ * are those of docs/behaviour.md "Errors" and of the code that throws them;
  * test/unit/openapi.test.ts scans the sources (`new AppError(status, 'CODE'`, shared/errors.ts,
  * the gateway responses) and fails when a code is missing here or has another status.
  */

@@ -49,7 +49,7 @@ let named = false;
 export function nameSchemas(): void {
   if (named) return;
   named = true;
-  // Field rules of CONTRACT.md "Conventions" (lengths and bounds are in the schemas themselves).
+  // Field rules of docs/behaviour.md "Conventions" (lengths and bounds are in the schemas themselves).
   annotate(email, { example: 'ada@example.com' });
   annotate(money, { description: 'A decimal in the client\'s currency: 0, or from 1e-130 (the smallest number DynamoDB stores) to 10^9.' });
   annotate(phone, { description: 'E.164: `+` and up to 15 digits.', example: '+442071234567' });

@@ -448,8 +448,8 @@ export const commands: readonly Command[] = [
       client: { value: 'ID', help: 'The client', required: true },
       room: { value: 'ROOM_ID', help: 'The room (see rooms list)', required: true },
       'guest-name': { value: 'NAME', help: 'Guest name', required: true },
-      'guest-email': { value: 'EMAIL', help: 'Guest e-mail', required: true },
-      'guest-phone': { value: 'E164', help: 'Guest phone, e.g. +14155550123' },
+      'guest-email': { value: 'EMAIL', help: 'Guest e-mail (this, --guest-phone or both)' },
+      'guest-phone': { value: 'PHONE', help: 'Guest phone in international format, e.g. +44 20 7946 0958' },
       'check-in': { value: 'YYYY-MM-DD', help: 'Check-in date', required: true },
       'check-out': { value: 'YYYY-MM-DD', help: 'Check-out date', required: true },
       guests: { value: 'N', help: 'Number of guests', required: true },
@@ -464,8 +464,8 @@ export const commands: readonly Command[] = [
         guest_phone: flags['guest-phone'],
         check_in_date: flags['check-in'],
         check_out_date: flags['check-out'],
-        guests: Number(flags.guests),
-        total_amount: Number(flags['total-amount']),
+        guests: flags.guests,
+        total_amount: flags['total-amount'],
       });
       return {
         booking_id: confirmed.booking.id,
@@ -513,6 +513,25 @@ export const commands: readonly Command[] = [
             )
             .join('\n')
         : 'No bookings.',
+  }),
+
+  defineCommand({
+    name: 'bookings reindex',
+    summary:
+      "Give bookings written by versions before the check-in order index and the dashboard's search their index attributes and search entries (one client, or every client); safe to run again",
+    flags: {
+      client: { value: 'ID', help: 'Only this client (default: every client)' },
+    },
+    async run({ flags }) {
+      if (flags.client) await (await clients()).requireClient(flags.client);
+      return (await import('../domain/bookings/reindex-bookings')).reindexBookings({ clientId: flags.client });
+    },
+    render: (result) =>
+      fields([
+        ['clients', String(result.clients)],
+        ['bookings', String(result.bookings)],
+        ['bookings given the index', String(result.reindexed)],
+      ]),
   }),
 
   defineCommand({

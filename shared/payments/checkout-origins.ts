@@ -1,6 +1,6 @@
 /**
  * The origins of the providers' hosted checkouts: where a page of ours may send a person with the
- * redirect that answers its form (CONTRACT.md "Checkout from our own pages"). Chromium holds that
+ * redirect that answers its form (docs/behaviour.md "Checkout from our own pages"). Chromium holds that
  * redirect to the page's CSP form-action, which must name them.
  */
 import { config } from '../config';

@@ -1,11 +1,12 @@
 /** The sandbox provider's hosted checkout page, on the sandbox's own origin. */
 import { createHash } from 'node:crypto';
-import { majorAmount } from '../schemas/payments';
+import { formatAmount } from '../dashboard/format';
 import { type SandboxSession, sandboxSessionState } from './sandbox';
 
 /** The page's only styles, inline: the CSP allows exactly these by their hash. */
 const STYLE = `
-  body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem; color: #1b1f24; }
+  body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 2rem auto; padding: 0 1rem; color: #1b1f24; }
+  h1 { font-size: 1.3rem; line-height: 1.35; }
   .card { border: 1px solid #d0d7de; border-radius: 12px; padding: 1.5rem; overflow-wrap: anywhere; }
   .amount { font-size: 2rem; font-weight: 600; margin: .25rem 0 1rem; }
   .muted { color: #57606a; }
@@ -26,8 +27,15 @@ export const SANDBOX_CHECKOUT_CSP = `default-src 'none'; style-src 'sha256-${cre
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/**
+ * What the page is a payment for: the order's description (a guest booking's names the hotel and
+ * the stay). A session opened before guest checkouts were described says `Payment guest:<id>`,
+ * the service's own reference, which no guest should read.
+ */
+const headingOf = (session: SandboxSession) => (/\bguest:/.test(session.description) ? 'Room booking' : session.description);
+
 export function sandboxCheckoutPage(session: SandboxSession): string {
-  const amount = `${majorAmount(session.amount_minor, session.currency)} ${session.currency}`;
+  const amount = formatAmount(session.amount_minor, session.currency);
   const customer = [session.customer.name, session.customer.email].filter(Boolean).join(' · ');
   const state = sandboxSessionState(session);
   const open = state === 'open';
@@ -44,7 +52,7 @@ export function sandboxCheckoutPage(session: SandboxSession): string {
 <body>
 <div class="card">
   <p class="muted">Sandbox payment provider — no real money moves.</p>
-  <h1>${escapeHtml(session.description)}</h1>
+  <h1>${escapeHtml(headingOf(session))}</h1>
   <div class="amount" data-testid="amount">${escapeHtml(amount)}</div>
   <p data-testid="customer">${escapeHtml(customer)}</p>
   ${

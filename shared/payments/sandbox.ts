@@ -1,5 +1,5 @@
 /**
- * The sandbox provider (CONTRACT.md "Sandbox payment provider"): its checkout sessions live on
+ * The sandbox provider (docs/behaviour.md "Sandbox payment provider"): its checkout sessions live on
  * the table; its hosted page lets a tester choose paid, cancelled or failed.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Where a client's usage key is registered in its plan's usage plan (CONTRACT.md "Plans and
+ * Where a client's usage key is registered in its plan's usage plan (docs/behaviour.md "Plans and
  * rate limits"). On a deployed stage that is API Gateway: an API key whose value the authorizer
  * returns as usageIdentifierKey, attached to the usage plan of the client's plan (the stack
  * outputs the plans' ids; the ops CLI passes them as USAGE_PLAN_IDS). On the local stack it is

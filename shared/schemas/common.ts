@@ -1,5 +1,5 @@
 /**
- * Field rules of CONTRACT.md "Conventions", shared by every schema.
+ * Field rules of docs/behaviour.md "Conventions", shared by every schema.
  *
  * Every schema of shared/schemas is written with zod/mini: the same parser, issues and messages
  * as classic zod, in about 30 KB of a function's bundle instead of 445 KB (classic zod's schema

@@ -1,4 +1,4 @@
-/** Payment order request (spec "Payment order request", CONTRACT.md "Payment orders"). */
+/** Payment order request (docs/behaviour.md "Payment orders"). */
 import * as z from 'zod/mini';
 import { AppError } from '../errors';
 import { calendarDate, count, email, identifier, phone, text } from './common';

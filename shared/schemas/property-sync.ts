@@ -1,4 +1,4 @@
-/** Request schemas of the Area A endpoints (CONTRACT.md "Sync writes", "Availability"). */
+/** Request schemas of the Area A endpoints (docs/behaviour.md "Sync writes", "Availability"). */
 import * as z from 'zod/mini';
 import { MAX_SYNC_ITEMS } from '../config';
 import {

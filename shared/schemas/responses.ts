@@ -39,7 +39,7 @@ export const errorDetail = described(
 );
 
 /**
- * The envelope of every error (CONTRACT.md "Errors, everywhere"), restricted to the codes one
+ * The envelope of every error (docs/behaviour.md "Errors"), restricted to the codes one
  * response can carry.
  */
 export function errorEnvelope(codes: readonly [string, ...string[]]) {

@@ -1,5 +1,5 @@
 /**
- * The key order references are derived with (CONTRACT.md "Payment safety in deployed
+ * The key order references are derived with (docs/behaviour.md "Payment safety in deployed
  * stages": references cannot be derived from public data), and the guest booking page's
  * confirmation tokens of a form's attempt (shared/domain/guest-booking/). In the stack it is a
  * generated Secrets Manager secret readable by the order-creating functions only

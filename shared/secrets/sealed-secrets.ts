@@ -1,6 +1,6 @@
 /**
  * Secrets the service must use in clear (callback and webhook signing secrets) are kept on the
- * table sealed under an encryption context naming the client and the event kind (CONTRACT.md
+ * table sealed under an encryption context naming the client and the event kind (docs/behaviour.md
  * "Payment safety in deployed stages"). A sealed secret opens only under the same context, so
  * one client's sealed secret copied onto another client's record does not open.
  *

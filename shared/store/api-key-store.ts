@@ -113,19 +113,30 @@ export async function getClient(clientId: string): Promise<ClientRecord | undefi
   return item ? toClient(item) : undefined;
 }
 
-/** An UpdateItem of the client's profile (copied from its legacy key first if only there); undefined when there is no such client. */
+/**
+ * An UpdateItem of the client's profile (copied from its legacy key first if only there): a field
+ * given null is removed. Undefined when there is no such client.
+ */
 export async function updateClientProfile(clientId: string, fields: Record<string, unknown>): Promise<ClientRecord | undefined> {
-  const entries = Object.entries(fields);
+  const entries = Object.entries(fields).map(([name, value], i) => ({ name: `#f${i}`, field: name, value: `:v${i}`, given: value }));
+  const set = entries.filter((e) => e.given !== null);
+  const removed = entries.filter((e) => e.given === null);
   const attributes = await updateConfigItem(keys.client(clientId), keys.legacyClient(clientId), {
-    UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-    ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
-    ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+    UpdateExpression: [
+      set.length ? `SET ${set.map((e) => `${e.name} = ${e.value}`).join(', ')}` : '',
+      removed.length ? `REMOVE ${removed.map((e) => e.name).join(', ')}` : '',
+    ].join(' ').trim(),
+    ExpressionAttributeNames: Object.fromEntries(entries.map((e) => [e.name, e.field])),
+    ...(set.length ? { ExpressionAttributeValues: Object.fromEntries(set.map((e) => [e.value, e.given])) } : {}),
   });
   return attributes ? toClient(attributes) : undefined;
 }
 
+/** Settings to change: a value sets it, null removes it (its default applies again), one left out is kept. */
+export type ClientSettingsChange = { [K in keyof ClientSettings]?: ClientSettings[K] | null };
+
 /** Sets the given settings on the client's profile; the client as it now stands, undefined when there is none. */
-export async function putClientSettings(clientId: string, settings: ClientSettings): Promise<ClientRecord | undefined> {
+export async function putClientSettings(clientId: string, settings: ClientSettingsChange): Promise<ClientRecord | undefined> {
   const entries = Object.entries(settings).filter(([, value]) => value !== undefined);
   if (entries.length === 0) return getClient(clientId);
   return updateClientProfile(clientId, Object.fromEntries(entries));

@@ -1,9 +1,12 @@
 /**
  * Operators' audit entries: who did what to which record of a client, and when. Each entry is one
  * item in the client's partition under `AUDIT#<at>#<id>` (keys.audit), so a client's entries are
- * one sort-key range, read newest first by a Query that never reaches another client's data.
+ * one sort-key range, read newest first by a Query that never reaches another client's data. An
+ * entry about one of the service's records (a booking, a delivery) is written again, in the same
+ * transaction, under `AUDITABOUT#<target>#<at>#<id>` (keys.auditAbout): a record's own entries
+ * are read without reading the client's history.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type PageKey, queryPage } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
@@ -26,15 +29,34 @@ export interface AuditRecord {
   previous?: Record<string, AuditValue>;
 }
 
-/** Writes one entry; never overwrites (the id is new). */
+/** Writes one entry (and its copy under its target, keys.auditAbout); never overwrites (the id is new). */
 export async function putAuditEntry(clientId: string, entry: AuditRecord): Promise<void> {
-  await db.send(
-    new PutCommand({
+  const put = { TableName: TABLE, Item: { ...keys.audit(clientId, entry.at, entry.id), entity: 'audit', ...entry }, ConditionExpression: 'attribute_not_exists(pk)' };
+  if (entry.target === undefined || !keys.isAuditTarget(entry.target)) {
+    await db.send(new PutCommand(put));
+    return;
+  }
+  const about = { ...put, Item: { ...put.Item, ...keys.auditAbout(clientId, entry.target, entry.at, entry.id), entity: 'audit_about' } };
+  await db.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { Put: about }] }));
+}
+
+/**
+ * The newest `limit` entries about one record (at most), newest first, and whether older ones
+ * exist: one Query of the record's own range (keys.auditAbout), whatever the client's history.
+ */
+export async function auditEntriesAbout(clientId: string, target: string, limit: number): Promise<{ entries: AuditRecord[]; more: boolean }> {
+  if (!keys.isAuditTarget(target)) return { entries: [], more: false };
+  const prefix = keys.auditAboutPrefix(target);
+  const { Items = [] } = await db.send(
+    new QueryCommand({
       TableName: TABLE,
-      Item: { ...keys.audit(clientId, entry.at, entry.id), entity: 'audit', ...entry },
-      ConditionExpression: 'attribute_not_exists(pk)',
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ':from': prefix, ':to': `${prefix}\uffff` },
+      ScanIndexForward: false,
+      Limit: limit + 1,
     }),
   );
+  return { entries: Items.slice(0, limit).map((item) => fromItem<AuditRecord>(item)), more: Items.length > limit };
 }
 
 /**

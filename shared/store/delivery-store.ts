@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
+import { nameBasedId } from '../ids';
+import { batchGet, type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import type { EndpointKind } from './endpoint-store';
 import { keys } from './keys';
@@ -41,7 +42,34 @@ export interface DeliveryRecord {
   payment_order_id?: string;
 }
 
-/** A new delivery, due at once, of an event that happens at `at`. */
+/**
+ * The id of a booking's `booking.confirmed` delivery: name-based, so the deliveries of a booking
+ * are found by id (GetItem) without reading the client's history. A booking has at most two:
+ * one when it is confirmed (with its room, or `room: null` while it awaits one) and, for one
+ * confirmed without a room, one when staff assign it a room.
+ */
+export function bookingConfirmedDeliveryId(clientId: string, bookingId: string, withRoom: boolean): string {
+  return nameBasedId(clientId, 'delivery', bookingId, 'booking.confirmed', withRoom ? 'room' : 'awaiting-room');
+}
+
+/** Every id a booking's `booking.confirmed` deliveries can have (bookingConfirmedDeliveryId). */
+export function bookingConfirmedDeliveryIds(clientId: string, bookingId: string): string[] {
+  return [bookingConfirmedDeliveryId(clientId, bookingId, false), bookingConfirmedDeliveryId(clientId, bookingId, true)];
+}
+
+/** Whether a booking.confirmed payload carries a room (`room: null` while the booking awaits one). */
+function carriesRoom(payload: string): boolean {
+  try {
+    return Boolean((JSON.parse(payload) as { room?: unknown }).room);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A new delivery, due at once, of an event that happens at `at`. A booking's `booking.confirmed`
+ * gets its name-based id (bookingConfirmedDeliveryId); every other delivery a random one.
+ */
 export function newDelivery(input: {
   clientId: string;
   event: string;
@@ -51,8 +79,9 @@ export function newDelivery(input: {
   booking_id?: string;
   payment_order_id?: string;
 }): DeliveryRecord {
+  const byBooking = input.event === 'booking.confirmed' && input.booking_id;
   return {
-    delivery_id: randomUUID(),
+    delivery_id: byBooking ? bookingConfirmedDeliveryId(input.clientId, input.booking_id!, carriesRoom(input.payload)) : randomUUID(),
     client_id: input.clientId,
     event: input.event,
     endpoint: input.endpoint,
@@ -87,6 +116,11 @@ export function newDeliveryItem(record: DeliveryRecord) {
 export async function getDelivery(deliveryId: string): Promise<DeliveryRecord | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.delivery(deliveryId), ConsistentRead: true }));
   return Item ? fromItem<DeliveryRecord>(Item) : undefined;
+}
+
+/** The deliveries of these ids that exist (BatchGetItem), in no particular order. */
+export async function getDeliveries(deliveryIds: readonly string[]): Promise<DeliveryRecord[]> {
+  return (await batchGet(deliveryIds.map((id) => keys.delivery(id)))).map((item) => fromItem<DeliveryRecord>(item));
 }
 
 /** The values of `gsi1pk = :duePk, gsi1sk = :dueSk`: the delivery's place on the due index. */

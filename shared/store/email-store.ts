@@ -1,5 +1,5 @@
 /**
- * E-mails to guests (CONTRACT.md "Guest booking and the reception QR code"): an outbox on the
+ * E-mails to guests (docs/behaviour.md "Guest booking and the reception QR code"): an outbox on the
  * single table. An e-mail is written in the transaction of what it tells (the booking's
  * confirmation, the pay-at-the-hotel booking waiting for its link), sent after the commit, and
  * marked sent; while it is not sent it keeps its message and an entry on the sparse due index

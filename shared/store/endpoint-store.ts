@@ -3,6 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { openSecret, sealSecret } from '../secrets/sealed-secrets';
 import { getConfigItem } from './client-config';
 import { db, TABLE } from './dynamo';
+import { isConditionFailure } from './items';
 import { keys } from './keys';
 
 export type EndpointKind = 'callback' | 'webhook';
@@ -38,6 +39,29 @@ export async function putEndpoint(clientId: string, kind: EndpointKind, config: 
       },
     }),
   );
+}
+
+/**
+ * Points the endpoint at another URL, its sealed signing secret kept as it is (the seal names the
+ * client and the kind, not the URL). False, and nothing written, when the record changed its
+ * secret since `endpoint` was read (a rotation in between).
+ */
+export async function putEndpointUrl(endpoint: EndpointConfig, url: string, updatedAt: string): Promise<boolean> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: { ...keys.endpoint(endpoint.client_id, endpoint.kind), entity: 'endpoint', kind: endpoint.kind, url, sealed_secret: endpoint.sealed_secret, updated_at: updatedAt },
+        // Read at its legacy key: the new key has no record yet.
+        ConditionExpression: 'attribute_not_exists(pk) OR sealed_secret = :sealed',
+        ExpressionAttributeValues: { ':sealed': endpoint.sealed_secret },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
 
 // Opened secrets, per container: a KMS Decrypt per delivery would add latency and cost. Keyed by

@@ -1,5 +1,5 @@
 /**
- * Guest bookings (CONTRACT.md "Guest booking and the reception QR code") on the single table:
+ * Guest bookings (docs/behaviour.md "Guest booking and the reception QR code") on the single table:
  * the confirmation item a guest's token leads to, and the markers of open checkout holds that
  * availability reads. The hold itself is an entry of the room's `ROOMHOLD#` item
  * (service-booking-store.ts), where every booking of the room serializes.

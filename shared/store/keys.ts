@@ -87,6 +87,29 @@ export const keys = {
    * the operator CLI's `bookings assign BOOKING_ID` names no client.
    */
   bookingClient: (bookingId: string) => ({ pk: `BOOKINGID#${bookingId}`, sk: 'BOOKINGID' }),
+  /**
+   * Every booking of a client in check-in order (gsi3, on every booking item, whatever its state):
+   * the Bookings list pages through it, so a page reads its own size, whatever the history.
+   */
+  bookingsByCheckIn: (clientId: string) => `CLIENT#${clientId}#BOOKINGS`,
+  bookingCheckInSortKey: (checkInDate: string, bookingId: string) => `${checkInDate}#${bookingId}`,
+  /** The check-in date and booking id of a `bookingCheckInSortKey`, or undefined when it is not one (a cursor is checked with it). */
+  bookingCheckInEntry: (gsi3sk: string) => {
+    const entry = { checkInDate: gsi3sk.slice(0, 10), bookingId: gsi3sk.slice(11) };
+    return /^\d{4}-\d{2}-\d{2}$/.test(entry.checkInDate) && gsi3sk[10] === '#' && SORT_KEY_ID.test(entry.bookingId) ? entry : undefined;
+  },
+  /**
+   * A booking's search entry (shared/store/search-store.ts): one per term a booking is found by,
+   * written with the booking. Sorted by term, then check-in, so one term's bookings come newest
+   * stay first. Spread over partitions by `shard` (the term's first character, or a hash of it).
+   */
+  bookingSearch: (clientId: string, kind: string, shard: string, term: string, checkInDate: string, bookingId: string) => ({
+    pk: `SEARCH#${clientId}#${kind}#${shard}`,
+    sk: `${term}#${checkInDate}#${bookingId}`,
+  }),
+  bookingSearchPartition: (clientId: string, kind: string, shard: string) => `SEARCH#${clientId}#${kind}#${shard}`,
+  /** The booking id of a search entry's sort key: what follows its last `#`. */
+  bookingSearchEntryId: (sk: string) => sk.slice(sk.lastIndexOf('#') + 1),
   checkin: (clientId: string, source: string, externalCheckinId: string) => ({
     pk: `CLIENT#${clientId}`,
     sk: `CHECKIN#${source}#${externalCheckinId}`,
@@ -188,6 +211,14 @@ export const keys = {
   auditPrefix: 'AUDIT#',
   /** The time and id of an audit entry's sort key, or undefined when it is not one. */
   auditEntryOf: (sk: string) => (sk.startsWith('AUDIT#') ? timeOrderedEntry(sk.slice('AUDIT#'.length)) : undefined),
+  /**
+   * The same entry again under the record it is about, when that is one of the service's ids (a
+   * booking's, a delivery's): the entries about one record are one sort-key range, newest last.
+   */
+  auditAbout: (clientId: string, target: string, at: string, id: string) => ({ pk: `CLIENT#${clientId}`, sk: `AUDITABOUT#${target}#${at}#${id}` }),
+  auditAboutPrefix: (target: string) => `AUDITABOUT#${target}#`,
+  /** Whether entries about `target` are kept under it too (auditAbout): an id, never a `#`. */
+  isAuditTarget: (target: string) => SORT_KEY_ID.test(target),
 
   /** A payment order and, in its partition, its attempts, provider events and transactions. */
   paymentOrder: (orderReference: string) => ({ pk: `ORDER#${orderReference}`, sk: 'ORDER' }),
@@ -269,6 +300,8 @@ export const PARTITION_PREFIXES = [
   'SANDBOX#',
   /** Outbound callback and webhook deliveries. */
   'DELIVERY#',
+  /** Bookings' search entries, a client's by kind and shard (shared/store/search-store.ts). */
+  'SEARCH#',
   /** E-mails to guests (shared/store/email-store.ts). */
   'EMAIL#',
   /** Powertools idempotency records. */

@@ -23,7 +23,7 @@ export interface BookingSync {
   room_assignment: 'locked' | 'manual' | null;
   /**
    * Paid below its room's rate total, or in another currency than the client's (the rate check,
-   * CONTRACT.md "Payment orders"). Absent on orders settled before the check existed: false.
+   * docs/behaviour.md "Payment orders"). Absent on orders settled before the check existed: false.
    */
   below_rate?: boolean;
   /** Why a synced booking awaits manual assignment: `below_rate` when the client's setting kept it from its room. */

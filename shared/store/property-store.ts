@@ -4,7 +4,7 @@
  * categories and rooms; GetItem/BatchGetItem bookings and check-ins by id; Query gsi1 and gsi2
  * for active stays (they project only what overlap checks read). Nothing here scans.
  */
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { addDays } from '../schemas/common';
 import { ACTIVE_BOOKING_STATUSES, type BookingStatus, type PaymentStatus } from '../schemas/property-sync';
 import { batchGet, batchPut, queryAll } from './batch';
@@ -12,6 +12,8 @@ import { db, TABLE } from './dynamo';
 import { keys, SHORT_STAY_NIGHTS } from './keys';
 import { MAX_STAY_NIGHTS, nightsBetween } from '../schemas/common';
 import { fromItem, isConditionFailure } from './items';
+import { CHECK_IN_INDEX_ATTRIBUTES, checkInIndex } from './booking-index-store';
+import { deleteSearchEntries, putSearchEntries, searchEntryChanges } from './search-store';
 
 export interface CategoryRecord {
   id: string;
@@ -231,8 +233,9 @@ function stayIndex(clientId: string, booking: BookingRecord) {
   };
 }
 
+/** A booking's item: the booking, its stay-index attributes while active, and its place in check-in order. */
 export function bookingItem(clientId: string, booking: BookingRecord) {
-  return { ...keys.booking(clientId, booking.id), entity: 'booking', client_id: clientId, ...booking, ...stayIndex(clientId, booking) };
+  return { ...keys.booking(clientId, booking.id), entity: 'booking', client_id: clientId, ...booking, ...stayIndex(clientId, booking), ...checkInIndex(clientId, booking) };
 }
 
 export async function getBookings(clientId: string, bookingIds: readonly string[]): Promise<Map<string, BookingRecord>> {
@@ -246,8 +249,9 @@ export async function getBooking(clientId: string, bookingId: string): Promise<B
   return Item ? fromItem<BookingRecord>(Item) : undefined;
 }
 
-/** A new booking; false when a concurrent request created it first. */
+/** A new booking, its search entries put first; false when a concurrent request created it first. */
 export async function createBooking(clientId: string, booking: BookingRecord): Promise<boolean> {
+  await putSearchEntries(booking.id, searchEntryChanges(clientId, undefined, booking).added);
   try {
     await db.send(new PutCommand({ TableName: TABLE, Item: bookingItem(clientId, booking), ConditionExpression: 'attribute_not_exists(pk)' }));
     return true;
@@ -257,23 +261,24 @@ export async function createBooking(clientId: string, booking: BookingRecord): P
   }
 }
 
-const STAY_INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'] as const;
+const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', ...CHECK_IN_INDEX_ATTRIBUTES] as const;
 
 /**
  * Sets `changes` (an undefined value removes the attribute) on a booking still at the version
- * read, bumps the version and moves its stay-index entries to match the booking as it now is.
- * Attributes not in `changes` are left as they are, whoever wrote them. False when another
+ * read, bumps the version and moves its stay-index entries and its place in check-in order to
+ * match the booking as it now is; its new search entries are put before, the ones it lost deleted
+ * after. Attributes not in `changes` are left as they are, whoever wrote them. False when another
  * writer changed the booking since it was read.
  */
 export async function updateBooking(clientId: string, previous: BookingRecord, changes: Partial<BookingRecord>, now: string): Promise<boolean> {
   const version = (previous.version ?? 0) + 1;
   const next: BookingRecord = { ...previous, ...changes, version, updated_at: now };
-  const index: Record<string, string | undefined> = stayIndex(clientId, next);
+  const index: Record<string, string | undefined> = { ...stayIndex(clientId, next), ...checkInIndex(clientId, next) };
   const attributes: Record<string, unknown> = {
     ...changes,
     version,
     updated_at: now,
-    ...Object.fromEntries(STAY_INDEX_ATTRIBUTES.map((name) => [name, index[name]])),
+    ...Object.fromEntries(INDEX_ATTRIBUTES.map((name) => [name, index[name]])),
   };
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = {};
@@ -290,22 +295,24 @@ export async function updateBooking(clientId: string, previous: BookingRecord, c
   });
   const read = previous.version === undefined ? 'attribute_not_exists(#version)' : '#version = :read';
   if (previous.version !== undefined) values[':read'] = previous.version;
+  const update = {
+    TableName: TABLE,
+    Key: keys.booking(clientId, previous.id),
+    UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+    ConditionExpression: `attribute_exists(pk) AND ${read}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+  const entries = searchEntryChanges(clientId, previous, next);
+  await putSearchEntries(previous.id, entries.added);
   try {
-    await db.send(
-      new UpdateCommand({
-        TableName: TABLE,
-        Key: keys.booking(clientId, previous.id),
-        UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
-        ConditionExpression: `attribute_exists(pk) AND ${read}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
+    await db.send(new UpdateCommand(update));
   } catch (error) {
     if (isConditionFailure(error)) return false;
     throw error;
   }
+  await deleteSearchEntries(entries.removed);
+  return true;
 }
 
 /** Filters of a client's booking list, each optional (docs/data-model.md, pattern 23). */
@@ -351,31 +358,6 @@ function bookingListQuery(clientId: string, filter: BookingFilter) {
 /** Every booking of a client matching the filter, any origin, in booking-id order. */
 export async function listBookings(clientId: string, filter: BookingFilter = {}): Promise<BookingRecord[]> {
   return (await queryAll(bookingListQuery(clientId, filter))).map((item) => fromItem<BookingRecord>(item));
-}
-
-/**
- * At most `limit` bookings matching the filter after the booking id `after`, in booking-id order,
- * and the id to continue after when there may be more.
- */
-export async function listBookingsPage(
-  clientId: string,
-  filter: BookingFilter,
-  page: { limit: number; after?: string },
-): Promise<{ bookings: BookingRecord[]; continueAfter?: string }> {
-  const query = bookingListQuery(clientId, filter);
-  const bookings: BookingRecord[] = [];
-  let start: Record<string, unknown> | undefined = page.after === undefined ? undefined : keys.booking(clientId, page.after);
-  // The filter applies after `Limit` items are read: a selective filter takes several reads.
-  while (bookings.length < page.limit) {
-    const result = await db.send(new QueryCommand({ ...query, TableName: TABLE, Limit: Math.max(page.limit, 100), ExclusiveStartKey: start }));
-    const items = result.Items ?? [];
-    const room = page.limit - bookings.length;
-    bookings.push(...items.slice(0, room).map((item) => fromItem<BookingRecord>(item)));
-    if (items.length > room) return { bookings, continueAfter: bookings.at(-1)!.id };
-    start = result.LastEvaluatedKey;
-    if (!start) return { bookings };
-  }
-  return { bookings, continueAfter: keys.bookingIdOf(start!.sk as string) };
 }
 
 export interface StayWindow {

@@ -10,6 +10,7 @@ import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import { bookingItem, type BookingRecord, type RoomRecord } from './property-store';
 import { fromItem } from './items';
+import { searchEntryWrites } from './search-store';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -18,7 +19,7 @@ export interface Hold {
   check_in_date: string;
   check_out_date: string;
   /**
-   * A guest's open checkout (CONTRACT.md "Guest booking"): the room is held for the booking its
+   * A guest's open checkout (docs/behaviour.md "Guest booking and the reception QR code"): the room is held for the booking its
    * order makes when paid, until this ISO time; after it the entry blocks nothing. Confirmed
    * bookings have none.
    */
@@ -63,13 +64,14 @@ export function holdItem(clientId: string, hold: NonNullable<ServiceBookingWrite
 }
 
 /**
- * The transaction items of a service booking: booking, the pointer from its id to its client,
- * room hold (version-checked) and deliveries.
+ * The transaction items of a service booking: booking, its search entries, the pointer from its
+ * id to its client, room hold (version-checked) and deliveries.
  */
 export function serviceBookingItems(write: ServiceBookingWrite): TransactItem[] {
   const { clientId, booking, deliveries, hold } = write;
   const items: TransactItem[] = [
     { Put: { TableName: TABLE, Item: bookingItem(clientId, booking), ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...searchEntryWrites(clientId, undefined, booking),
     { Put: { TableName: TABLE, Item: { ...keys.bookingClient(booking.id), entity: 'booking_client', client_id: clientId } } },
   ];
   if (hold) items.push(holdItem(clientId, hold));
@@ -94,8 +96,9 @@ export interface RoomAssignmentWrite {
 
 /**
  * The transaction items giving a booking awaiting manual assignment its room: the booking (only
- * if it still has no room and is as read), the room's hold (version-checked), the paid order's
- * booking_sync naming the room, and the new booking.confirmed delivery.
+ * if it still has no room and is as read; its search entry by room with it), the room's hold
+ * (version-checked), the paid order's booking_sync naming the room, and the new booking.confirmed
+ * delivery.
  */
 export function roomAssignmentItems(write: RoomAssignmentWrite): TransactItem[] {
   const { clientId, read, assigned, hold, deliveries } = write;
@@ -115,6 +118,7 @@ export function roomAssignmentItems(write: RoomAssignmentWrite): TransactItem[] 
         ExpressionAttributeValues: values,
       },
     },
+    ...searchEntryWrites(clientId, read, assigned),
     holdItem(clientId, hold),
   ];
   if (read.payment_order_reference) {

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, hasChromium, launchChromium, shoot, watchCspViolations } from '../support/browser';
+import { CHROMIUM, hasChromium, launchChromium, seriousAxeViolations, shoot, watchCspViolations } from '../support/browser';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const ORDERS = '/api/v1/payments/payment-orders';
@@ -87,13 +87,14 @@ describe(`sandbox checkout in headless Chromium (skipped without ${CHROMIUM}: ap
       expect(stack.sandboxUrl).not.toBe(new URL(stack.url).origin);
       expect(opened?.headers()['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-/);
       // Its own styles apply under that policy.
-      expect(await page.getByRole('button', { name: 'Pay 259 EUR' }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(31, 136, 61)');
+      // The amount as people write it, with its currency.
+      expect(await page.getByRole('button', { name: 'Pay 259.00 EUR' }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(31, 136, 61)');
       await shoot(page, 'sandbox-checkout', new Set());
-      await expect(page.title()).resolves.toContain('259 EUR');
-      expect(await page.getByTestId('amount').textContent()).toBe('259 EUR');
+      await expect(page.title()).resolves.toContain('259.00 EUR');
+      expect(await page.getByTestId('amount').textContent()).toBe('259.00 EUR');
       expect(await page.getByTestId('customer').textContent()).toContain('grace@example.com');
 
-      await Promise.all([page.waitForURL(`${partner.url}/thanks?**`), page.getByRole('button', { name: 'Pay 259 EUR' }).click()]);
+      await Promise.all([page.waitForURL(`${partner.url}/thanks?**`), page.getByRole('button', { name: 'Pay 259.00 EUR' }).click()]);
 
       const landed = new URL(page.url());
       expect(landed.origin + landed.pathname).toBe(`${partner.url}/thanks`);
@@ -113,6 +114,39 @@ describe(`sandbox checkout in headless Chromium (skipped without ${CHROMIUM}: ap
       expect(await page.getByRole('button').count()).toBe(0);
     } finally {
       await page.close();
+    }
+  });
+
+  needsChromium('fits a 390 px phone without scrolling sideways, and a session opened before guest checkouts were described shows no guest: reference', async () => {
+    const order = await newOrder();
+    const phone = await browser!.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await phone.newPage();
+    try {
+      await page.goto(order.checkout_url);
+      const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      const violations = await seriousAxeViolations(page);
+      expect(violations, JSON.stringify(violations)).toEqual([]);
+
+      // Such a session's description is the service's own reference: the page says what it is for instead.
+      const { db, TABLE } = await import('../../shared/store/dynamo');
+      const { keys } = await import('../../shared/store/keys');
+      const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+      const providerReference = new URL(order.checkout_url).pathname.split('/').pop()!;
+      await db.send(
+        new UpdateCommand({
+          TableName: TABLE,
+          Key: keys.sandboxSession(providerReference),
+          UpdateExpression: 'SET description = :d',
+          ExpressionAttributeValues: { ':d': `Payment guest:${'a358bff2'.repeat(4)}` },
+        }),
+      );
+      await page.reload();
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Room booking');
+      await expect(page.locator('body').innerText()).resolves.not.toContain('guest:');
+      expect(await overflow()).toBeLessThanOrEqual(0);
+    } finally {
+      await phone.close();
     }
   });
 

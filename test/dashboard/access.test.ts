@@ -1,5 +1,5 @@
 /**
- * Who gets in and what every page promises (CONTRACT.md "Hotel dashboard"): sign-in with the
+ * Who gets in and what every page promises (docs/behaviour.md "Hotel dashboard"): sign-in with the
  * wrong and the right password, cookie flags, sign-out revoking the session, the headers of every
  * page, a POST from another origin refused, staff kept out of Integrations, the tenant from the
  * token only, and every navigation link answering.

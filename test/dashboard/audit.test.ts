@@ -1,7 +1,7 @@
 /**
  * The dashboard's Audit page over HTTP: the operator's retries on the Deliveries page recorded
- * with their e-mail, newest first, with what changed; the target filter; pages; and only the
- * operator's own client's entries.
+ * with their e-mail, newest first, in words (what they did, to which booking; never an action's
+ * code or an id); the entries about one record; pages; and only the operator's own client's entries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DashboardClient, signedInOperator, textOf } from '../support/dashboard-client';
@@ -69,9 +69,14 @@ function nextPage(html: string): string | undefined {
 }
 
 const TIME = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC';
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+/** A string as a regular expression matching it literally. */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The visible text of a page's main part (not the URLs of its links). */
+const mainText = (html: string) => textOf(html.split('<main')[1]?.split('</main>')[0] ?? '');
 
 describe('Audit', () => {
-  it("lists the operator's retries newest first, with their e-mail and what changed", async () => {
+  it("lists the operator's retries newest first, with their e-mail and what they did to which booking, in words", async () => {
     const retried = await needsReview(tenant.clientId);
     expect((await staff.submit(`/dashboard/deliveries/${retried}/retry`, { back: 'detail' })).status).toBe(200);
     // Delivered before the receiver is told to refuse the next one.
@@ -82,29 +87,35 @@ describe('Audit', () => {
     const page = await staff.get('/dashboard/audit');
     expect(page.status).toBe(200);
     expect(page.text).toContain('<h1>Audit</h1>');
-    expect(page.text).toMatch(/<th scope="col">Time<\/th><th scope="col">Operator<\/th><th scope="col">Action<\/th><th scope="col">Target<\/th><th scope="col">Changes<\/th>/);
+    expect(page.text).toMatch(/<th scope="col">Time<\/th><th scope="col">Who<\/th><th scope="col">What happened<\/th><th scope="col">About<\/th>/);
     const [all, one] = rows(page.text);
-    expect(all).toMatch(new RegExp(`^${TIME} ${staff.email} delivery\\.retry_all — count: 1 failed: 0 needs_review: 1$`));
-    expect(one).toMatch(new RegExp(`^${TIME} ${staff.email} delivery\\.retry ${retried} event: booking\\.confirmed status: pending was: needs_review$`));
+    const who = literally(staff.email);
+    expect(all).toMatch(new RegExp(`^${TIME} ${who} Sent every failed or refused notification again: 1 queued \\(0 failed, 1 refused\\) —$`));
+    expect(one).toMatch(new RegExp(`^${TIME} ${who} Sent a notification to your PMS again \\(it had been refused\\) Booking BK-[A-Z0-9]{8} · Ada Lovelace Entries about it$`));
+    const { booking_id: bookingId } = await domain.callbacks.showDelivery(retried);
+    expect(page.text).toContain(`href="/dashboard/bookings/${bookingId}"`);
     expect(page.text).toContain(`href="/dashboard/audit?target=${retried}"`);
-    expect(page.text).toContain('<ul class="changes"><li>count: 1</li>');
+    // In words: no action's code, no id.
+    expect(mainText(page.text)).not.toMatch(UUID);
+    expect(mainText(page.text)).not.toContain('delivery.retry');
 
     // The entries about the delivery only.
     const about = await staff.get(`/dashboard/audit?target=${retried}`);
     expect(rows(about.text)).toEqual([one]);
-    expect(about.text).toMatch(new RegExp(`<input id="f-target" name="target" type="text" value="${retried}"`));
+    expect(mainText(about.text)).toMatch(/Only the entries about Booking BK-[A-Z0-9]{8} · Ada Lovelace · All entries/);
     expect(rows((await staff.get('/dashboard/audit?target=nothing')).text)).toEqual([]);
   });
 
   it("shows only the operator's own client's entries, escaped", async () => {
     const other = await stack.createTenant();
     await domain.audit.recordAudit(other.clientId, { operator: 'eve@example.com', action: 'room.create', target: 'THEIRS', changes: {} });
-    await domain.audit.recordAudit(tenant.clientId, { operator: 'cli@example.com', action: 'room.create', changes: { name: '<b>Suite</b>', note: null } });
+    // An action the page has no words of its own for: its name and changes, in words.
+    await domain.audit.recordAudit(tenant.clientId, { operator: 'cli@example.com', action: 'room.rename', changes: { new_name: '<b>Suite</b>', note: null } });
     const page = await staff.get('/dashboard/audit');
     expect(page.text).not.toContain('eve@example.com');
     expect(page.text).not.toContain('THEIRS');
-    expect(page.text).toContain('name: &lt;b>Suite&lt;/b>');
-    expect(rows(page.text)[0]).toMatch(new RegExp(`^${TIME} cli@example\\.com room\\.create — name: <b>Suite</b> note: —$`));
+    expect(page.text).toContain('new name: &lt;b>Suite&lt;/b>');
+    expect(rows(page.text)[0]).toMatch(new RegExp(`^${TIME} cli@example\\.com Room: rename \\(new name: <b>Suite</b>\\) —$`));
   });
 
   it('pages through every entry once, newest first, with the filter kept', async () => {
@@ -112,7 +123,7 @@ describe('Audit', () => {
     const operator = await signedInOperator(stack, client.clientId, 'staff');
     const base = Date.parse('2027-01-01T00:00:00.000Z');
     for (let i = 0; i < 5; i++) {
-      await domain.audit.recordAudit(client.clientId, { operator: 'ada@example.com', action: 'room.create', target: `T-${i}`, changes: { i } }, new Date(base + i * 1000));
+      await domain.audit.recordAudit(client.clientId, { operator: 'ada@example.com', action: 'room.create', target: `T-${i}`, changes: { room_number: `T-${i}` } }, new Date(base + i * 1000));
     }
     const seen: string[] = [];
     let path: string | undefined = '/dashboard/audit?limit=2';

@@ -1,7 +1,8 @@
 /**
- * The dashboard's Payments page over HTTP: the client's payment orders newest first with their
- * amounts in major units, a paid sandbox order with its attempts, provider events, transactions
- * and the booking it became, pages, and another client's order answering 404.
+ * The dashboard's Payments page over HTTP: the client's payment orders newest first with what
+ * they pay for and their amounts with the currency, statuses in words; a paid sandbox order with
+ * its attempts, provider events, transactions, the booking it became and its room; pages; and
+ * another client's order answering 404.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,29 +59,33 @@ describe('Payments', () => {
     expect(list.status).toBe(200);
     const paidRow = textOf(rowOf(list.text, paid.orderReference)!);
     expect(paidRow).toMatch(
-      new RegExp(`^${paid.orderReference} INV-[0-9a-f-]{36} 240\\.00 USD paid \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC ada@example\\.com room_booking$`),
+      new RegExp(
+        `^${paid.orderReference} Room booking: 2027-11-10 to 2027-11-12, 2 nights, 2 guests \\(reference INV-[0-9a-f-]{36}\\) 240\\.00 USD Paid \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC ada@example\\.com$`,
+      ),
     );
-    expect(textOf(rowOf(list.text, yen)!)).toMatch(/ 125,000 JPY processing .* UTC — grace@example\.com —$/);
+    expect(textOf(rowOf(list.text, yen)!)).toMatch(/ INV-[0-9a-f-]{36} 125,000 JPY In progress .* UTC — grace@example\.com$/);
     // Newest first.
     expect(list.text.indexOf(yen)).toBeLessThan(list.text.indexOf(paid.orderReference));
     expect(list.text).toContain(`href="/dashboard/payments/${paid.orderReference}"`);
   });
 
-  it('shows a paid order with its attempts, provider events, transactions and booking', async () => {
+  it('shows a paid order with its attempts, provider events, transactions, booking and room, in words', async () => {
     const page = await staff.get(`/dashboard/payments/${paid.orderReference}`);
     expect(page.status).toBe(200);
     for (const heading of ['Attempts', 'Provider events', 'Transactions']) expect(page.text).toContain(`<h2>${heading}</h2>`);
     const text = textOf(page.text);
     expect(text).toContain(`Payment order ${paid.orderReference}`);
-    expect(text).toMatch(/Amount 240\.00 USD Status paid /);
-    expect(text).toContain('Stay 2027-11-10 to 2027-11-12, 2 guests');
-    expect(text).toContain(`Booking ${paid.sync.booking_reference} (confirmation code ${paid.sync.confirmation_code}), awaiting a room`);
+    expect(text).toMatch(/Amount 240\.00 USD Status Paid /);
+    expect(text).toContain('For Room booking: 2027-11-10 to 2027-11-12, 2 nights, 2 guests');
+    expect(text).toContain(`Booking ${paid.sync.booking_reference} (confirmation code ${paid.sync.confirmation_code}) Room Awaiting a room`);
+    // No internal id: not the order's own id (the partner's reference is theirs).
+    expect(text).not.toContain('Payment order id');
     expect(page.text).toContain(`href="/dashboard/bookings/${paid.sync.booking_id}"`);
     const sections = page.text.split('<h2>');
     const section = (name: string) => textOf(sections.find((s) => s.startsWith(`${name}</h2>`))!);
-    expect(section('Attempts')).toMatch(/^Attempts Attempt Provider Provider reference Outcome Created Updated 1 sandbox \S+ paid /);
+    expect(section('Attempts')).toMatch(/^Attempts Attempt Provider Provider reference Outcome Created Updated 1 Sandbox \(test payments\) \S+ Paid /);
     expect(section('Provider events')).not.toContain('No provider events');
-    expect(section('Transactions')).toMatch(/240\.00 USD sandbox/);
+    expect(section('Transactions')).toMatch(/Payment 240\.00 USD Sandbox \(test payments\)/);
   });
 
   it("answers 404 for another client's order and for one that does not exist", async () => {
@@ -93,7 +98,7 @@ describe('Payments', () => {
     expect((await staff.get('/dashboard/payments/PO-nothing-here')).status).toBe(404);
     // Their operator sees it.
     const theirOperator = await signedInOperator(stack, other.clientId, 'staff');
-    expect(textOf((await theirOperator.get(`/dashboard/payments/${theirs}`)).text)).toMatch(/Amount 50\.00 EUR Status processing/);
+    expect(textOf((await theirOperator.get(`/dashboard/payments/${theirs}`)).text)).toMatch(/Amount 50\.00 EUR Status In progress/);
   });
 
   it('pages through every order once', async () => {

@@ -1,5 +1,5 @@
 /**
- * Operators' second factor against cognito-local (CONTRACT.md "Payment safety in deployed
+ * Operators' second factor against cognito-local (docs/behaviour.md "Payment safety in deployed
  * stages"): TOTP turned on from the Security page, the "Code" page Cognito's SOFTWARE_TOKEN_MFA
  * leads to, and an operator created with `--mfa required` made to set TOTP up before anything
  * opens. Cognito's own MFA_SETUP challenge, which cognito-local never sets, and the user context
@@ -77,7 +77,7 @@ describe('the Security page', () => {
     expect(textOf(on.text)).toContain('Status On: after your password, a code from your authenticator app');
     // Recorded with the operator and the time, as every dashboard action.
     const audit = await signedInOperator(stack, clientId, 'staff');
-    expect(textOf((await audit.get('/dashboard/audit')).text)).toContain('operator.totp_on');
+    expect(textOf((await audit.get('/dashboard/audit')).text)).toContain('Turned on sign-in codes from an authenticator app');
   });
 
   it('is behind a session, and its forms refuse another origin', async () => {

@@ -1,5 +1,5 @@
 /**
- * E-mail to guests in the template (CONTRACT.md "Guest booking and the reception QR code"): with
+ * E-mail to guests in the template (docs/behaviour.md "Guest booking and the reception QR code"): with
  * `senderEmail`, exactly the functions that send (the route table's `access.sendsEmail`, and the
  * sweeper, which retries failed sends) may call `ses:SendEmail`, and only on the sender's verified
  * identity; without it no function may, and none is told a sender.

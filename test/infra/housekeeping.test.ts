@@ -1,5 +1,5 @@
 /**
- * The deployed shape's housekeeping (CONTRACT.md "Payment safety in deployed stages"): no secret
+ * The deployed shape's housekeeping (docs/behaviour.md "Payment safety in deployed stages"): no secret
  * of a path in the access logs, the table's deletion protection, the sweeper without Lambda's
  * asynchronous retries, the guest function's currencies. Bundling is skipped (aws:cdk:bundling-stacks).
  */

@@ -1,5 +1,5 @@
 /**
- * Least privilege per partition-key prefix (CONTRACT.md "Payment safety in deployed stages"):
+ * Least privilege per partition-key prefix (docs/behaviour.md "Payment safety in deployed stages"):
  * every DynamoDB write a function's role allows is limited by `dynamodb:LeadingKeys` to the
  * partition-key prefixes it declares ("Using IAM policy conditions for fine-grained access
  * control", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html;

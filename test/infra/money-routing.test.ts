@@ -1,5 +1,5 @@
 /**
- * A change of where a client's money goes raises an alarm (CONTRACT.md "Payment safety in deployed
+ * A change of where a client's money goes raises an alarm (docs/behaviour.md "Payment safety in deployed
  * stages"): the ProviderAccountChanged metric the dashboard publishes on every change of provider
  * or Stripe account, alarmed from the first one, to the stage's alarm topic.
  * Properties as AWS::CloudWatch::Alarm defines them

@@ -1,5 +1,5 @@
 /**
- * The deployed shape of CONTRACT.md "Payment safety in deployed stages" (what only AWS runs):
+ * The deployed shape of docs/behaviour.md "Payment safety in deployed stages" (what only AWS runs):
  * the sandbox provider's routes only where a stage turns it on, never in prod, and then on an
  * origin of their own (a function URL), never the API's; the order reference key readable by the
  * order-creating functions only; the settlement alarms.

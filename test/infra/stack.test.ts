@@ -602,7 +602,7 @@ describe('least privilege', () => {
   });
 
   it('grants the public routes, the authorizer, the sender and the sweeper exactly these', () => {
-    const settlement = 'under BOOKINGID# or CLIENT# or DELIVERY# or EMAIL# or ORDER#';
+    const settlement = 'under BOOKINGID# or CLIENT# or DELIVERY# or EMAIL# or ORDER# or SEARCH#';
     const reconcile = ['dynamodb:GetItem', `dynamodb:PutItem ${settlement}`, 'dynamodb:Query on index/gsi2', `dynamodb:UpdateItem ${settlement}`];
     const expected = {
       VerifyPaymentOrder: reconcile,

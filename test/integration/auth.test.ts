@@ -1,5 +1,5 @@
 /**
- * Foundation acceptance: every keyed route answers the statuses and codes of CONTRACT.md
+ * Foundation acceptance: every keyed route answers the statuses and codes of docs/behaviour.md
  * "Credentials" through the local gateway, authorizer and middleware, with a request id that
  * matches its header; keys are stored only as hashes and never logged.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/property-sync/availability through the local gateway (CONTRACT.md
+ * GET /api/v1/property-sync/availability through the local gateway (docs/behaviour.md
  * "Availability"): response shape, natural room order, every overlap edge, bookings of any
  * origin, every filter, occupancy, inactive rooms, and query validation.
  */

@@ -1,5 +1,5 @@
 /**
- * Bad input (CONTRACT.md "Errors, everywhere"): property-based, for every route of the route
+ * Bad input (docs/behaviour.md "Errors"): property-based, for every route of the route
  * table. fast-check generates malformed requests (see test/support/arbitraries.ts) and sends
  * them over a plain socket to the loopback gateway (the sandbox checkout's routes to its own
  * origin, a local function URL). Every answer must be a 4xx the contract
@@ -46,7 +46,7 @@ const ROUTE_TEST_TIMEOUT_MS = Math.max(60_000, TIME_PER_ROUTE_MS + 60_000);
 const REQUEST_TIMEOUT_MS = 5_000;
 const SOURCE = 'pms';
 
-/** Every code CONTRACT.md names; an answer with any other code is a bug. */
+/** Every code docs/behaviour.md "Errors" names; an answer with any other code is a bug. */
 const CONTRACT_CODES = new Set([
   'MISSING_API_KEY',
   'INVALID_API_KEY',

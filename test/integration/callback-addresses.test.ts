@@ -1,5 +1,5 @@
 /**
- * Callback and webhook URLs never point inside (CONTRACT.md "Payment safety in deployed stages"):
+ * Callback and webhook URLs never point inside (docs/behaviour.md "Payment safety in deployed stages"):
  * refused when saved, through configureEndpoint as `callbacks set` / `webhooks set` run it, and
  * again at send time against the DNS answer, which a responder on loopback gives here
  * (DNS_SERVERS): the delivery ends needs_review with the reason, and nothing is sent.

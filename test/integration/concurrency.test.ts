@@ -1,5 +1,5 @@
 /**
- * Concurrency (CONTRACT.md "Idempotency-Key", "Sync writes", "Payment orders"): requests sent
+ * Concurrency (docs/behaviour.md "Idempotency-Key", "Sync writes", "Payment orders"): requests sent
  * at the same moment through the loopback gateway. The same Idempotency-Key runs once; the same
  * payment reference makes one order; paid orders and reception bookings of one room for
  * overlapping nights leave exactly one holder; the same rooms synced in parallel exist once.

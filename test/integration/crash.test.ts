@@ -1,5 +1,5 @@
 /**
- * The crash test (CONTRACT.md "Nothing lost across crashes"), in two kinds of kill:
+ * The crash test (docs/behaviour.md "Nothing lost across crashes"), in two kinds of kill:
  * - `stack`: `npm start` killed whole with SIGKILL (the emulators with it) at seeded random
  *   moments of a mixed workload and started again on the same data. DynamoDB Local may then drop
  *   the last transaction it acknowledged (LOCAL-EMULATORS.md): a partner that finds its order gone

@@ -1,5 +1,5 @@
 /**
- * The booking page against abuse and against a checkout that outlives its hold (CONTRACT.md
+ * The booking page against abuse and against a checkout that outlives its hold (docs/behaviour.md
  * "Guest booking and the reception QR code", Abuse; "Sandbox payment provider"): at most 3 open
  * holds per source address per client (a 4th: 429 "Too many bookings in progress" with
  * Retry-After; a hold that ends gives the slot back); check-in at most `booking_horizon_days`
@@ -135,7 +135,7 @@ describe('the booking horizon', () => {
     expect((await get(`/book/${tenant.clientId}?${new URLSearchParams(stayIn(365))}`)).status).toBe(200);
 
     const { setClientSettings } = await import('../../shared/domain/clients');
-    expect(await setClientSettings(tenant.clientId, { booking_horizon_days: 500 })).toEqual({ booking_horizon_days: 500, below_rate_orders: 'lock' });
+    expect(await setClientSettings(tenant.clientId, { booking_horizon_days: 500 })).toMatchObject({ booking_horizon_days: 500, below_rate_orders: 'lock', time_zone: 'UTC' });
     expect((await get(`/book/${tenant.clientId}?${new URLSearchParams(far)}`)).status).toBe(200);
     await setClientSettings(tenant.clientId, { booking_horizon_days: 30 });
     expect((await get(`/book/${tenant.clientId}?${new URLSearchParams(stayIn(31))}`)).status).toBe(400);

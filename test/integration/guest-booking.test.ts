@@ -1,5 +1,5 @@
 /**
- * The guest booking use cases (CONTRACT.md "Guest booking and the reception QR code"), called as
+ * The guest booking use cases (docs/behaviour.md "Guest booking and the reception QR code"), called as
  * the guest pages call them, inside an invocation holding them to the table access the pages'
  * function declares (guestBookingTableAccess): the form's rules, search by category with totals,
  * a checkout paid on the sandbox and verified by HTTP, the room hold (not offered to anyone else,
@@ -183,7 +183,7 @@ describe('the stay form (checkStay)', () => {
 
   it('refuses more than 30 nights', () => {
     expect(guest.checkStay({ check_in: '2030-05-10', check_out: '2030-06-09', guests: 1 }, now).check_out).toBe('2030-06-09');
-    expect(problems({ check_in: '2030-05-10', check_out: '2030-06-10', guests: 1 })).toEqual([{ path: 'check_out', message: 'a stay is at most 30 nights' }]);
+    expect(problems({ check_in: '2030-05-10', check_out: '2030-06-10', guests: 1 })).toEqual([{ path: 'check_out', message: 'must be at most 30 nights after check-in' }]);
   });
 
   it('refuses guests that are not a whole number of at least 1', () => {
@@ -201,7 +201,7 @@ describe('the stay form (checkStay)', () => {
 describe('the hotel and its rooms', () => {
   it('knows the hotel by its id; an unknown or malformed id is 404', async () => {
     const { tenant } = await hotel();
-    expect(await asPages(() => guest.guestBookingClient(tenant.clientId))).toEqual({ client_id: tenant.clientId, name: expect.stringMatching(/^Test hotel/), currency: 'USD', pay_at_property: false, booking_horizon_days: 365 });
+    expect(await asPages(() => guest.guestBookingClient(tenant.clientId))).toEqual({ client_id: tenant.clientId, name: expect.stringMatching(/^Test hotel/), currency: 'USD', pay_at_property: false, booking_horizon_days: 365, time_zone: 'UTC' });
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-client', '', `${tenant.clientId}x`]) {
       expect(await refusal(asPages(() => guest.guestBookingClient(id)))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     }

@@ -1,5 +1,5 @@
 /**
- * E-mail to guests (CONTRACT.md "Guest booking and the reception QR code"), read back from the
+ * E-mail to guests (docs/behaviour.md "Guest booking and the reception QR code"), read back from the
  * SES v2 emulator's `GET /store`: a paid guest booking's confirmation e-mail (hotel, dates, room
  * type, total, booking reference, confirmation code, a working link), staff seeing it sent; pay at
  * the hotel pending, unseen by the PMS until the "Confirm your booking" link's button (its GET

@@ -1,5 +1,5 @@
 /**
- * The guest booking pages over plain HTTP (CONTRACT.md "Guest booking and the reception QR
+ * The guest booking pages over plain HTTP (docs/behaviour.md "Guest booking and the reception QR
  * code"): the search form and its results, every input rule answered by the form again with the
  * message next to the field (400), an unknown hotel 404, nothing echoed unescaped, the checkout
  * opened through a payment order (303 to the provider), pay at the hotel only where the hotel
@@ -23,6 +23,9 @@ let markupHotel: { clientId: string; name: string };
 const rooms = new Map<string, string>();
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/** A stay's date as the pages write it: `Sat, 28 Nov 2026`. */
+const written = (date: string) =>
+  new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 
 interface Page {
   status: number;
@@ -149,12 +152,16 @@ describe('the booking page', () => {
     expect(page.status).toBe(200);
     const text = textOf(page.html);
     expect(text).toContain('3 nights, 2 guests');
-    expect(text).toContain('Room 101, double, up to 2 guests 360.00 USD');
-    expect(text).toContain('Room 201, suite, up to 4 guests 751.50 USD');
+    // The price a night and the stay's total, with the currency; no word on taxes from a hotel that has not said.
+    expect(text).toContain('Room 101, double, up to 2 guests 120.00 USD a night 360.00 USD in total');
+    expect(text).toContain('Room 201, suite, up to 4 guests 250.50 USD a night 751.50 USD in total');
+    expect(text).not.toMatch(/tax/i);
     expect(page.html.match(/>Book<\/button>/g)).toHaveLength(3);
     for (const number of ['101', '102', '201']) expect(page.html).toContain(`name="room_id" value="${roomIdOf(number)}"`);
     // Grouped by category (here the room type, no categories synced), the cheapest first.
-    expect(page.html.indexOf('<h3>double</h3>')).toBeLessThan(page.html.indexOf('<h3>suite</h3>'));
+    const heading = (name: string) => page.html.search(new RegExp(`<h3 id="c\\d+">${name}</h3>`));
+    expect(heading('double')).toBeGreaterThan(0);
+    expect(heading('double')).toBeLessThan(heading('suite'));
 
     const four = await search(tenant.clientId, { check_in: day(30), check_out: day(31), guests: '4' });
     expect(four.html.match(/>Book<\/button>/g)).toHaveLength(1);
@@ -246,7 +253,7 @@ describe('booking', () => {
     expect(page.status).toBe(200);
     const text = textOf(page.html);
     expect(text).toContain('Room 102, double');
-    expect(text).toContain('240.00 USD (2 nights)');
+    expect(text).toContain('Per night 120.00 USD Total 240.00 USD for 2 nights');
     for (const [label, name] of [
       ['Name', 'name'],
       ['Email', 'email'],
@@ -476,6 +483,230 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
   });
 });
 
+/** The hidden fields of the page's form that posts to `action` (the values unescaped as a browser reads them). */
+function hiddenFieldsOf(html: string, action: string): Record<string, string> {
+  const form = new RegExp(`<form method="post" action="${action.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}">([\\s\\S]*?)</form>`).exec(html)?.[1];
+  expect(form, `a form posting to ${action}`).toBeDefined();
+  const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return Object.fromEntries([...form!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [m[1]!, unescape(m[2]!)]));
+}
+
+/** The links of a page whose text is `text`. */
+const linksTo = (html: string, text: string) => [...html.matchAll(/<a href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].filter((m) => m[2] === text).map((m) => m[1]!.replace(/&amp;/g, '&'));
+
+/** The guest choosing an outcome on the sandbox checkout, then the provider's redirect to verify: the page the guest lands on. */
+async function leaveCheckout(checkoutUrl: string, outcome: 'paid' | 'cancelled' | 'failed'): Promise<Page & { path: string }> {
+  const left = await fetch(checkoutUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `outcome=${outcome}` });
+  expect(left.status).toBe(303);
+  const verify = await fetch(new URL(left.headers.get('location')!, stack.url), { redirect: 'manual' });
+  expect(verify.status).toBe(303);
+  const landed = new URL(verify.headers.get('location')!);
+  return { ...(await get(`${landed.pathname}${landed.search}`)), path: landed.pathname };
+}
+
+describe('what guests compare (a hotel that says what it offers, taxes, cancellations, check-in time and address)', () => {
+  const POLICY = 'Free cancellation until 48 hours before arrival.\nAfter that, the first night is charged.';
+  const ADDRESS = 'Hotel Lumen\nRua das Flores 12\n1200-195 Lisboa';
+  let lumen: { clientId: string; rooms: Map<string, string> };
+  const stay = () => ({ check_in: day(60), check_out: day(63), guests: '2' });
+
+  beforeAll(async () => {
+    const { createClientAccount, setClientSettings } = await import('../../shared/domain/clients');
+    const client = await createClientAccount({ name: 'Hotel Lumen', plan: 'premium', currency: 'EUR' });
+    const key = (await stack.issueKey(client.client_id, 'sync')).key;
+    const categories = await stack.request('PUT', '/api/v1/property-sync/room-categories', {
+      key,
+      body: {
+        external_source: 'pms',
+        categories: [
+          { external_category_id: 'DBL', name: 'Double room', description: 'A quiet room over the garden, 18 m².', amenities: ['Free Wi-Fi', 'Air conditioning', 'Rain shower'] },
+          { external_category_id: 'STE', name: 'Suite' },
+        ],
+      },
+    });
+    expect(categories.status, categories.text).toBe(200);
+    const rooms = await stack.request('PUT', '/api/v1/property-sync/rooms', {
+      key,
+      body: {
+        external_source: 'pms',
+        rooms: [
+          { external_room_id: 'R11', external_category_id: 'DBL', room_number: '11', room_type: 'double', price: 1120, max_occupancy: 2 },
+          { external_room_id: 'R12', external_category_id: 'DBL', room_number: '12', room_type: 'double', price: 1120, max_occupancy: 2 },
+          { external_room_id: 'R21', external_category_id: 'STE', room_number: '21', room_type: 'suite', price: 1890.5, max_occupancy: 4 },
+        ],
+      },
+    });
+    expect(rooms.status, rooms.text).toBe(200);
+    await setClientSettings(client.client_id, { taxes_included: true, cancellation_policy: POLICY, check_in_time: '15:00', address: ADDRESS });
+    lumen = { clientId: client.client_id, rooms: new Map((rooms.body.items as { id: string; external_room_id: string }[]).map((r) => [r.external_room_id.slice(1), r.id])) };
+  });
+
+  it('asks for the dates with the browser\'s date picker, and still checks them: "28/11/2026" is the form again with a summary on top', async () => {
+    const form = await get(`/book/${lumen.clientId}`);
+    expect(form.html).toMatch(/<input id="f-check_in" name="check_in" type="date"/);
+    expect(form.html).toMatch(/<input id="f-check_out" name="check_out" type="date"/);
+
+    const typed = await search(lumen.clientId, { check_in: '28/11/2026', check_out: day(3), guests: '2' });
+    expect(typed.status).toBe(400);
+    expect(fieldError(typed.html, 'check_in')).toBe('Check-in must be a real date, written year-month-day, like 2026-11-28');
+    expect(typed.html).toContain('value="28/11/2026"');
+    // The error summary on top links to the field; the page's title says there is a problem.
+    expect(typed.html).toMatch(/<div class="error-summary" role="alert"[^>]*>.*<a href="#f-check_in">Check-in must be a real date/);
+    expect(typed.html).toContain('<title>Error: Book a room · Hotel Lumen</title>');
+
+    const past = await search(lumen.clientId, { check_in: day(-2), check_out: day(33), guests: '2' });
+    expect(fieldError(past.html, 'check_in')).toBe('Check-in cannot be in the past');
+    expect(fieldError(past.html, 'check_out')).toBe('Check-out must be at most 30 nights after check-in');
+  });
+
+  it('shows each category\'s description and amenities, the price a night and the total with the currency, and that taxes are included', async () => {
+    const page = await search(lumen.clientId, stay());
+    expect(page.status).toBe(200);
+    const text = textOf(page.html);
+    expect(text).toContain('Double room A quiet room over the garden, 18 m². Free Wi-Fi Air conditioning Rain shower Room 11, double');
+    expect(page.html).toMatch(/<ul class="amenities" aria-label="Amenities: Double room"[^>]*><li>Free Wi-Fi<\/li><li>Air conditioning<\/li><li>Rain shower<\/li><\/ul>/);
+    expect(text).toContain('Room 11, double, up to 2 guests 1,120.00 EUR a night 3,360.00 EUR in total');
+    expect(text).toContain('Room 21, suite, up to 4 guests 1,890.50 EUR a night 5,671.50 EUR in total');
+    expect(text).toContain('Each room shows its price a night and the total for your 3 nights, in EUR. Taxes included.');
+    // A category the PMS says nothing more of: its name and rooms only.
+    expect(text).toContain('Suite Room 21');
+
+    const { setClientSettings } = await import('../../shared/domain/clients');
+    await setClientSettings(lumen.clientId, { taxes_included: false });
+    try {
+      expect(textOf((await search(lumen.clientId, stay())).html)).toContain('in EUR. Taxes not included.');
+    } finally {
+      await setClientSettings(lumen.clientId, { taxes_included: true });
+    }
+  });
+
+  it('states the cancellation policy on the details page before the guest pays; a hotel without one tells the guest to ask', async () => {
+    const page = await get(`/book/${lumen.clientId}/details?${new URLSearchParams({ ...stay(), room_id: lumen.rooms.get('11')! })}`);
+    expect(page.status).toBe(200);
+    const text = textOf(page.html);
+    expect(text).toContain('Room 11, Double room');
+    expect(text).toContain('Per night 1,120.00 EUR Total 3,360.00 EUR for 3 nights Taxes Included in the price');
+    expect(text).toContain(`Check-in ${written(stay().check_in)}, from 15:00`);
+    expect(text).toContain('Cancellation policy Free cancellation until 48 hours before arrival. After that, the first night is charged.');
+    expect(page.html.indexOf('Free cancellation until 48 hours')).toBeLessThan(page.html.indexOf('Book and pay 3,360.00 EUR'));
+
+    const plain = textOf((await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay(), room_id: roomIdOf('101') })}`)).html);
+    expect(plain).toContain('Cancellation policy The hotel has not published a cancellation policy here. Please ask the hotel about cancelling before you pay.');
+    expect(plain).not.toMatch(/tax/i);
+  });
+
+  it('answers bad guest details with an error summary linking to each field, plain words beside it, what was typed kept', async () => {
+    const page = await post(`/book/${lumen.clientId}/bookings`, { ...stay(), room_id: lumen.rooms.get('12')!, name: '', email: 'ada@', phone: '0044 12', pay: 'checkout' });
+    expect(page.status).toBe(400);
+    expect(fieldError(page.html, 'name')).toBe('Enter your name');
+    expect(fieldError(page.html, 'email')).toBe('Enter an e-mail address in the right format, like name@example.com');
+    expect(fieldError(page.html, 'phone')).toBe('Enter a phone number in international format, like +44 20 7946 0958');
+    for (const field of ['name', 'email', 'phone']) expect(page.html).toContain(`<a href="#f-${field}">`);
+    expect(page.html).toContain('value="ada@"');
+    expect(page.html).toContain('value="0044 12"');
+    expect(page.html).toContain('<title>Error: Your details · Hotel Lumen</title>');
+  });
+
+  it('says on the confirmation what happens next: the e-mail, check-in time, the address, the payment and the policy', async () => {
+    const email = `next-${randomUUID().slice(0, 8)}@example.com`;
+    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('11', { ...stay(), check_in: day(70), check_out: day(72) })), name: 'Ada Lovelace', email, pay: 'checkout' });
+    expect(opened.status, opened.html).toBe(303);
+    const landed = await leaveCheckout(opened.location!, 'paid');
+    expect(landed.status).toBe(200);
+    const text = textOf(landed.html);
+    expect(text).toContain('Booking confirmed');
+    expect(text).toContain(`What happens next We are sending a confirmation e-mail with these details to ${email}.`);
+    expect(text).toContain(`Check-in is from 15:00 on ${written(day(70))}: give your booking reference or confirmation code at the reception desk.`);
+    expect(text).toContain("The hotel's address: Hotel Lumen Rua das Flores 12 1200-195 Lisboa");
+    expect(landed.html).toContain('<span class="address">Hotel Lumen\nRua das Flores 12\n1200-195 Lisboa</span>');
+    expect(text).toContain('Your payment of 2,240.00 EUR is done.');
+    expect(text).toContain('Cancellation policy: Free cancellation until 48 hours before arrival.');
+    expect(text).toContain('Total 2,240.00 EUR, taxes included');
+    expect(text).not.toContain('guest:');
+  });
+
+  /** The details form of a Lumen room as the page renders it (its attempt id included). */
+  async function lumenForm(roomNumber: string, at: Record<string, string>): Promise<Record<string, string>> {
+    const page = await get(`/book/${lumen.clientId}/details?${new URLSearchParams({ ...at, room_id: lumen.rooms.get(roomNumber)! })}`);
+    expect(page.status).toBe(200);
+    return { ...at, room_id: lumen.rooms.get(roomNumber)!, attempt: attemptOf(page.html)! };
+  }
+
+  it.each(['failed', 'cancelled'] as const)('after a %s payment: the room chosen (not "assigned by the hotel"), "Try again" with the same room and details, which pays', async (outcome) => {
+    const at = { check_in: day(outcome === 'failed' ? 80 : 84), check_out: day(outcome === 'failed' ? 82 : 86), guests: '2' };
+    const email = `again-${outcome}-${randomUUID().slice(0, 8)}@example.com`;
+    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('12', at)), name: 'Grace "Amazing" Hopper', email, phone: '+351 21 000 0000', pay: 'checkout' });
+    expect(opened.status, opened.html).toBe(303);
+    const declined = await leaveCheckout(opened.location!, outcome);
+    expect(declined.status).toBe(200);
+    const text = textOf(declined.html);
+    expect(text).toContain('Payment not confirmed');
+    expect(text).toContain('Your payment did not go through, so the room is not booked.');
+    expect(text).not.toContain('assigned by the hotel');
+    expect(text).toContain(`The stay you chose Room 12 Check-in ${written(at.check_in)}, from 15:00 Check-out ${written(at.check_out)} Guests 2 Guest Grace "Amazing" Hopper`);
+    expect(text).toMatch(/Try again Room 12 is still free\. You can pay for it again with the same details until \d\d:\d\d UTC, without typing anything again\. Try again 2,240\.00 EUR for 2 nights/);
+    expect(text).not.toContain('guest:');
+
+    // The button posts the same room, stay and details, with an attempt of its own.
+    const action = `/book/${lumen.clientId}/bookings`;
+    const fields = hiddenFieldsOf(declined.html, action);
+    expect(fields).toEqual({ room_id: lumen.rooms.get('12'), ...at, name: 'Grace "Amazing" Hopper', email, phone: '+351210000000', attempt: expect.stringMatching(UUID) });
+    const again = await post(action, { ...fields, pay: 'checkout' });
+    expect(again.status, again.html).toBe(303);
+    expect(again.location).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/`));
+    expect(again.location).not.toBe(opened.location);
+    // Held again meanwhile: nobody else is offered it.
+    expect((await search(lumen.clientId, at)).html).not.toContain(lumen.rooms.get('12'));
+    const paid = await leaveCheckout(again.location!, 'paid');
+    expect(textOf(paid.html)).toContain('Booking confirmed');
+    expect(textOf(paid.html)).toContain('Room 12');
+    expect(textOf(paid.html)).toContain(email);
+  });
+
+  it('after a declined payment whose room someone else took, or whose half hour is over: the free rooms for the same dates and guests', async () => {
+    const at = { check_in: day(90), check_out: day(91), guests: '1' };
+    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('11', at)), name: 'Ada', email: 'ada@example.com', pay: 'checkout' });
+    const declined = await leaveCheckout(opened.location!, 'failed');
+    expect(textOf(declined.html)).toContain('Try again');
+
+    // Another guest opens a checkout for the room meanwhile.
+    guestAddress = '127.0.0.250';
+    const other = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('11', at)), name: 'Grace', email: 'grace@example.com', pay: 'checkout' });
+    expect(other.status).toBe(303);
+    const taken = await get(declined.path);
+    const takenText = textOf(taken.html);
+    expect(takenText).toContain('Book again Sorry, room 11 can no longer be booked for these dates: someone else has booked it meanwhile.');
+    expect(taken.html).not.toContain('>Try again</button>');
+    expect(linksTo(taken.html, 'See the free rooms for these dates')).toEqual([`/book/${lumen.clientId}?${new URLSearchParams(at)}`]);
+
+    // Half an hour after the checkout opened, its hold would have ended: no "Try again" any more.
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { db, TABLE } = await import('../../shared/store/dynamo');
+    const { keys } = await import('../../shared/store/keys');
+    const { tokenHash } = await import('../../shared/domain/guest-booking/guest-bookings');
+    const token = declined.path.split('/').pop()!;
+    await db.send(
+      new UpdateCommand({ TableName: TABLE, Key: keys.guestBooking(tokenHash(token)), UpdateExpression: 'SET created_at = :at', ExpressionAttributeValues: { ':at': new Date(Date.now() - 31 * 60_000).toISOString() } }),
+    );
+    const over = await get(declined.path);
+    const overText = textOf(over.html);
+    expect(overText).toMatch(/Book again The room was kept for you for 30 minutes, until \d\d:\d\d UTC\. That time is over, so it is no longer held for you\./);
+    expect(over.html).not.toContain('>Try again</button>');
+    expect(linksTo(over.html, 'See the free rooms for these dates')).toEqual([`/book/${lumen.clientId}?${new URLSearchParams(at)}`]);
+    expect(overText).not.toContain('assigned by the hotel');
+  });
+
+  it('the sandbox checkout names the hotel and the stay, with the amount and its currency, never a guest: reference', async () => {
+    const at = { check_in: day(95), check_out: day(98), guests: '2' };
+    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('21', at)), name: 'Ada', email: 'ada@example.com', pay: 'checkout' });
+    const checkout = await fetch(opened.location!);
+    const html = await checkout.text();
+    expect(textOf(html)).toContain(`Hotel Lumen: room 21, 3 nights, ${at.check_in} to ${at.check_out} 5,671.50 EUR`);
+    expect(html).toContain('Pay 5,671.50 EUR');
+    expect(html).not.toContain('guest:');
+  });
+});
+
 describe('the dashboard\'s Guest booking section', () => {
   it('shows the booking URL and its QR code, a printable sheet, and saves pay at property with an audit entry', async () => {
     const admin = await signedInOperator(stack, tenant.clientId, 'admin');
@@ -486,7 +717,7 @@ describe('the dashboard\'s Guest booking section', () => {
     expect(page.text).toContain(`<img class="qr" src="/book/${tenant.clientId}/qr.svg" alt="QR code of the booking page ${url}"`);
     expect(page.text).toMatch(/<input type="checkbox" name="pay_at_property" value="on"\/>/);
 
-    const sheet = await admin.get('/dashboard/integrations/guest-booking/print');
+    const sheet = await admin.get('/dashboard/qr-sheet');
     expect(sheet.status).toBe(200);
     expect(sheet.text).toContain(`src="/book/${tenant.clientId}/qr.svg"`);
     expect(textOf(sheet.text)).toContain(url);
@@ -501,7 +732,7 @@ describe('the dashboard\'s Guest booking section', () => {
     expect((await guestBookingClient(tenant.clientId)).pay_at_property).toBe(false);
 
     const audit = textOf((await admin.get('/dashboard/audit')).text);
-    expect(audit).toContain('guest_booking.pay_at_property');
+    expect(audit).toContain('Let guests book on the booking page and pay at the hotel');
     expect(audit).toContain(admin.email);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on the Area A writes through the local gateway (CONTRACT.md
+ * Idempotency-Key on the Area A writes through the local gateway (docs/behaviour.md
  * "Idempotency-Key"): replay, reuse with another body, a duplicate in flight, scoping, and
  * which outcomes are kept.
  */

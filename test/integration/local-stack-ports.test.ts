@@ -1,5 +1,5 @@
 /**
- * `npm start`'s ports and children (CONTRACT.md "Local stack and operator CLI"): a port already
+ * `npm start`'s ports and children (docs/behaviour.md "Local stack and operator CLI"): a port already
  * taken, even by another stack's emulator that answers health checks, stops the start with a
  * message naming its variable, before anything starts; and a start that fails once its children
  * are up stops every one of them.

@@ -1,5 +1,5 @@
 /**
- * The local stack stops well and starts well (CONTRACT.md "Nothing lost across crashes"), run as
+ * The local stack stops well and starts well (docs/behaviour.md "Nothing lost across crashes"), run as
  * `npm start` is, on the file's own ports and LOCAL_DATA_DIR:
  * - Ctrl-C (SIGINT to the whole process group, as a terminal sends it) while a sync write is in
  *   flight answers that request before the stack exits, and then the stack exits cleanly;

@@ -1,5 +1,5 @@
 /**
- * A partner whose acknowledged order is gone (CONTRACT.md "Nothing lost across crashes": a
+ * A partner whose acknowledged order is gone (docs/behaviour.md "Nothing lost across crashes": a
  * whole-stack SIGKILL can cost DynamoDB Local the last transaction it acknowledged, and order
  * creation is one transaction) sends the same create again, pays and verifies, and ends with
  * exactly one paid order and one booking. The loss is made here by deleting the transaction's

@@ -1,5 +1,5 @@
 /**
- * A delivery never depends on a queue message alone (CONTRACT.md "Nothing lost across crashes"):
+ * A delivery never depends on a queue message alone (docs/behaviour.md "Nothing lost across crashes"):
  * a `retrying` delivery whose message is purged from the queue, and one whose attempt died
  * holding its lease, are found by the sweeper once their resend-after time on the due index has
  * passed, and sent under their own delivery id with the same bytes; while the message is on the

@@ -258,9 +258,10 @@ describe("a client's payment orders", () => {
       paid_at: paid.paidAt,
       provider: 'sandbox',
       context_type: 'room_booking',
+      stay: { check_in_date: day(40), check_out_date: day(42), guests: 1 },
       customer_email: 'ada@example.com',
     });
-    expect(byRef.get(references[0]!)).toMatchObject({ status: 'processing', paid_at: null, context_type: null, customer_email: 'grace@example.com', amount_minor: 1500 });
+    expect(byRef.get(references[0]!)).toMatchObject({ status: 'processing', paid_at: null, context_type: null, stay: null, customer_email: 'grace@example.com', amount_minor: 1500 });
     expect(byRef.get(references[1]!)).toMatchObject({ context_type: 'spa' });
     expect(byRef.get(references[3]!)).toMatchObject({ amount_minor: 990, currency: 'EUR' });
     expect((await domain.orders.listClientOrders(other.clientId)).orders).toHaveLength(1);
@@ -378,6 +379,7 @@ describe("a client's deliveries", () => {
       booking_id: expect.any(String),
       payment_order_id: null,
       payload: '{"event":"booking.confirmed"}',
+      about: { guest_name: null, room_number: null, check_in_date: null, check_out_date: null, booking_id: expect.any(String), booking_reference: null, order_reference: null },
     });
     // The CLI's listing still has them all, oldest first.
     expect((await domain.deliveryStore.listDeliveries(tenant.clientId)).map((d) => d.delivery_id)).toEqual(newestFirst(written).reverse());

@@ -47,7 +47,7 @@ afterAll(async () => {
 describe('plans', () => {
   it('a client is standard by default, refused a payment key with PLAN_REQUIRED, and listed with its plan', async () => {
     const created = await opsJson(['clients', 'create', '--name', 'Plain Hotel']);
-    expect(created).toEqual({ client_id: expect.stringMatching(UUID), plan: 'standard' });
+    expect(created).toEqual({ client_id: expect.stringMatching(UUID), plan: 'standard', time_zone: 'UTC' });
     const refused = await ops(['keys', 'create', '--client', created.client_id, '--kind', 'payment', '--json']);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout)).toEqual({ error: { code: 'PLAN_REQUIRED', message: expect.stringMatching(/premium/) } });

@@ -1,5 +1,5 @@
 /**
- * Paid orders racing for rooms (CONTRACT.md "Payment orders", mirroring: "two paid orders can
+ * Paid orders racing for rooms (docs/behaviour.md "Payment orders", mirroring: "two paid orders can
  * never hold the same room for overlapping nights, however concurrent"). RACE_ORDERS room-booking
  * orders for RACE_ROOMS rooms, with seeded stays that overlap, are created at once, paid on the
  * sandbox checkout at once and verified at once through the loopback gateway. Afterwards every

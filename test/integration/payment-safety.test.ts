@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md "Payment safety in deployed stages", on a stack with the sandbox on: an attempt is
+ * docs/behaviour.md "Payment safety in deployed stages", on a stack with the sandbox on: an attempt is
  * settled on the provider it was made on whatever the client's settings became, a checkout the
  * provider cannot find leaves the order processing (logged with the request id), and the
  * provider-facing ids say nothing about the order.

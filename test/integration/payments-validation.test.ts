@@ -1,6 +1,6 @@
 /**
- * Payment order creation refusals through the local gateway (CONTRACT.md "Payment orders",
- * "Credentials", "Errors, everywhere"): each spec code with the condition that triggers it, the
+ * Payment order creation refusals through the local gateway (docs/behaviour.md "Payment orders",
+ * "Credentials", "Errors"): each spec code with the condition that triggers it, the
  * allowed-origin rules for the Origin header and the return URLs, and that a refused request
  * creates nothing.
  */
@@ -14,7 +14,7 @@ let stack: TestStack;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  // The supported list is configurable (CONTRACT.md "Payment orders"): the defaults plus a 3-decimal currency.
+  // The supported list is configurable (docs/behaviour.md "Payment orders"): the defaults plus a 3-decimal currency.
   process.env.SUPPORTED_CURRENCIES = 'USD,EUR,GBP,NGN,GHS,KES,ZAR,JPY,KWD';
   stack = await startTestStack();
   tenant = await stack.createTenant();

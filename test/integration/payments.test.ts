@@ -1,5 +1,5 @@
 /**
- * Payment orders end to end through the local gateway (spec Area B, CONTRACT.md "Payment
+ * Payment orders end to end through the local gateway (spec Area B, docs/behaviour.md "Payment
  * orders", "Sandbox payment provider"): create, the hosted sandbox checkout, verify redirects,
  * status lookups, mirroring of paid room bookings, the booking.confirmed callback and the signed
  * payment_order.paid webhook, reuse and conflicts, keys, and ten concurrent paid orders for one

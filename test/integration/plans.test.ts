@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md "Plans and rate limits", the plan half: payment keys only on premium, moving to
+ * docs/behaviour.md "Plans and rate limits", the plan half: payment keys only on premium, moving to
  * standard revokes them (refused within 60 s even when the key's lookup is cached), and every
  * client's usage key registered in its plan's usage plan (locally: the gateway's registry).
  */

@@ -1,5 +1,5 @@
 /**
- * Area A sync writes through the local gateway (CONTRACT.md "Sync writes", "Credentials",
+ * Area A sync writes through the local gateway (docs/behaviour.md "Sync writes", "Credentials",
  * "Errors"): categories, rooms, bookings and check-ins; validation and references (nothing
  * written either way); room-number linking; conflicts; scopes and key kinds; tenant isolation.
  * Every describe block works on its own tenant, so data never collides.

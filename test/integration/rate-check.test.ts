@@ -1,5 +1,5 @@
 /**
- * Paid means the right amount (CONTRACT.md "Payment orders", rate check): a mirrored booking
+ * Paid means the right amount (docs/behaviour.md "Payment orders", rate check): a mirrored booking
  * records its room's rate total (price x nights, the client's currency); paid below it, or in
  * another currency, it says `below_rate: true` (status lookup, `bookings list`), and the client's
  * `below_rate_orders` setting decides whether it locks the room (`lock`, the default) or is left
@@ -89,7 +89,7 @@ describe('the rate check', () => {
     const { tenant, rooms } = await hotel();
     const set = await runOps(stackFile, ['clients', 'settings', '--client', tenant.clientId, '--below-rate-orders', 'manual', '--json']);
     expect(set.code, set.stderr).toBe(0);
-    expect(JSON.parse(set.stdout)).toEqual({ client_id: tenant.clientId, booking_horizon_days: 365, below_rate_orders: 'manual' });
+    expect(JSON.parse(set.stdout)).toMatchObject({ client_id: tenant.clientId, booking_horizon_days: 365, below_rate_orders: 'manual', time_zone: 'UTC' });
     const stay = nextStay();
     const { sync } = await paidRoomBooking(stack, tenant, { ...stay, serviceRoomId: rooms.get('101') }, { amountMinor: 100 });
     expect(sync).toMatchObject({ status: 'synced', room_assignment: 'manual', room_id: null, below_rate: true, room_assignment_reason: 'below_rate' });

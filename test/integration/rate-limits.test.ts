@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md "Plans and rate limits" and "Credentials" through the local gateway: per-client
+ * docs/behaviour.md "Plans and rate limits" and "Credentials" through the local gateway: per-client
  * token buckets from the plans' limits, the sync authorizer's cached policy (one per key, for
  * every sync route), revocation through both caches, and invalid keys refused before any route
  * function runs. The caches run with short TTLs here (the same code paths; the stack's TTLs are

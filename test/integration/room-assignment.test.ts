@@ -2,7 +2,7 @@
  * The operator use cases the CLI and the dashboard share, called as the dashboard will call them
  * (client id given): rooms set up in the service and linked by a later PMS sync, a client's
  * bookings of every origin with filters and pages, and a room given to a paid booking recorded
- * for manual assignment (CONTRACT.md "booking.confirmed for bookings assigned later").
+ * for manual assignment (docs/behaviour.md "booking.confirmed for bookings assigned later").
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../shared/receiver-kit';

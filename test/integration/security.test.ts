@@ -1,5 +1,5 @@
 /**
- * Security (CONTRACT.md "Credentials", "Conventions"): the scope matrix of every route in the
+ * Security (docs/behaviour.md "Credentials", "Conventions"): the scope matrix of every route in the
  * route table against every kind of credential, cross-tenant reads and writes through every id a
  * request can carry (path, query, body, Idempotency-Key, a paid order's room, a reception
  * booking's room), keys and secrets kept out of logs and stored only as digests, callback secrets

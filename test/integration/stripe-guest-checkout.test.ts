@@ -1,5 +1,5 @@
 /**
- * The guest booking page on Stripe (CONTRACT.md "Guest booking and the reception QR code"): the
+ * The guest booking page on Stripe (docs/behaviour.md "Guest booking and the reception QR code"): the
  * Checkout Session is created to expire when the room hold ends (Stripe refuses a session shorter
  * than 30 minutes, as the stand-in does); Stripe's `checkout.session.expired` frees the room at
  * once; and a Stripe that hangs never outlives the function: the page answers 503 with

@@ -1,5 +1,5 @@
 /**
- * A small in-memory model of what CONTRACT.md ("Sync writes", "Availability", "Payment orders",
+ * A small in-memory model of what docs/behaviour.md ("Sync writes", "Availability", "Payment orders",
  * "Local stack and operator CLI") says about rooms, bookings and availability, for the stateful
  * model test (test/integration/availability-model.test.ts). Plain TypeScript written from the
  * contract, independent of the product code on purpose: computing expectations with the
@@ -13,7 +13,7 @@
 
 export type BookingStatus = 'pending' | 'confirmed' | 'checked_in' | 'checked_out' | 'cancelled' | 'no_show';
 export const BOOKING_STATUSES: readonly BookingStatus[] = ['pending', 'confirmed', 'checked_in', 'checked_out', 'cancelled', 'no_show'];
-/** CONTRACT.md: "Active (blocks a room): pending, confirmed, checked_in". */
+/** docs/behaviour.md "Sync writes": "Active (blocks a room): `pending`, `confirmed`, `checked_in`". */
 const ACTIVE: ReadonlySet<BookingStatus> = new Set(['pending', 'confirmed', 'checked_in']);
 
 export interface CategoryInput {

@@ -1,5 +1,5 @@
 /**
- * The crash test (CONTRACT.md "Nothing lost across crashes", issue #17 item 3), one function at
+ * The crash test (docs/behaviour.md "Nothing lost across crashes", issue #17 item 3), one function at
  * every size: `npm test` runs it with a few kills, `npm run stress` with twenty or more.
  *
  * `npm start` runs as a detached process group on its own ports and LOCAL_DATA_DIR. A mixed

@@ -17,8 +17,20 @@ let cognitoDir: string | undefined;
 
 export async function setup(project: TestProject) {
   cognitoDir = mkdtempSync(join(tmpdir(), 'test-cognito-'));
-  const [dynamo, sqs, cognito, ses] = await Promise.all([startDynamoLocal(), startSqsEmulator(), startCognitoLocal({ dataDir: cognitoDir }), startSesEmulator()]);
-  running = [dynamo, sqs, cognito, ses];
+  const started = await Promise.allSettled([startDynamoLocal(), startSqsEmulator(), startCognitoLocal({ dataDir: cognitoDir }), startSesEmulator()]);
+  running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failed = started.find((result) => result.status === 'rejected');
+  // One emulator that did not start: stop the others, which would otherwise outlive the run.
+  if (failed) {
+    await teardown();
+    throw failed.reason;
+  }
+  const [dynamo, sqs, cognito, ses] = started.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as [
+    Awaited<ReturnType<typeof startDynamoLocal>>,
+    Awaited<ReturnType<typeof startSqsEmulator>>,
+    Awaited<ReturnType<typeof startCognitoLocal>>,
+    Awaited<ReturnType<typeof startSesEmulator>>,
+  ];
   const tableName = 'hotel-integration-test';
   await ensureTable(dynamo.endpoint, tableName);
   project.provide('emulators', {

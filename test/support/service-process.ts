@@ -1,5 +1,5 @@
 /**
- * The service alone, for the crash test's service kills (CONTRACT.md "Nothing lost across
+ * The service alone, for the crash test's service kills (docs/behaviour.md "Nothing lost across
  * crashes"): the local gateway, the sandbox origin, the functions, the callback sender and the
  * sweeper, in one process, on emulators that run elsewhere (the test's own process), so that a
  * SIGKILL ends the service and leaves DynamoDB Local and the SQS emulator running, as a killed

@@ -1,4 +1,4 @@
-/** Which addresses callbacks and webhooks may never reach (CONTRACT.md "Payment safety in deployed stages"). */
+/** Which addresses callbacks and webhooks may never reach (docs/behaviour.md "Payment safety in deployed stages"). */
 import { describe, expect, it } from 'vitest';
 import { classifyAddress, describeHostRefusal, describeRefusal, refusedAddress, refusedHost } from '../../shared/net/address-policy';
 

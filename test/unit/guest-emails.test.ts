@@ -60,6 +60,13 @@ describe('the confirmation e-mail', () => {
     expect(email.html).toContain('href="https://api.example/book/c/confirmation/t?x=1&amp;y=2"');
   });
 
+  it('says from when to check in and where, as far as the hotel has said', () => {
+    const told = bookingConfirmationEmail({ ...stay, bookingReference: 'BK-1', confirmationCode: 'C', paid: true, link: 'https://x', checkInTime: '15:00', address: 'Lake Road 1\n6300 Zug' });
+    expect(told.text).toContain('Show them at the reception desk.\n\nCheck-in is from 15:00 on Fri, 12 Mar 2027.\nThe hotel\'s address: Lake Road 1, 6300 Zug\n\nCheck-in: Fri, 12 Mar 2027');
+    expect(told.html).toContain('<p>Check-in is from 15:00 on Fri, 12 Mar 2027.</p>');
+    expect(told.html).toContain("<p>The hotel's address: Lake Road 1, 6300 Zug</p>");
+  });
+
   it('names the room type alone while the hotel is to assign a room', () => {
     const awaiting = bookingConfirmationEmail({ ...stay, roomNumber: null, bookingReference: 'BK-1', confirmationCode: 'C', paid: true, link: 'https://x' });
     expect(awaiting.text).toContain('Room: double (the hotel assigns the room on arrival)');

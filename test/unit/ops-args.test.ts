@@ -32,7 +32,7 @@ describe('parseInvocation', () => {
       origins: ['https://a.example', 'https://b.example', 'https://c.example'],
     });
     expect(invocation.global).toEqual({ json: false });
-    expect(run('clients', 'create', '--name', 'Hotel').flags).toEqual({ name: 'Hotel', plan: 'standard', currency: 'USD' });
+    expect(run('clients', 'create', '--name', 'Hotel').flags).toEqual({ name: 'Hotel', plan: 'standard', currency: 'USD', 'time-zone': 'UTC' });
   });
 
   it('takes global options anywhere and positionals after the command', () => {

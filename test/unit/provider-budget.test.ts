@@ -1,5 +1,6 @@
 /**
- * A provider call that hangs never outlives the function (CONTRACT.md "Guest booking", Abuse):
+ * A provider call that hangs never outlives the function (docs/behaviour.md "Guest booking and the
+ * reception QR code", Abuse):
  * the Stripe client's whole budget (two tries of STRIPE_TIMEOUT_MS and the SDK's wait between
  * them) fits in every Stripe-calling function's timeout with room for its table work, so the
  * guest gets our 503 page (and the hold is released) instead of a killed invocation. And the

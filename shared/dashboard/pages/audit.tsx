@@ -1,76 +1,87 @@
 /**
- * Audit: every operator action of the client (dashboard and CLI), newest first: when, who, what,
- * on which record, and what changed; `?target=` keeps the entries about one record.
+ * Audit: every operator action of the client (dashboard and CLI), newest first, in words: when,
+ * who, what they did and to what (a booking by its reference and guest, a room by number), never
+ * an action's code or an id; `?target=` keeps the entries about one record ("Entries about it").
  */
-import { listAudit } from '../../domain/audit';
-import { Empty, Field, Page, Pager, Table } from '../layout';
-import type { PageAction } from '../page-function';
+import { type AuditEntry, listAudit } from '../../domain/audit';
+import { type AuditSubjects, auditSubjects } from '../../domain/audit-subjects';
+import { getClient } from '../../store/api-key-store';
+import { auditSentence } from '../audit-words';
 import { formatTime as when } from '../format';
+import { Empty, type Links, Page, Pager, Table } from '../layout';
+import type { PageAction } from '../page-function';
 
 const PAGE = '/dashboard/audit';
 const PAGE_SIZE = 50;
 
 const limitOf = (query: Record<string, string>) => (query.limit === undefined || query.limit === '' ? PAGE_SIZE : Number(query.limit));
-const shown = (value: string | number | boolean | null) => (value === null ? '—' : String(value));
+
+/** What the entry was about, in words, linked to its page where it has one; null when it names nothing. */
+function aboutOf(entry: AuditEntry, subjects: AuditSubjects, links: Links): { label: string; href?: string } | null {
+  const booking = subjects.bookings.get(entry.id);
+  if (booking) {
+    return { label: booking.reference ? `Booking ${booking.reference} · ${booking.guest_name}` : `Booking of ${booking.guest_name}`, href: links.to(`/dashboard/bookings/${encodeURIComponent(booking.booking_id)}`) };
+  }
+  const c = entry.changes;
+  if (entry.action.startsWith('booking.')) return { label: 'A booking no longer there' };
+  if (entry.action === 'delivery.retry') return { label: 'A notification to your PMS', ...(entry.target ? { href: links.to(`/dashboard/deliveries/${encodeURIComponent(entry.target)}`) } : {}) };
+  if (entry.action.startsWith('room.') && c.room_number) return { label: `Room ${String(c.room_number)}`, href: links.to('/dashboard/rooms') };
+  if (entry.action.startsWith('key.') && c.kind) return { label: `${String(c.kind) === 'sync' ? 'Sync' : 'Payment'} key${c.name ? ` "${String(c.name)}"` : ''}` };
+  if (entry.action.startsWith('operator.') && entry.target) return { label: entry.target };
+  return null;
+}
+
+function About({ entry, subjects, links }: { entry: AuditEntry; subjects: AuditSubjects; links: Links }) {
+  const about = aboutOf(entry, subjects, links);
+  return (
+    <>
+      {about ? about.href ? <a href={about.href}>{about.label}</a> : about.label : '—'}
+      {entry.target ? (
+        <>
+          <br />
+          <a href={links.to(PAGE, { target: entry.target })} class="muted">
+            Entries about it
+          </a>
+        </>
+      ) : null}
+    </>
+  );
+}
 
 export const auditPage: PageAction = async (request) => {
-  const { links, query } = request;
+  const { links, query, operator } = request;
   const target = query.target?.trim() || undefined;
-  const page = await listAudit(request.operator.client_id, { limit: limitOf(query), cursor: query.cursor || undefined, target });
+  const [page, client] = await Promise.all([listAudit(operator.client_id, { limit: limitOf(query), cursor: query.cursor || undefined, target }), getClient(operator.client_id)]);
+  const subjects = await auditSubjects(operator.client_id, page.entries);
+  const roomLabel = (entry: AuditEntry) => {
+    const room = subjects.rooms.get(entry.id);
+    return room ? `${room.number} (${room.category})` : undefined;
+  };
+  const about = target && page.entries[0] ? aboutOf(page.entries[0], subjects, links) : null;
   return {
     html: (
-      <Page title="Audit" links={links} operator={request.operator} nav="audit" notice={request.notice}>
-        <p class="muted">Every action of your hotel's operators, newest first.</p>
-        <form method="get" action={links.to(PAGE)} class="filters" aria-label="Filter the audit">
-          <Field label="Target" name="target" value={target} hint="A record's id, e.g. a delivery id or a key id" />
-          {query.limit ? <input type="hidden" name="limit" value={query.limit} /> : null}
-          <button type="submit">Filter</button>
-        </form>
+      <Page title="Audit" links={links} operator={operator} nav="audit" notice={request.notice}>
+        <p class="muted">Every action of your hotel's staff, newest first.</p>
         {target ? (
           <p>
-            Entries about <code>{target}</code> · <a href={links.to(PAGE)}>All entries</a>
+            Only the entries about {about ? about.label : 'one record'} · <a href={links.to(PAGE)}>All entries</a>
           </p>
         ) : null}
         <h2>Entries</h2>
         {page.entries.length === 0 ? (
           <Empty>{target ? 'No entries about this record.' : 'No actions recorded yet.'}</Empty>
         ) : (
-          <Table head={['Time', 'Operator', 'Action', 'Target', 'Changes']}>
-            {page.entries.map((entry) => {
-              // By name: the table keeps no order of its own. A replaced value shows as old → new.
-              const previous = entry.previous ?? {};
-              const names = [...new Set([...Object.keys(entry.changes), ...Object.keys(previous)])].sort((a, b) => a.localeCompare(b));
-              const changes = names.map((name) => [name, name in previous ? `${shown(previous[name]!)} → ${shown(entry.changes[name] ?? null)}` : shown(entry.changes[name]!)] as const);
-              return (
-                <tr>
-                  <td>{when(entry.at)}</td>
-                  <td>{entry.operator}</td>
-                  <td>{entry.action}</td>
-                  <td>
-                    {entry.target ? (
-                      <a href={links.to(PAGE, { target: entry.target })}>
-                        <code>{entry.target}</code>
-                      </a>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td>
-                    {changes.length === 0 ? (
-                      '—'
-                    ) : (
-                      <ul class="changes">
-                        {changes.map(([name, value]) => (
-                          <li>
-                            {name}: {value}
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
+          <Table head={['Time', 'Who', 'What happened', 'About']}>
+            {page.entries.map((entry) => (
+              <tr>
+                <td>{when(entry.at)}</td>
+                <td>{entry.operator}</td>
+                <td>{auditSentence(entry, { roomLabel: roomLabel(entry), currency: client?.currency })}</td>
+                <td>
+                  <About entry={entry} subjects={subjects} links={links} />
+                </td>
+              </tr>
+            ))}
           </Table>
         )}
         <Pager links={links} path={PAGE} query={{ target, limit: query.limit || undefined }} cursor={page.next_cursor} />

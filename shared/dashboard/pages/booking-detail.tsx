@@ -1,49 +1,45 @@
-/** One booking's page, and a room for a paid booking recorded for manual assignment ("Assign room"). */
-import { listAudit, type AuditEntry } from '../../domain/audit';
+/**
+ * One booking's page: its facts on top (guest, stay, room by number and category, status, how it
+ * was made, total with currency, references), then its whole story in words, newest first
+ * (shared/domain/bookings/booking-story.ts); and "Assign room" for a paid booking recorded for
+ * manual assignment, offering the rooms free for its stay with their category and price a night.
+ */
 import { assignBookingRoom } from '../../domain/bookings/assign-room';
-import { type BookingView } from '../../domain/bookings/list-bookings';
-import { confirmationEmailOf } from '../../domain/guest-email/outbox';
+import { type BookingStory, bookingStory } from '../../domain/bookings/booking-story';
+import { bookingRoom, type RoomName, roomNames } from '../../domain/bookings/room-names';
 import { findAvailableRooms } from '../../domain/property-sync/availability';
-import type { EmailRecord } from '../../store/email-store';
-import { formatTime as when } from '../format';
-import { Dl, Empty, NoticeBox, Page, Select, Table } from '../layout';
+import { AppError } from '../../errors';
+import { getClient } from '../../store/api-key-store';
+import type { BookingRecord } from '../../store/property-store';
+import { formatPrice, formatTime as when, inWords } from '../format';
+import { Dl, Empty, ErrorSummary, NoticeBox, Page, Select } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
-
-import { AssignRoomButton, LIST, amount, assignPath, audit, bookingPath, bookingTitle, isRefusal, nights, requireBooking, roomLabel } from './bookings-common';
+import { BookingHistory, roomName, WAYS } from './booking-history';
+import { BOOKING_ID, LIST, assignPath, audit, bookingPath, isRefusal, nights } from './bookings-common';
 
 // ---- one booking
 
-function HistoryTable({ entries }: { entries: AuditEntry[] }) {
-  if (entries.length === 0) return <Empty>No operator has acted on this booking.</Empty>;
-  return (
-    <Table head={['When', 'Operator', 'Action', 'Changes']}>
-      {entries.map((entry) => (
-        <tr>
-          <td>{when(entry.at)}</td>
-          <td>{entry.operator}</td>
-          <td>{entry.action}</td>
-          <td>
-            {Object.entries(entry.changes)
-              .sort(([a], [b]) => a.localeCompare(b))
-              .map(([name, value]) => `${name}: ${value === null ? '—' : String(value)}`)
-              .join(', ') || '—'}
-          </td>
-        </tr>
-      ))}
-    </Table>
-  );
+const notFound = () => new AppError(404, 'NOT_FOUND', 'There is no such booking.');
+
+/** The booking's id from the path: only an id the service could have minted is looked up. */
+function bookingIdOf(request: PageRequest): string {
+  const bookingId = request.params.booking_id ?? '';
+  if (!BOOKING_ID.test(bookingId)) throw notFound();
+  return bookingId;
 }
 
-/** What became of a guest booking's confirmation e-mail, for staff. */
-function emailStatus(email: EmailRecord): string {
+const titleOf = (b: BookingRecord) => `Booking ${b.booking_reference ?? b.external_booking_id ?? `of ${b.guest_name}`}`;
+
+/** What became of a guest booking's confirmation e-mail, as it stands now (its history says when). */
+function emailState(email: Extract<BookingStory['entries'][number], { kind: 'email' }>): string {
   const tries = `${email.attempts} ${email.attempts === 1 ? 'try' : 'tries'}`;
   switch (email.status) {
     case 'sent':
-      return `sent at ${when(email.sent_at)} to ${email.to}`;
+      return `sent at ${when(email.at)} to ${email.to}`;
     case 'pending':
       return `not sent yet (to ${email.to})`;
     case 'retrying':
-      return `failed, will retry at ${when(email.due_at)} (${tries} to ${email.to}; last error: ${email.last_error ?? 'unknown'})`;
+      return `failed, will retry at ${when(email.next_at)} (${tries} to ${email.to}; last error: ${email.last_error ?? 'unknown'})`;
     case 'failed':
       return `failed after ${tries} to ${email.to}, not retried (last error: ${email.last_error ?? 'unknown'})`;
     case 'expired':
@@ -51,58 +47,64 @@ function emailStatus(email: EmailRecord): string {
   }
 }
 
+/** The booking as it stands: who, when, which room, how it was made and paid, its references. */
+function Facts({ story, request }: { story: BookingStory; request: PageRequest }) {
+  const { booking: b, room, order } = story;
+  const made = story.entries.find((entry) => entry.kind === 'booked');
+  const email = story.entries.find((entry) => entry.kind === 'email' && entry.email_kind === 'booking_confirmation');
+  const link = (path: string, text: string) => <a href={request.links.to(path)}>{text}</a>;
+  return (
+    <Dl
+      rows={[
+        ['Guest name', b.guest_name],
+        ['Guest email', b.guest_email || null],
+        ...(b.guest_phone ? [['Guest phone', b.guest_phone] as const] : []),
+        ['Guests', b.guests],
+        ['Check-in', b.check_in_date],
+        ['Check-out', b.check_out_date],
+        ['Nights', nights(b)],
+        ['Room', room ? roomName(room) : story.awaiting_room ? 'No room yet' : b.room_id ? 'A room no longer there' : 'No room'],
+        ['Status', inWords(b.status)],
+        ['Origin', made?.kind === 'booked' ? WAYS[made.way] : inWords(b.origin)],
+        ['Payment', [inWords(b.payment_status), b.payment_method ? inWords(b.payment_method) : ''].filter(Boolean).join(' · ')],
+        ['Total', b.total_amount === undefined ? null : formatPrice(b.total_amount, story.currency)],
+        ...(b.below_rate
+          ? [['Rate check', <strong class="status-failed">Paid below the room's rate (or in another currency): check the payment before the guest arrives</strong>] as const]
+          : []),
+        ['Booking reference', b.booking_reference ?? null],
+        ['Confirmation code', b.confirmation_code ?? null],
+        ...(email?.kind === 'email' ? [['Confirmation e-mail', emailState(email)] as const] : []),
+        ...(b.external_booking_id ? [['PMS booking', `${b.external_booking_id} (${b.external_source ?? 'PMS'})`] as const] : []),
+        ...(order ? [['Payment order', link(`/dashboard/payments/${encodeURIComponent(order.order_reference)}`, order.order_reference)] as const] : []),
+      ]}
+    />
+  );
+}
+
 export const bookingPage: PageAction = async (request) => {
   const { operator, links } = request;
-  const booking = await requireBooking(request);
-  const [{ entries }, email] = await Promise.all([
-    listAudit(operator.client_id, { target: booking.booking_id }),
-    // Guest bookings only: the e-mail that told the guest (CONTRACT.md "Guest booking").
-    confirmationEmailOf(operator.client_id, booking.booking_id),
-  ]);
-  const b = booking;
+  const story = await bookingStory(operator.client_id, bookingIdOf(request));
+  if (!story) throw notFound();
+  const b = story.booking;
+  // While a notification to the PMS waits to be sent (just made, or retried), the page looks again shortly.
+  const sending = story.entries.some((entry) => entry.kind === 'pms_notification' && entry.status === 'pending');
   return {
     html: (
-      <Page title={bookingTitle(b)} links={links} operator={operator} nav="bookings" notice={request.notice}>
+      <Page title={titleOf(b)} links={links} operator={operator} nav="bookings" notice={request.notice} refreshSeconds={sending ? 5 : undefined}>
         <p>
           <a href={links.to(LIST)}>All bookings</a>
         </p>
-        {b.awaiting_room ? (
+        {story.awaiting_room ? (
           <div class="actions">
             <strong>This paid booking is waiting for a room.</strong>
-            <AssignRoomButton links={links} booking={b} />
+            <form method="get" action={links.to(assignPath(b.id))} class="inline">
+              <button type="submit">Assign room</button>
+            </form>
           </div>
         ) : null}
-        <Dl
-          rows={[
-            ['Guest name', b.guest_name],
-            ['Guest email', b.guest_email],
-            ['Guests', b.guests],
-            ['Check-in', b.check_in_date],
-            ['Check-out', b.check_out_date],
-            ['Nights', nights(b)],
-            ['Room', b.room_number ?? (b.awaiting_room ? 'Awaiting a room' : null)],
-            ['Status', b.status],
-            ['Origin', b.origin],
-            ['Payment status', b.payment_status],
-            ['Payment method', b.payment_method],
-            ['Total amount', b.total_amount === null ? null : amount(b.total_amount)],
-            ...(b.below_rate ? [['Rate check', <strong class="status-failed">Paid below the room's rate (or in another currency): check the payment before the guest arrives</strong>] as const] : []),
-            ['Booking reference', b.booking_reference],
-            ['Confirmation code', b.confirmation_code],
-            ...(email ? [['Confirmation e-mail', emailStatus(email)] as const] : []),
-            [
-              'Payment order',
-              b.payment_order_reference ? <a href={links.to(`/dashboard/payments/${encodeURIComponent(b.payment_order_reference)}`)}>{b.payment_order_reference}</a> : null,
-            ],
-            ['External source', b.external_source],
-            ['External booking id', b.external_booking_id],
-            ['Booking id', <code>{b.booking_id}</code>],
-            ['Created', when(b.created_at)],
-            ['Updated', when(b.updated_at)],
-          ]}
-        />
+        <Facts story={story} request={request} />
         <h2>History</h2>
-        <HistoryTable entries={entries} />
+        <BookingHistory entries={story.entries} links={links} currency={story.currency} moreStaffActions={story.more_staff_actions} />
       </Page>
     ),
   };
@@ -110,33 +112,54 @@ export const bookingPage: PageAction = async (request) => {
 
 // ---- assigning a room
 
-async function assignRoomPage(request: PageRequest, booking: BookingView, options: { roomId?: string; error?: string; status?: number } = {}): Promise<PageOutcome> {
+interface AssignForm {
+  roomId?: string;
+  error?: string;
+  status?: number;
+}
+
+/** "101 · Deluxe · 120.00 EUR a night". */
+const roomOption = (room: { room_number: string; room_type: string; price: number; category: { name: string } | null }, currency: string) =>
+  `${room.room_number} · ${room.category?.name ?? room.room_type} · ${formatPrice(room.price, currency)} a night`;
+
+async function ownBooking(request: PageRequest) {
+  const found = await bookingRoom(request.operator.client_id, bookingIdOf(request));
+  if (!found) throw notFound();
+  return found;
+}
+
+async function assignRoomPage(request: PageRequest, found: { booking: BookingRecord; room: RoomName | null; awaiting_room: boolean }, form: AssignForm = {}): Promise<PageOutcome> {
   const { operator, links } = request;
-  const b = booking;
+  const { booking: b, room } = found;
   let body;
-  if (!b.awaiting_room) {
-    const why = b.room_number ? `This booking already has room ${b.room_number}.` : 'Only a paid booking waiting for a room can be given one here.';
-    body = <NoticeBox notice={{ kind: 'error', message: options.error ?? why }} />;
+  if (!found.awaiting_room) {
+    const why = room ? `This booking already has room ${room.number} (${room.category}).` : 'Only a paid booking waiting for a room can be given one here.';
+    body = <NoticeBox notice={{ kind: 'error', message: why }} />;
   } else {
     // Only the active rooms large enough and free for every night of the stay (the availability rules).
-    const { available_rooms } = await findAvailableRooms(operator.client_id, { check_in_date: b.check_in_date, check_out_date: b.check_out_date, guests: b.guests });
-    const options_ = [{ value: '', label: 'Choose a room' }, ...available_rooms.map((room) => ({ value: room.id, label: roomLabel(room) }))];
+    const [{ available_rooms }, client] = await Promise.all([
+      findAvailableRooms(operator.client_id, { check_in_date: b.check_in_date, check_out_date: b.check_out_date, guests: b.guests }, request.now),
+      getClient(operator.client_id),
+    ]);
+    const currency = client?.currency ?? '';
+    const options = [{ value: '', label: 'Choose a room' }, ...available_rooms.map((r) => ({ value: r.id, label: roomOption(r, currency) }))];
     body = (
       <>
+        <ErrorSummary errors={{ room_id: form.error }} labels={{ room_id: 'Room' }} />
         {available_rooms.length === 0 ? <Empty>No room is free for every night of this stay.</Empty> : null}
-        <form method="post" action={links.to(assignPath(b.booking_id))}>
-          <Select label="Room" name="room_id" value={options.roomId ?? ''} options={options_} error={options.error} />
+        <form method="post" action={links.to(assignPath(b.id))}>
+          <Select label="Room" name="room_id" value={form.roomId ?? ''} options={options} error={form.error} />
           <button type="submit">Assign</button>
         </form>
       </>
     );
   }
   return {
-    status: options.status ?? (b.awaiting_room ? 200 : 409),
+    status: form.status ?? (found.awaiting_room ? 200 : 409),
     html: (
       <Page title="Assign room" links={links} operator={operator} nav="bookings" notice={request.notice}>
         <p>
-          <a href={links.to(bookingPath(b.booking_id))}>{bookingTitle(b)}</a>
+          <a href={links.to(bookingPath(b.id))}>{titleOf(b)}</a>
         </p>
         <Dl
           rows={[
@@ -145,7 +168,7 @@ async function assignRoomPage(request: PageRequest, booking: BookingView, option
             ['Check-in', b.check_in_date],
             ['Check-out', b.check_out_date],
             ['Nights', nights(b)],
-            ['Payment status', b.payment_status],
+            ['Payment', inWords(b.payment_status)],
           ]}
         />
         {body}
@@ -154,20 +177,34 @@ async function assignRoomPage(request: PageRequest, booking: BookingView, option
   };
 }
 
-export const assignRoomForm: PageAction = async (request) => assignRoomPage(request, await requireBooking(request));
+export const assignRoomForm: PageAction = async (request) => assignRoomPage(request, await ownBooking(request));
+
+/** A refusal of the assignment in words, naming the room by number (never its id). */
+async function refusalMessage(request: PageRequest, error: AppError, roomId: string): Promise<string> {
+  if (error.code === 'NOT_FOUND') return 'Choose a room from the list';
+  if (error.code === 'ROOM_NOT_AVAILABLE') {
+    const room = (await roomNames(request.operator.client_id, [roomId])).get(roomId);
+    // "Cannot assign room 101 (…): the room is already booked for some of these nights": the reason.
+    const reason = error.message.slice(error.message.indexOf(': ') + 2);
+    return `Room ${room?.number ?? ''} cannot be given to this booking: ${reason}`.replace('Room  ', 'The room ');
+  }
+  if (error.status === 503) return 'Rooms are being assigned by someone else right now: try again';
+  return 'This booking cannot be given a room';
+}
 
 export const assignRoom: PageAction = async (request) => {
-  const booking = await requireBooking(request);
+  const found = await ownBooking(request);
   const roomId = (request.form.get('room_id') ?? '').trim();
-  if (!roomId) return assignRoomPage(request, booking, { error: 'Choose a room', status: 400 });
+  if (!roomId) return assignRoomPage(request, found, { error: 'Choose a room', status: 400 });
   let assigned;
   try {
-    assigned = await assignBookingRoom(request.operator.client_id, booking.booking_id, roomId, request.now);
+    assigned = await assignBookingRoom(request.operator.client_id, found.booking.id, roomId, request.now);
   } catch (error) {
     if (!isRefusal(error)) throw error;
     // The booking as it is now (another operator may just have given it a room).
-    const current = await requireBooking(request);
-    return assignRoomPage(request, current, { roomId, error: error.message, status: error.status });
+    const current = await ownBooking(request);
+    const message = current.awaiting_room ? await refusalMessage(request, error, roomId) : undefined;
+    return assignRoomPage(request, current, { roomId, error: message, status: error.status });
   }
   const { booking: updated, room, delivery_id } = assigned;
   await audit(request, 'booking.assign_room', updated.id, {
@@ -179,4 +216,3 @@ export const assignRoom: PageAction = async (request) => {
   });
   return { redirect: bookingPath(updated.id), notice: { kind: 'success', message: `Room ${room.room_number} assigned` } };
 };
-

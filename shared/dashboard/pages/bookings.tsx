@@ -1,18 +1,22 @@
 /**
- * Bookings (CONTRACT.md "Hotel dashboard"): every origin with filters and pages, the paid
+ * Bookings (docs/behaviour.md "Hotel dashboard"): every origin with filters and pages, the paid
  * bookings awaiting a room first, a detail page per booking with its history, a reception booking
  * ("New booking") and a room for a paid booking recorded for manual assignment ("Assign room").
  * Every action is the use case the ops CLI calls (`bookings list|create|assign`); the client is
  * the operator's own, so another client's booking is simply not found (404).
  */
 import { type BookingListFilters, type BookingView, listClientBookings } from '../../domain/bookings/list-bookings';
+import { requireClient } from '../../domain/clients';
+import { categoryIndex, toRoomView } from '../../domain/property-sync/availability';
 import { AppError } from '../../errors';
 import { BOOKING_ORIGINS } from '../../schemas/bookings';
 import { BOOKING_STATUSES } from '../../schemas/property-sync';
-import { Empty, Field, type Links, Page, Pager, Select, Table } from '../layout';
+import { listCategories, listRooms } from '../../store/property-store';
+import { formatPrice, inWords } from '../format';
+import { Empty, ErrorSummary, Field, type Links, Page, Pager, Select, Table } from '../layout';
 import type { PageAction } from '../page-function';
 
-import { AssignRoomButton, BOOKINGS_PER_PAGE, ErrorBox, FieldErrors, LIST, amount, bookingPath, byStay, splitErrors } from './bookings-common';
+import { AssignRoomButton, BOOKINGS_PER_PAGE, FieldErrors, LIST, bookingPath, byStay, splitErrors } from './bookings-common';
 
 // ---- the list
 
@@ -30,27 +34,68 @@ function filtersOf(query: Record<string, string>): Filters {
 
 const ANY = { value: '', label: 'Any' };
 
-function FilterForm({ links, filters, errors }: { links: Links; filters: Filters; errors: FieldErrors }) {
+/** The list's refusals of a filter, in plain words by field; what names no field (a page size, a stale page link) as the form's. */
+function filterErrors(errors: FieldErrors, general?: string): FieldErrors {
+  const words: FieldErrors = {};
+  if (errors.from) words.from = 'Enter a real date for From, like 2027-03-01';
+  if (errors.to) words.to = /before/.test(errors.to) ? 'To must be the same day as From or later' : 'Enter a real date for To, like 2027-03-31';
+  if (errors.status) words.status = 'Choose a status from the list';
+  if (errors.origin) words.origin = 'Choose an origin from the list';
+  if (general) words.form = /cursor/.test(general) ? 'That page of the list is out of date: start again from the first page' : 'Show from 1 to 100 bookings a page';
+  return words;
+}
+
+/** The filters (a GET form), its errors in the GOV.UK pattern: a summary linking to each field, the message by the field, the values kept. */
+function FilterForm({ links, filters, errors, general }: { links: Links; filters: Filters; errors: FieldErrors; general?: string }) {
+  const words = filterErrors(errors, general);
   return (
-    <form method="get" action={links.to(LIST)} class="filters" aria-label="Filter bookings">
-      <Field label="From" name="from" type="date" value={filters.from} error={errors.from} />
-      <Field label="To" name="to" type="date" value={filters.to} error={errors.to} />
-      <Select label="Status" name="status" value={filters.status ?? ''} error={errors.status} options={[ANY, ...BOOKING_STATUSES.map((s) => ({ value: s, label: s }))]} />
-      <Select label="Origin" name="origin" value={filters.origin ?? ''} error={errors.origin} options={[ANY, ...BOOKING_ORIGINS.map((o) => ({ value: o, label: o }))]} />
-      {filters.limit ? <input type="hidden" name="limit" value={filters.limit} /> : null}
-      <button type="submit">Filter</button>
-    </form>
+    <>
+      <ErrorSummary errors={words} />
+      <form method="get" action={links.to(LIST)} class="filters" aria-label="Filter bookings" novalidate>
+        <Field label="From" name="from" type="date" value={filters.from} error={words.from} />
+        <Field label="To" name="to" type="date" value={filters.to} error={words.to} />
+        <Select label="Status" name="status" value={filters.status ?? ''} error={words.status} options={[ANY, ...BOOKING_STATUSES.map((s) => ({ value: s, label: inWords(s) }))]} />
+        <Select label="Origin" name="origin" value={filters.origin ?? ''} error={words.origin} options={[ANY, ...BOOKING_ORIGINS.map((o) => ({ value: o, label: inWords(o) }))]} />
+        {filters.limit ? <input type="hidden" name="limit" value={filters.limit} /> : null}
+        <button type="submit">Filter</button>
+      </form>
+    </>
   );
 }
 
-function roomCell(b: BookingView) {
-  if (b.room_number) return b.room_number;
+/**
+ * What the rows say beyond the bookings themselves: totals in the client's currency, and each room
+ * by number and category (the category's name, else the room type). One GetItem and two Queries
+ * of the client's rooms and categories, whatever the bookings' history.
+ */
+interface RowWords {
+  currency: string;
+  /** Room id to "101 (Deluxe Double)", as a booking's page names its room. */
+  rooms: Map<string, string>;
+}
+
+async function rowWordsOf(clientId: string): Promise<RowWords> {
+  const [client, rooms, categories] = await Promise.all([requireClient(clientId), listRooms(clientId), listCategories(clientId)]);
+  const byKey = categoryIndex(categories);
+  const named = rooms.map((room) => {
+    const view = toRoomView(room, byKey);
+    return [room.id, `${view.room_number} (${view.category?.name ?? view.room_type})`] as const;
+  });
+  return { currency: client.currency, rooms: new Map(named) };
+}
+
+function roomCell(b: BookingView, words: RowWords) {
+  const room = b.room_id ? (words.rooms.get(b.room_id) ?? b.room_number) : null;
+  if (room) return room;
   return b.awaiting_room ? <strong>Awaiting a room</strong> : '—';
 }
 
+/** Whose booking it is to the hotel: our reference, else the PMS's own booking number. */
+const referenceOf = (b: BookingView) => b.booking_reference ?? (b.external_booking_id ? `${b.external_source ?? ''} ${b.external_booking_id}`.trim() : '—');
+
 /** "Assign room": a GET form, so it is a button that opens the assignment form (no script). */
 
-function AwaitingTable({ links, bookings }: { links: Links; bookings: BookingView[] }) {
+function AwaitingTable({ links, bookings, words }: { links: Links; bookings: BookingView[]; words: RowWords }) {
   if (bookings.length === 0) return <Empty>No paid booking is waiting for a room.</Empty>;
   return (
     <Table head={['Guest', 'Check-in', 'Check-out', 'Guests', 'Paid', 'Room']}>
@@ -59,10 +104,10 @@ function AwaitingTable({ links, bookings }: { links: Links; bookings: BookingVie
           <td id={`awaiting-${b.booking_id}`}>
             <a href={links.to(bookingPath(b.booking_id))}>{b.guest_name}</a>
           </td>
-          <td>{b.check_in_date}</td>
-          <td>{b.check_out_date}</td>
+          <td class="nowrap">{b.check_in_date}</td>
+          <td class="nowrap">{b.check_out_date}</td>
           <td>{b.guests}</td>
-          <td>{amount(b.total_amount)}</td>
+          <td class="amount">{formatPrice(b.total_amount, words.currency)}</td>
           <td>
             <AssignRoomButton links={links} booking={b} describedBy={`awaiting-${b.booking_id}`} />
           </td>
@@ -72,25 +117,27 @@ function AwaitingTable({ links, bookings }: { links: Links; bookings: BookingVie
   );
 }
 
-function BookingsTable({ links, bookings }: { links: Links; bookings: BookingView[] }) {
+function BookingsTable({ links, bookings, words }: { links: Links; bookings: BookingView[]; words: RowWords }) {
   if (bookings.length === 0) return <Empty>No bookings match.</Empty>;
   return (
-    <Table head={['Guest', 'Check-in', 'Check-out', 'Room', 'Status', 'Origin', 'Payment', 'Reference']}>
+    <Table head={['Guest', 'Check-in', 'Check-out', 'Room', 'Status', 'Origin', 'Payment', 'Total', 'Reference']}>
       {bookings.map((b) => (
         <tr>
           <td>
             <a href={links.to(bookingPath(b.booking_id))}>{b.guest_name}</a>
           </td>
-          <td>{b.check_in_date}</td>
-          <td>{b.check_out_date}</td>
-          <td>{roomCell(b)}</td>
-          <td>{b.status}</td>
-          <td>{b.origin}</td>
+          <td class="nowrap">{b.check_in_date}</td>
+          <td class="nowrap">{b.check_out_date}</td>
+          <td>{roomCell(b, words)}</td>
+          <td>{inWords(b.status)}</td>
+          <td>{inWords(b.origin)}</td>
           <td>
-            {b.payment_status}
+            {inWords(b.payment_status)}
+            {b.payment_method ? ` · ${inWords(b.payment_method)}` : null}
             {b.below_rate ? <strong class="status-failed"> · paid below rate</strong> : null}
           </td>
-          <td>{b.booking_reference ?? (b.external_booking_id ? `${b.external_source ?? ''} ${b.external_booking_id}`.trim() : '—')}</td>
+          <td class="amount">{formatPrice(b.total_amount, words.currency)}</td>
+          <td class="nowrap">{referenceOf(b)}</td>
         </tr>
       ))}
     </Table>
@@ -112,7 +159,7 @@ export const bookingsPage: PageAction = async (request) => {
   const filters = filtersOf(query);
   const { limit, ...listFilters } = filters;
   const page = { limit: limit === undefined ? BOOKINGS_PER_PAGE : /^\d{1,3}$/.test(limit) ? Number(limit) : Number.NaN, cursor: query.cursor || undefined };
-  const [awaiting, listed] = await Promise.all([
+  const [awaiting, listed, words] = await Promise.all([
     awaitingRoom(operator.client_id),
     listClientBookings(operator.client_id, listFilters as BookingListFilters, page).then(
       (found) => ({ found }),
@@ -121,6 +168,7 @@ export const bookingsPage: PageAction = async (request) => {
         throw error;
       },
     ),
+    rowWordsOf(operator.client_id),
   ]);
   const problems = 'error' in listed ? splitErrors(listed.error, { from: 'from', to: 'to', status: 'status', origin: 'origin' }) : { fields: {} };
   return {
@@ -133,13 +181,12 @@ export const bookingsPage: PageAction = async (request) => {
           </a>
         </div>
         <h2>Awaiting a room</h2>
-        <AwaitingTable links={links} bookings={awaiting} />
+        <AwaitingTable links={links} bookings={awaiting} words={words} />
         <h2>All bookings</h2>
-        <ErrorBox message={problems.general} />
-        <FilterForm links={links} filters={filters} errors={problems.fields} />
+        <FilterForm links={links} filters={filters} errors={problems.fields} general={problems.general} />
         {'found' in listed ? (
           <>
-            <BookingsTable links={links} bookings={[...listed.found.bookings].sort(byStay)} />
+            <BookingsTable links={links} bookings={listed.found.bookings} words={words} />
             <Pager links={links} path={LIST} query={filters} cursor={listed.found.next_cursor ?? undefined} />
           </>
         ) : (

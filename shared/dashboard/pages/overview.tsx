@@ -1,14 +1,39 @@
 /**
- * The overview: today's arrivals, departures and guests in house, occupancy of the next 14
- * nights as a chart read at a glance (server-rendered SVG, with the figures as text beside it),
- * deliveries needing attention and orders paid today. "Today" is the UTC date, as everywhere in
- * the service (CONTRACT.md "Conventions").
+ * The overview, by the hotel's own calendar (its time zone, a client setting, named on the
+ * page): today's arrivals, departures and guests in house, occupancy of the next 14 nights as a
+ * chart read at a glance (server-rendered SVG, with the figures as text beside it), deliveries
+ * needing attention and orders paid today. An arrival whose booking has not reached the PMS is
+ * flagged "Not yet in your PMS", with "Retry" when sending it has stopped.
  */
 import type { BookingView } from '../../domain/bookings/list-bookings';
-import { type OccupancyNight, overviewOf } from '../../domain/overview';
-import { formatAmount } from '../format';
+import type { DeliveryView, PmsReceipt } from '../../domain/callbacks/delivery-views';
+import { timeZoneOf } from '../../domain/client-settings';
+import { hotelClock, localTime } from '../../domain/hotel-time';
+import { type ArrivalView, type OccupancyNight, overviewOf } from '../../domain/overview';
+import { getClient } from '../../store/api-key-store';
+import { formatAmount, inWords } from '../format';
 import { Empty, type Links, Page } from '../layout';
 import type { PageAction } from '../page-function';
+import { eventInWords, stayDates, subjectOf } from './delivery-words';
+
+const deliveryPath = (deliveryId: string) => `/dashboard/deliveries/${encodeURIComponent(deliveryId)}`;
+
+/** "Wednesday 25 November 2026": a local date (YYYY-MM-DD) in full. */
+export function dateInFull(date: string): string {
+  return new Date(`${date}T12:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).replace(',', '');
+}
+
+/** The guest (linked to the booking), the room and the stay. */
+function Stay({ booking, links, status }: { booking: BookingView; links: Links; status?: boolean }) {
+  return (
+    <>
+      <a href={links.to(`/dashboard/bookings/${encodeURIComponent(booking.booking_id)}`)}>{booking.guest_name}</a>
+      {' · '}
+      {booking.room_number ? `Room ${booking.room_number}` : 'no room yet'} · {stayDates(booking.check_in_date, booking.check_out_date)}
+      {status ? ` · ${inWords(booking.status)}` : null}
+    </>
+  );
+}
 
 function StayList({ bookings, links, empty }: { bookings: BookingView[]; links: Links; empty: string }) {
   if (bookings.length === 0) return <Empty>{empty}</Empty>;
@@ -16,8 +41,67 @@ function StayList({ bookings, links, empty }: { bookings: BookingView[]; links: 
     <ul>
       {bookings.map((b) => (
         <li>
-          <a href={links.to(`/dashboard/bookings/${encodeURIComponent(b.booking_id)}`)}>{b.guest_name}</a>
-          {b.room_number ? `, room ${b.room_number}` : ', no room yet'} · {b.check_in_date} → {b.check_out_date}
+          <Stay booking={b} links={links} status />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** "Retry" for a delivery, answered on the overview; its accessible name says whose. */
+function RetryButton({ links, deliveryId, whose }: { links: Links; deliveryId: string; whose: string }) {
+  return (
+    <form method="post" action={links.to(`${deliveryPath(deliveryId)}/retry`)} class="inline">
+      <input type="hidden" name="back" value="overview" />
+      <button type="submit" aria-label={`Retry sending ${whose}`}>
+        Retry
+      </button>
+    </form>
+  );
+}
+
+const WHY_NOT: Record<string, string> = {
+  pending: 'sending now',
+  retrying: 'sending failed; it is tried again automatically',
+  failed: 'sending failed and is no longer tried',
+  needs_review: 'your PMS refused it',
+};
+
+/** Whether the arrival's booking reached the PMS, when it has not. */
+function PmsFlag({ receipt, links, guest }: { receipt: PmsReceipt; links: Links; guest: string }) {
+  if (receipt.state !== 'not_received') return null;
+  return (
+    <p class="pms-flag">
+      <strong class="status-failed">{receipt.earlier_delivered ? 'Room not yet in your PMS' : 'Not yet in your PMS'}</strong>:{' '}
+      <a href={links.to(deliveryPath(receipt.delivery_id))}>{WHY_NOT[receipt.status] ?? inWords(receipt.status)}</a>{' '}
+      {receipt.retryable ? <RetryButton links={links} deliveryId={receipt.delivery_id} whose={`${guest}'s booking to your PMS`} /> : null}
+    </p>
+  );
+}
+
+function Arrivals({ arrivals, links }: { arrivals: ArrivalView[]; links: Links }) {
+  if (arrivals.length === 0) return <Empty>No arrivals today.</Empty>;
+  return (
+    <ul>
+      {arrivals.map((b) => (
+        <li>
+          <Stay booking={b} links={links} status />
+          <PmsFlag receipt={b.pms} links={links} guest={b.guest_name} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Attention({ deliveries, links }: { deliveries: DeliveryView[]; links: Links }) {
+  if (deliveries.length === 0) return <Empty>Every notification to your PMS and website went out.</Empty>;
+  return (
+    <ul>
+      {deliveries.map((d) => (
+        <li>
+          <a href={links.to(deliveryPath(d.delivery_id))}>{eventInWords(d.event)}</a> · {subjectOf(d.about)} ·{' '}
+          <span class={`status-${d.status}`}>{inWords(d.status)}</span>{' '}
+          <RetryButton links={links} deliveryId={d.delivery_id} whose={`${eventInWords(d.event).toLowerCase()}, ${subjectOf(d.about)}`} />
         </li>
       ))}
     </ul>
@@ -60,17 +144,22 @@ function OccupancyChart({ nights }: { nights: OccupancyNight[] }) {
 }
 
 export const overviewPage: PageAction = async (request) => {
-  const today = request.now.toISOString().slice(0, 10);
-  const overview = await overviewOf(request.operator.client_id, today);
+  const clientId = request.operator.client_id;
+  const client = await getClient(clientId);
+  const zone = client ? timeZoneOf(client) : 'UTC';
+  const { today } = hotelClock(zone, request.now);
+  const overview = await overviewOf(clientId, today, zone);
   const { links } = request;
   return {
     html: (
       <Page title="Overview" links={links} operator={request.operator} nav="overview" notice={request.notice}>
-        <p class="muted">Today is {today} (UTC).</p>
+        <p class="muted">
+          Today is {dateInFull(today)} ({zone}).
+        </p>
         <div class="cards">
           <section class="card" aria-labelledby="arrivals">
             <h2 id="arrivals">Arrivals today ({overview.arrivals.length})</h2>
-            <StayList bookings={overview.arrivals} links={links} empty="No arrivals today." />
+            <Arrivals arrivals={overview.arrivals} links={links} />
           </section>
           <section class="card" aria-labelledby="departures">
             <h2 id="departures">Departures today ({overview.departures.length})</h2>
@@ -112,17 +201,7 @@ export const overviewPage: PageAction = async (request) => {
 
         <section aria-labelledby="attention">
           <h2 id="attention">Deliveries needing attention</h2>
-          {overview.attention.length === 0 ? (
-            <Empty>Every callback and webhook went out.</Empty>
-          ) : (
-            <ul>
-              {overview.attention.map((d) => (
-                <li>
-                  <a href={links.to(`/dashboard/deliveries/${encodeURIComponent(d.delivery_id)}`)}>{d.event}</a> · <span class={`status-${d.status}`}>{d.status}</span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <Attention deliveries={overview.attention} links={links} />
         </section>
 
         <section aria-labelledby="paid-today">
@@ -133,8 +212,8 @@ export const overviewPage: PageAction = async (request) => {
             <ul>
               {overview.paid_today.map((o) => (
                 <li>
-                  <a href={links.to(`/dashboard/payments/${encodeURIComponent(o.order_reference)}`)}>{o.reference}</a> ·{' '}
-                  {formatAmount(o.amount_minor, o.currency)}
+                  <a href={links.to(`/dashboard/payments/${encodeURIComponent(o.order_reference)}`)}>{o.order_reference}</a> · {formatAmount(o.amount_minor, o.currency)}
+                  {o.paid_at ? ` · paid at ${localTime(zone, new Date(o.paid_at))}` : null}
                 </li>
               ))}
             </ul>

@@ -1,13 +1,18 @@
 /**
  * Payments: the client's payment orders newest first, and one order with its whole history
- * (attempts, provider events, transactions). Another client's order is as absent as a missing
- * one (404): clientOrderDetail answers neither.
+ * (attempts, provider events, transactions), amounts with their currency and statuses in words.
+ * An order the guest booking page made is named by its stay, never by its internal `guest:`
+ * reference; a paid room booking's page names the room its booking has now. Another client's
+ * order is as absent as a missing one (404): clientOrderDetail answers neither.
  */
-import { clientOrderDetail, listClientOrders, type OrderDetailView } from '../../domain/payments/list-orders';
+import { bookingRoom, isGuestPageOrder } from '../../domain/bookings/room-names';
+import { clientOrderDetail, listClientOrders, type OrderDetailView, type OrderSummary } from '../../domain/payments/list-orders';
 import { AppError } from '../../errors';
-import { formatAmount, formatTime as when } from '../format';
+import { nightsBetween } from '../../schemas/common';
+import { formatAmount, formatTime as when, inWords } from '../format';
 import { Dl, Empty, type Links, Page, Pager, Table } from '../layout';
 import type { PageAction } from '../page-function';
+import { roomName } from './booking-history';
 
 const PAGE = '/dashboard/payments';
 const PAGE_SIZE = 50;
@@ -15,7 +20,22 @@ const PAGE_SIZE = 50;
 const limitOf = (query: Record<string, string>) => (query.limit === undefined || query.limit === '' ? PAGE_SIZE : Number(query.limit));
 const orderPath = (orderReference: string) => `${PAGE}/${encodeURIComponent(orderReference)}`;
 
-const Status = ({ status }: { status: string }) => <span class={`status-${status}`}>{status}</span>;
+const Status = ({ status }: { status: string }) => <span class={`status-${status}`}>{inWords(status)}</span>;
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** "2027-11-10 to 2027-11-12, 2 nights, 2 guests". */
+function stayWords(stay: NonNullable<OrderSummary['stay']>): string {
+  const nights = nightsBetween(stay.check_in_date, stay.check_out_date);
+  return [`${stay.check_in_date} to ${stay.check_out_date}`, plural(nights, 'night', 'nights'), stay.guests ? plural(stay.guests, 'guest', 'guests') : ''].filter(Boolean).join(', ');
+}
+
+/** What the order pays for, as the hotel knows it: a stay (from its booking page or a partner), or the partner's reference. */
+function paysFor(order: OrderSummary): string {
+  const from = isGuestPageOrder({ external_reference: order.reference }) ? 'your booking page' : `reference ${order.reference}`;
+  if (order.stay) return `Room booking: ${stayWords(order.stay)} (${from})`;
+  return isGuestPageOrder({ external_reference: order.reference }) ? 'Your booking page' : order.reference;
+}
 
 export const paymentsPage: PageAction = async (request) => {
   const { links, query } = request;
@@ -28,7 +48,7 @@ export const paymentsPage: PageAction = async (request) => {
         {page.orders.length === 0 ? (
           <Empty>No payment orders yet.</Empty>
         ) : (
-          <Table head={['Order reference', 'Partner reference', 'Amount', 'Status', 'Created', 'Paid', 'Customer', 'Kind']}>
+          <Table head={['Order reference', 'For', 'Amount', 'Status', 'Created', 'Paid', 'Customer']}>
             {page.orders.map((order) => (
               <tr>
                 <td>
@@ -36,7 +56,7 @@ export const paymentsPage: PageAction = async (request) => {
                     <code>{order.order_reference}</code>
                   </a>
                 </td>
-                <td>{order.reference}</td>
+                <td>{paysFor(order)}</td>
                 <td class="amount">{formatAmount(order.amount_minor, order.currency)}</td>
                 <td>
                   <Status status={order.status} />
@@ -44,7 +64,6 @@ export const paymentsPage: PageAction = async (request) => {
                 <td>{when(order.created_at)}</td>
                 <td>{when(order.paid_at)}</td>
                 <td>{order.customer_email}</td>
-                <td>{order.context_type ?? '—'}</td>
               </tr>
             ))}
           </Table>
@@ -62,30 +81,29 @@ function Booking({ order, links }: { order: OrderDetailView; links: Links }) {
   if (!sync.booking_id) return <>—</>;
   return (
     <>
-      <a href={links.to(`/dashboard/bookings/${encodeURIComponent(sync.booking_id)}`)}>{sync.booking_reference ?? sync.booking_id}</a>
+      <a href={links.to(`/dashboard/bookings/${encodeURIComponent(sync.booking_id)}`)}>{sync.booking_reference ?? 'Open the booking'}</a>
       {sync.confirmation_code ? ` (confirmation code ${sync.confirmation_code})` : ''}
-      {sync.room_assignment === 'manual' ? ', awaiting a room' : ''}
-    </>
-  );
-}
-
-function Stay({ context }: { context: OrderDetailView['context'] }) {
-  if (!context?.check_in_date) return <>—</>;
-  return (
-    <>
-      {context.check_in_date} to {context.check_out_date}
-      {context.guests ? `, ${context.guests} ${context.guests === 1 ? 'guest' : 'guests'}` : ''}
     </>
   );
 }
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) ?? '';
 
+/** The provider's event type in words: `payment.paid` is "payment paid". */
+const eventWords = (type: string) => type.replace(/[._]/g, ' ');
+
+const ATTEMPT_OUTCOMES: Record<string, string> = { open: 'Open', paid: 'Paid', failed: 'Declined', cancelled: 'Cancelled', expired: 'Expired' };
+const TRANSACTION_KINDS: Record<string, string> = { payment: 'Payment', refund: 'Refund' };
+
 export const paymentPage: PageAction = async (request) => {
+  const clientId = request.operator.client_id;
   const reference = request.params.order_reference ?? '';
-  const detail = await clientOrderDetail(request.operator.client_id, reference);
+  const detail = await clientOrderDetail(clientId, reference);
   if (!detail) throw new AppError(404, 'NOT_FOUND', 'There is no such payment order.');
   const { order, attempts, provider_events: events, transactions } = detail;
+  // The room is the booking's as it is now (staff may have assigned one since it was paid), not the order's record of how it was paid.
+  const booking = order.booking_sync.booking_id ? await bookingRoom(clientId, order.booking_sync.booking_id) : undefined;
+  const fromBookingPage = isGuestPageOrder({ external_reference: order.reference });
   const { links } = request;
   return {
     html: (
@@ -95,19 +113,18 @@ export const paymentPage: PageAction = async (request) => {
         </p>
         <Dl
           rows={[
-            ['Partner reference', order.reference],
+            fromBookingPage ? ['Made on', 'Your booking page'] : ['Partner reference', order.reference],
             ['Amount', formatAmount(order.amount_minor, order.currency)],
             ['Status', <Status status={order.status} />],
             ['Created', when(order.created_at)],
             ['Paid', when(order.paid_at)],
             ['Updated', when(order.updated_at)],
             ['Customer', [order.customer.name, order.customer.email, order.customer.phone].filter(Boolean).join(', ')],
-            ['Kind', order.context_type ?? '—'],
-            ['Stay', <Stay context={order.context} />],
+            ['For', order.stay ? `Room booking: ${stayWords(order.stay)}` : order.context_type ? inWords(order.context_type) : '—'],
             ['Booking', <Booking order={order} links={links} />],
-            ['Provider', `${order.provider}${order.provider_account ? ` (${order.provider_account})` : ''}`],
+            ...(booking ? [['Room', booking.room ? roomName(booking.room) : booking.awaiting_room ? 'Awaiting a room' : 'No room'] as const] : []),
+            ['Provider', `${inWords(order.provider)}${order.provider_account ? ` (${order.provider_account})` : ''}`],
             ['Provider reference', <code>{order.provider_reference}</code>],
-            ['Payment order id', <code>{order.payment_order_id}</code>],
           ]}
         />
 
@@ -119,12 +136,12 @@ export const paymentPage: PageAction = async (request) => {
             {attempts.map((attempt) => (
               <tr>
                 <td>{attempt.attempt}</td>
-                <td>{attempt.provider}</td>
+                <td>{inWords(attempt.provider)}</td>
                 <td>
                   <code>{attempt.provider_reference}</code>
                 </td>
                 <td>
-                  <Status status={attempt.outcome} />
+                  <span class={`status-${attempt.outcome}`}>{ATTEMPT_OUTCOMES[attempt.outcome] ?? inWords(attempt.outcome)}</span>
                 </td>
                 <td>{when(attempt.created_at)}</td>
                 <td>{when(attempt.updated_at)}</td>
@@ -137,12 +154,12 @@ export const paymentPage: PageAction = async (request) => {
         {events.length === 0 ? (
           <Empty>No provider events.</Empty>
         ) : (
-          <Table head={['At', 'Provider', 'Type', 'Data']}>
+          <Table head={['At', 'Provider', 'Event', 'Data']}>
             {events.map((event) => (
               <tr>
                 <td>{when(event.at)}</td>
-                <td>{event.provider}</td>
-                <td>{event.type}</td>
+                <td>{inWords(event.provider)}</td>
+                <td>{eventWords(event.type)}</td>
                 <td>
                   <details>
                     <summary>Show data</summary>
@@ -162,9 +179,9 @@ export const paymentPage: PageAction = async (request) => {
             {transactions.map((transaction) => (
               <tr>
                 <td>{when(transaction.at)}</td>
-                <td>{transaction.kind}</td>
+                <td>{TRANSACTION_KINDS[transaction.kind] ?? inWords(transaction.kind)}</td>
                 <td class="amount">{formatAmount(transaction.amount_minor, transaction.currency)}</td>
-                <td>{transaction.provider}</td>
+                <td>{inWords(transaction.provider)}</td>
                 <td>
                   <code>{transaction.provider_reference}</code>
                 </td>

@@ -52,7 +52,7 @@ export const securityPage: PageAction = async (request) => {
   };
 };
 
-async function setupPage(request: PageRequest, secret: string, error?: string) {
+async function setupPage(request: PageRequest, secret: string, error?: string, code?: string) {
   const steps = await totpSetupSteps({
     links: request.links,
     email: request.operator.email,
@@ -60,6 +60,7 @@ async function setupPage(request: PageRequest, secret: string, error?: string) {
     action: '/dashboard/security/totp/verify',
     button: 'Turn on',
     error,
+    code,
   });
   return (
     <Page title="Set up an authenticator app" links={request.links} operator={request.operator} nav="security">
@@ -90,10 +91,11 @@ export const enableTotpAction: PageAction = async (request) => {
   if (!isTotpSecret(secret)) return { redirect: '/dashboard/security', notice: { kind: 'error', message: 'That set-up expired: start again.' } };
   const accessToken = await accessTokenFor(request);
   if (!accessToken) return SESSION_ENDED;
+  const code = (request.form.get('code') ?? '').trim();
   try {
-    await enableTotp(accessToken, (request.form.get('code') ?? '').trim());
+    await enableTotp(accessToken, code);
   } catch (error) {
-    if (error instanceof IncorrectCodeError) return { html: await setupPage(request, secret, INCORRECT_CODE), status: 400 };
+    if (error instanceof IncorrectCodeError) return { html: await setupPage(request, secret, INCORRECT_CODE, code), status: 400 };
     if (error instanceof SignInRefusedError) return SESSION_ENDED;
     throw error;
   }

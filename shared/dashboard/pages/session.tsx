@@ -19,12 +19,12 @@ import {
 import { AppError } from '../../errors';
 import { logger } from '../../observability';
 import { scopedCookieOptions, serializeCookie } from '../cookies';
-import { Field, type Links, NoticeBox, PublicPage } from '../layout';
+import { ErrorSummary, Field, type Links, NoticeBox, PublicPage } from '../layout';
 import type { Notice } from '../notice';
 import type { PageOutcome, PageRequest, PublicPageAction } from '../page-function';
 import { DASHBOARD_CSS } from '../stylesheet';
 import { clearedSessionCookies, COOKIE, sessionCookies } from '../session';
-import { CodeField, ErrorSummary, INCORRECT_CODE, isTotpSecret, totpSetupSteps } from './totp-setup';
+import { CodeField, INCORRECT_CODE, isTotpSecret, totpSetupSteps } from './totp-setup';
 
 export const INCORRECT_SIGN_IN = 'Incorrect email or password';
 const SIGN_IN_EXPIRED = 'That sign-in expired: sign in again';
@@ -61,29 +61,34 @@ function PendingFields({ pending }: { pending: Pending }) {
   );
 }
 
-function signInForm(links: Links, options: { email?: string; error?: string; notice?: Notice } = {}) {
+/** The sign-in form's errors: a field's (`email`, `password`), or the form's own (`form`: an expired sign-in). */
+type SignInErrors = Partial<Record<'email' | 'password' | 'form', string>>;
+
+/** The sign-in form; the e-mail as typed is kept, the password never is. */
+function signInForm(links: Links, options: { email?: string; errors?: SignInErrors; notice?: Notice } = {}) {
+  const errors = options.errors ?? {};
   return (
     <PublicPage title="Sign in" links={links}>
       {options.notice ? <NoticeBox notice={options.notice} /> : null}
-      {options.error ? (
-        <div class="notice error" role="alert">
-          <p>{options.error}</p>
-        </div>
-      ) : null}
-      <form method="post" action={links.to('/dashboard/sign-in')}>
-        <Field label="Email" name="email" type="email" value={options.email} required autocomplete="username" />
-        <Field label="Password" name="password" type="password" required autocomplete="current-password" />
+      <ErrorSummary errors={errors} />
+      <form method="post" action={links.to('/dashboard/sign-in')} novalidate>
+        <Field label="Email" name="email" type="email" value={options.email} error={errors.email} required autocomplete="username" />
+        <Field label="Password" name="password" type="password" error={errors.password} required autocomplete="current-password" />
         <button type="submit">Sign in</button>
       </form>
     </PublicPage>
   );
 }
 
+/** A wrong e-mail or password: which one is not said. The message sits by the password, the field to type again. */
+const refused = (links: Links, email: string): PageOutcome => ({ html: signInForm(links, { email, errors: { password: INCORRECT_SIGN_IN } }), status: 401 });
+
 function newPasswordForm(links: Links, pending: Pending, error?: string) {
   return (
     <PublicPage title="Choose a new password" links={links}>
+      <ErrorSummary errors={{ new_password: error }} />
       <p>Your password was temporary. Choose your own to continue.</p>
-      <form method="post" action={links.to('/dashboard/new-password')}>
+      <form method="post" action={links.to('/dashboard/new-password')} novalidate>
         <PendingFields pending={pending} />
         <Field
           label="New password"
@@ -101,14 +106,14 @@ function newPasswordForm(links: Links, pending: Pending, error?: string) {
 }
 
 /** Cognito's SOFTWARE_TOKEN_MFA: the "Code" page. */
-function codeForm(links: Links, pending: Pending, error?: string) {
+function codeForm(links: Links, pending: Pending, error?: string, code?: string) {
   return (
     <PublicPage title="Code" links={links}>
-      {error ? <ErrorSummary message={error} field="code" /> : null}
+      <ErrorSummary errors={{ code: error }} />
       <p>Enter the 6-digit code your authenticator app shows for the hotel dashboard ({pending.email}).</p>
-      <form method="post" action={links.to('/dashboard/sign-in/code')}>
+      <form method="post" action={links.to('/dashboard/sign-in/code')} novalidate>
         <PendingFields pending={pending} />
-        <CodeField error={error} hint="The app shows a new code every 30 seconds." />
+        <CodeField value={code} error={error} hint="The app shows a new code every 30 seconds." />
         <button type="submit">Sign in</button>
       </form>
       <p>
@@ -122,7 +127,7 @@ function codeForm(links: Links, pending: Pending, error?: string) {
  * Setting up the authenticator app before the sign-in completes: with Cognito's session (its
  * MFA_SETUP challenge), or with the sign-in's access token in COOKIE.mfaSetup (no hidden field).
  */
-async function mfaSetupPage(links: Links, setup: { email: string; secret: string; pending?: Pending }, error?: string) {
+async function mfaSetupPage(links: Links, setup: { email: string; secret: string; pending?: Pending }, error?: string, code?: string) {
   const steps = await totpSetupSteps({
     links,
     email: setup.email,
@@ -131,6 +136,7 @@ async function mfaSetupPage(links: Links, setup: { email: string; secret: string
     hidden: setup.pending ? { email: setup.email, username: setup.pending.username, session: setup.pending.session } : { email: setup.email },
     button: 'Turn on and continue',
     error,
+    code,
   });
   return (
     <PublicPage title="Set up two-step verification" links={links}>
@@ -164,7 +170,7 @@ async function outcomeOf(step: SignInStep, email: string, request: Request): Pro
 }
 
 /** A step whose session Cognito no longer takes: the sign-in form again. */
-const expired = (links: Links, email: string): PageOutcome => ({ html: signInForm(links, { email, error: SIGN_IN_EXPIRED }), status: 401 });
+const expired = (links: Links, email: string): PageOutcome => ({ html: signInForm(links, { email, errors: { form: SIGN_IN_EXPIRED } }), status: 401 });
 
 export const signInPage: PublicPageAction = async ({ links, notice }) => ({ html: signInForm(links, { notice }) });
 
@@ -172,11 +178,14 @@ export const submitSignIn: PublicPageAction = async (request): Promise<PageOutco
   const { form, links } = request;
   const email = (form.get('email') ?? '').trim();
   const password = form.get('password') ?? '';
-  if (!email || !password) return { html: signInForm(links, { email, error: INCORRECT_SIGN_IN }), status: 401 };
+  if (!email || !password) {
+    const errors: SignInErrors = { email: email ? undefined : 'Enter your email address', password: password ? undefined : 'Enter your password' };
+    return { html: signInForm(links, { email, errors }), status: 400 };
+  }
   try {
     return await outcomeOf(await signIn(email, password, contextOf(request)), email, request);
   } catch (error) {
-    if (error instanceof SignInRefusedError) return { html: signInForm(links, { email, error: INCORRECT_SIGN_IN }), status: 401 };
+    if (error instanceof SignInRefusedError) return refused(links, email);
     throw error;
   }
 };
@@ -189,7 +198,7 @@ export const submitNewPassword: PublicPageAction = async (request): Promise<Page
   } catch (error) {
     if (error instanceof AppError && error.status === 400) return { html: newPasswordForm(request.links, pending, error.message), status: 400 };
     if (error instanceof SignInRefusedError) {
-      return { html: signInForm(request.links, { email: pending.email, error: 'That sign-in expired: sign in again with your temporary password' }), status: 401 };
+      return { html: signInForm(request.links, { email: pending.email, errors: { form: 'That sign-in expired: sign in again with your temporary password' } }), status: 401 };
     }
     throw error;
   }
@@ -198,11 +207,12 @@ export const submitNewPassword: PublicPageAction = async (request): Promise<Page
 /** The Code page's form: the code of Cognito's SOFTWARE_TOKEN_MFA. */
 export const submitCode: PublicPageAction = async (request): Promise<PageOutcome> => {
   const pending = pendingOf(request.form);
+  const code = (request.form.get('code') ?? '').trim();
   try {
-    const step = await submitSignInCode(pending.username, pending.session, (request.form.get('code') ?? '').trim(), contextOf(request));
+    const step = await submitSignInCode(pending.username, pending.session, code, contextOf(request));
     return await outcomeOf(step, pending.email, request);
   } catch (error) {
-    if (error instanceof IncorrectCodeError) return { html: codeForm(request.links, pending, INCORRECT_CODE), status: 401 };
+    if (error instanceof IncorrectCodeError) return { html: codeForm(request.links, pending, INCORRECT_CODE, code), status: 401 };
     if (error instanceof SignInRefusedError) return expired(request.links, pending.email);
     throw error;
   }
@@ -221,7 +231,7 @@ export const submitMfaSetup: PublicPageAction = async (request): Promise<PageOut
     if (challenge) return await outcomeOf(await completeMfaSetup(challenge.username, challenge.session, code, contextOf(request)), email, request);
     await enableTotp(accessToken!, code);
   } catch (error) {
-    if (error instanceof IncorrectCodeError) return { html: await mfaSetupPage(links, { email, secret, pending: challenge }, INCORRECT_CODE), status: 401 };
+    if (error instanceof IncorrectCodeError) return { html: await mfaSetupPage(links, { email, secret, pending: challenge }, INCORRECT_CODE, code), status: 401 };
     if (error instanceof SignInRefusedError) return expired(links, email);
     throw error;
   }

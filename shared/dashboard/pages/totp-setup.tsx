@@ -5,7 +5,7 @@
  */
 import type { VNode } from 'preact';
 import { totpUri } from '../../domain/operators';
-import { Field, type Links } from '../layout';
+import { ErrorSummary, Field, type Links } from '../layout';
 import { qrCodeDataUrl } from '../qr-code';
 
 export const INCORRECT_CODE = 'That code is not right: enter the 6-digit code your app shows now';
@@ -16,20 +16,9 @@ export const isTotpSecret = (value: string) => /^[A-Z2-7]{16,128}$/.test(value);
 /** The secret in groups of four, as authenticator apps print it and people type it. */
 const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
 
-/** The error at the top of the page, linking to the field (the message is next to the field too). */
-export function ErrorSummary({ message, field }: { message: string; field: string }) {
-  return (
-    <div class="notice error" role="alert">
-      <p>
-        <a href={`#f-${field}`}>{message}</a>
-      </p>
-    </div>
-  );
-}
-
-/** The code's field: digits only, the phone's number pad, and the one-time code a phone may offer. */
-export function CodeField({ error, hint }: { error?: string; hint?: string }) {
-  return <Field label="Code" name="code" inputmode="numeric" autocomplete="one-time-code" required error={error} hint={hint} />;
+/** The code's field: digits only, the phone's number pad, and the one-time code a phone may offer; what was typed kept. */
+export function CodeField({ value, error, hint }: { value?: string; error?: string; hint?: string }) {
+  return <Field label="Code" name="code" inputmode="numeric" autocomplete="one-time-code" required value={value} error={error} hint={hint} />;
 }
 
 export interface TotpSetupProps {
@@ -41,6 +30,8 @@ export interface TotpSetupProps {
   hidden?: Record<string, string>;
   button: string;
   error?: string;
+  /** The code as typed, shown again with its error. */
+  code?: string;
 }
 
 /** The two steps, as an ordered list, for the caller's page (the QR code is drawn first, hence async). */
@@ -48,7 +39,7 @@ export async function totpSetupSteps(props: TotpSetupProps): Promise<VNode> {
   const qr = await qrCodeDataUrl(totpUri(props.secret, props.email));
   return (
     <>
-      {props.error ? <ErrorSummary message={props.error} field="code" /> : null}
+      <ErrorSummary errors={{ code: props.error }} />
       <ol class="steps">
         <li>
           <p>Open an authenticator app on your phone (for example Google Authenticator, Microsoft Authenticator or 1Password) and scan this QR code.</p>
@@ -59,11 +50,11 @@ export async function totpSetupSteps(props: TotpSetupProps): Promise<VNode> {
         </li>
         <li>
           <p>Enter the 6-digit code the app now shows for the hotel dashboard.</p>
-          <form method="post" action={props.links.to(props.action)}>
+          <form method="post" action={props.links.to(props.action)} novalidate>
             {Object.entries({ ...props.hidden, secret: props.secret }).map(([name, value]) => (
               <input type="hidden" name={name} value={value} />
             ))}
-            <CodeField error={props.error} />
+            <CodeField value={props.error ? props.code : undefined} error={props.error} />
             <button type="submit">{props.button}</button>
           </form>
         </li>

@@ -1,5 +1,5 @@
 /**
- * An operator gives a room to a paid booking recorded for manual assignment (CONTRACT.md
+ * An operator gives a room to a paid booking recorded for manual assignment (docs/behaviour.md
  * "booking.confirmed for bookings assigned later"): the operator CLI's `bookings assign` and the
  * dashboard's "Assign room". One transaction writes the booking's room, the room's hold
  * (version-checked: the same no-double-booking guarantee as a locked paid order or a reception

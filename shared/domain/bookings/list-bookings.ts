@@ -1,7 +1,8 @@
 /**
  * A client's bookings of every origin (synced, reception, paid orders) for operators: the CLI's
- * `bookings list` and the dashboard's Bookings page. One Query of the client partition's
- * bookings (docs/data-model.md, pattern 23), filtered by stay dates, status and origin.
+ * `bookings list` and the dashboard's Bookings page, in check-in order, filtered by stay dates,
+ * status and origin. A page at a time from the client's check-in index (docs/data-model.md,
+ * pattern 23); every match, for the CLI, from the client partition.
  */
 import * as z from 'zod/mini';
 import { errors } from '../../errors';
@@ -9,7 +10,9 @@ import { zodDetails } from '../../http/error-envelope';
 import { BOOKING_ORIGINS } from '../../schemas/bookings';
 import { calendarDate } from '../../schemas/common';
 import { BOOKING_STATUSES } from '../../schemas/property-sync';
-import { type BookingFilter, type BookingRecord, isActive, listBookings, listBookingsPage, listRooms } from '../../store/property-store';
+import { type CheckInPosition, listBookingsByCheckIn } from '../../store/booking-index-store';
+import { keys } from '../../store/keys';
+import { type BookingFilter, type BookingRecord, isActive, listBookings, listRooms } from '../../store/property-store';
 
 /** What an operator sees of a booking in a list: its stay, state, room and references. */
 export interface BookingView {
@@ -100,34 +103,41 @@ function invalid(error: z.core.$ZodError): never {
   throw errors.validation(details, details.map((d) => `${d.path}: ${d.message}`).join('; '));
 }
 
-// A cursor names the last booking of a page; it is read within the caller's client partition only.
-const encodeCursor = (bookingId: string) => Buffer.from(bookingId, 'utf8').toString('base64url');
-function decodeCursor(cursor: string): string {
-  const bookingId = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[A-Za-z0-9-]{1,128}$/.test(bookingId) || encodeCursor(bookingId) !== cursor) {
+// A cursor names the check-in and id of the last booking of a page; it is read within the
+// caller's client only.
+const encodeCursor = (at: CheckInPosition) => Buffer.from(keys.bookingCheckInSortKey(at.checkInDate, at.bookingId), 'utf8').toString('base64url');
+function decodeCursor(cursor: string): CheckInPosition {
+  const position = keys.bookingCheckInEntry(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!position || encodeCursor(position) !== cursor) {
     throw errors.validation([{ path: 'cursor', message: 'is not a cursor of this list' }], 'cursor: is not a cursor of this list');
   }
-  return bookingId;
+  return position;
 }
 
+const inCheckInOrder = (a: BookingRecord, b: BookingRecord) =>
+  keys.bookingCheckInSortKey(a.check_in_date, a.id).localeCompare(keys.bookingCheckInSortKey(b.check_in_date, b.id));
+
 /**
- * A client's bookings matching the filters, in booking-id order. `from`/`to` keep stays with a
- * night from `from` to `to` (both included): check-out after `from`, check-in on or before `to`.
- * Without `page`: every match (the Query's pages read through). With `page`: at most `limit`
- * (default and most 100) after `cursor`, and the cursor of the next page.
+ * A client's bookings matching the filters, in check-in order (then booking id). `from`/`to` keep
+ * stays with a night from `from` to `to` (both included): check-out after `from`, check-in on or
+ * before `to`. Without `page`: every match (the Query's pages read through). With `page`: at most
+ * `limit` (default and most 100) after `cursor`, and the cursor of the next page; a booking added
+ * meanwhile never moves another to a page already seen.
  */
 export async function listClientBookings(clientId: string, filters: BookingListFilters = {}, page?: { limit?: number; cursor?: string }): Promise<BookingPage> {
   const parsed = bookingListInput.safeParse(filters);
   if (!parsed.success) invalid(parsed.error);
   const filter: BookingFilter = parsed.data;
-  let paging: { limit: number; after?: string } | undefined;
+  let paging: { limit: number; after?: CheckInPosition } | undefined;
   if (page) {
     const checked = pageInput.safeParse(page);
     if (!checked.success) invalid(checked.error);
     paging = { limit: checked.data.limit ?? MAX_BOOKINGS_PAGE, after: checked.data.cursor === undefined ? undefined : decodeCursor(checked.data.cursor) };
   }
   const [found, rooms] = await Promise.all([
-    paging ? listBookingsPage(clientId, filter, paging) : listBookings(clientId, filter).then((bookings) => ({ bookings, continueAfter: undefined })),
+    paging
+      ? listBookingsByCheckIn(clientId, filter, paging)
+      : listBookings(clientId, filter).then((bookings) => ({ bookings: bookings.sort(inCheckInOrder), continueAfter: undefined })),
     listRooms(clientId),
   ]);
   const roomNumbers = new Map(rooms.map((room) => [room.id, room.room_number]));

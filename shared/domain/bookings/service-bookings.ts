@@ -89,7 +89,9 @@ export async function roomProblem(
 
 /**
  * The holds worth keeping at `now` (an ISO time): past stays and expired checkout holds are
- * dropped so the list stays small.
+ * dropped so the list stays small. A stay is past when it ended before the UTC date of `now`:
+ * that is never after the hotel's own today, whatever its zone (UTC-12 to UTC+14), and no new
+ * stay starts before that today, so a dropped stay cannot overlap one.
  */
 export function currentHolds(holds: readonly Hold[], now: string): Hold[] {
   const today = now.slice(0, 10);

@@ -1,5 +1,5 @@
 /**
- * Delivering events to clients (CONTRACT.md "booking.confirmed callbacks"): each delivery is
+ * Delivering events to clients (docs/behaviour.md "booking.confirmed callbacks"): each delivery is
  * recorded with its exact payload, put on the queue, attempted by the sender with a 10 s
  * timeout, classified, retried on a schedule, and re-queued by operators. The delivery id is
  * the X-Service-Delivery header of every attempt.
@@ -23,8 +23,8 @@ import {
   recordAttempt,
   requeueDelivery,
 } from '../../store/delivery-store';
-import { SecretCannotBeOpenedError } from '../../secrets/sealed-secrets';
-import { type EndpointKind, getEndpoint, putEndpoint, signingSecretOf } from '../../store/endpoint-store';
+import { SEALED_FORMAT_VERSION, SecretCannotBeOpenedError } from '../../secrets/sealed-secrets';
+import { type EndpointKind, getEndpoint, putEndpoint, putEndpointUrl, signingSecretOf } from '../../store/endpoint-store';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, resendAfter } from './resend';
 import { generateSigningSecret, signCallbackBody } from './signing';
 
@@ -36,7 +36,7 @@ const TERMINAL_STATUSES: DeliveryStatus[] = ['delivered', 'failed', 'needs_revie
 // ---- configuration
 
 /**
- * Why a URL may not receive events on this stage, or undefined (CONTRACT.md "Payment safety in
+ * Why a URL may not receive events on this stage, or undefined (docs/behaviour.md "Payment safety in
  * deployed stages"): https only, except that the local stack, whose receivers run on the
  * developer's machine, also takes http and loopback. Checked when saved and before every attempt;
  * a name is judged by its DNS answer at send time only (outbound-post.ts): the saving process
@@ -77,6 +77,31 @@ export async function configureEndpoint(
   const secret = input.secret ?? generateSigningSecret();
   await putEndpoint(clientId, kind, { url, secret, updated_at: now.toISOString() });
   return { secret, url };
+}
+
+/**
+ * Changes where a client receives one kind of event and never its signing secret (the
+ * dashboard's "Save"): the receiver keeps verifying with the secret it has. A secret is made only
+ * when there was none (the first URL), or when the one kept is sealed in a retired format and
+ * could sign nothing; `secret` is then the new one, to show once. Only a rotation, or an
+ * operator giving a secret (configureEndpoint), replaces a working one; a rotation between
+ * reading and saving is kept (read again).
+ */
+export async function setEndpointUrl(
+  clientId: string,
+  kind: EndpointKind,
+  input: { url: string },
+  now = new Date(),
+): Promise<{ url: string; secret?: string; previousUrl?: string }> {
+  const url = validateEndpointUrl(input.url);
+  for (let tries = 0; tries < 3; tries++) {
+    const current = await getEndpoint(clientId, kind);
+    if (!current || !current.sealed_secret.startsWith(`${SEALED_FORMAT_VERSION}:`)) {
+      return { ...(await configureEndpoint(clientId, kind, { url }, now)), ...(current ? { previousUrl: current.url } : {}) };
+    }
+    if (await putEndpointUrl(current, url, now.toISOString())) return { url, previousUrl: current.url };
+  }
+  throw errors.serviceUnavailable();
 }
 
 // ---- putting deliveries on the queue
@@ -222,7 +247,7 @@ export async function attemptDelivery(deliveryId: string, now = new Date(), targ
     duration_ms: Math.round(result.durationMs),
     error: result.error ? result.error.slice(0, MAX_ERROR_LENGTH) : null,
   };
-  // Refused: no retry changes the answer; the delivery waits for an operator (CONTRACT.md).
+  // Refused: no retry changes the answer; the delivery waits for an operator (docs/behaviour.md "Payment safety in deployed stages").
   const outcome = result.refused ? ({ kind: 'review' } as const) : classify(result.statusCode);
   if (outcome.kind === 'delivered') {
     await recordAttempt(deliveryId, attempt, { status: 'delivered', onDueIndex: false });

@@ -1,5 +1,5 @@
 /**
- * When the sweeper sends a waiting delivery again (CONTRACT.md "Nothing lost across crashes").
+ * When the sweeper sends a waiting delivery again (docs/behaviour.md "Nothing lost across crashes").
  * Every `pending` or `retrying` delivery stays on the due index (docs/data-model.md, "The due
  * index and its sweeper"); its time there is when it is to be sent again unless something moves
  * it first. Each hand-off to the queue and each attempt's lease moves it past the moment the

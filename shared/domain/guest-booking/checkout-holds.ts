@@ -1,5 +1,5 @@
 /**
- * A guest's open checkout holds its room (CONTRACT.md "Guest booking and the reception QR
+ * A guest's open checkout holds its room (docs/behaviour.md "Guest booking and the reception QR
  * code": held for 30 minutes from the moment the checkout opens, not offered to anyone else
  * meanwhile; an expired hold frees it).
  *

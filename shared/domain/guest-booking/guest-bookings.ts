@@ -1,5 +1,5 @@
 /**
- * The guest booking page's use cases (CONTRACT.md "Guest booking and the reception QR code"):
+ * The guest booking page's use cases (docs/behaviour.md "Guest booking and the reception QR code"):
  * a walk-in or web guest searches a client's free rooms, books one and pays on the client's
  * provider checkout (a payment order of the client, made by the service itself, no key), or pays
  * at the property where the client allows it. Every business rule is here; the pages only render.
@@ -14,8 +14,9 @@
  * `guestBookingTableAccess` in ./table-access.ts; docs/data-model.md patterns 33 to 36):
  * - guestBookingClient: GetItem (the client's profile).
  * - checkStay: none.
- * - searchRooms: GetItem (client); Query on the table (rooms, categories, open checkout holds);
- *   Query gsi1 (the client's active stays).
+ * - searchRooms: GetItem (client); Query on the table (rooms, categories (twice: availability's,
+ *   and their descriptions and amenities), open checkout holds); Query gsi1 (the client's active
+ *   stays).
  * - startCheckout: GetItem (client, provider settings, room, room hold, order-reference guard);
  *   Query gsi2 (the room's active stays); PutItem (transaction: room hold, checkout-hold marker,
  *   guest booking; the sandbox session; transaction: order, reference guard, first attempt);
@@ -24,8 +25,9 @@
  *   Also the order-reference key (`orderReferenceKey`: order references, and the tokens of
  *   forms with an attempt id) and, for Stripe, `stripeSecretKey`.
  * - Pay at the hotel (bookPayAtProperty, confirmPayAtProperty): ./pay-at-property.ts lists theirs.
- * - guestBookingOf: GetItem (guest booking, booking, order, and the room when the booking was
- *   given another room than the one chosen).
+ * - guestBookingOf, guestBookingPage: GetItem (guest booking, booking, order, and the room when
+ *   the booking was given another room than the one chosen). The page's "Try again" reads the
+ *   room's availability as searchRooms does.
  * - setPayAtProperty: UpdateItem (the client's profile, in its configuration partition; a profile
  *   only at its legacy key is copied there first: GetItem, PutItem).
  */
@@ -34,13 +36,14 @@ import { config } from '../../config';
 import { AppError, type ErrorDetail, errors } from '../../errors';
 import { logger } from '../../observability';
 import { addDays, email as emailSchema, isCalendarDate, nightsBetween, phone as phoneSchema } from '../../schemas/common';
-import { clientSettingsOf, DEFAULT_BOOKING_HORIZON_DAYS } from '../client-settings';
+import { clientSettingsOf, DEFAULT_BOOKING_HORIZON_DAYS, DEFAULT_TIME_ZONE, timeZoneOf } from '../client-settings';
+import { hotelClock } from '../hotel-time';
 import { minorUnits } from '../../schemas/payments';
 import { orderReferenceKey } from '../../secrets/order-reference-key';
 import { getClient } from '../../store/api-key-store';
 import { getGuestBooking, type GuestBookingRecord, guestBookingPutItem, putPayAtProperty } from '../../store/guest-booking-store';
 import { getOrder } from '../../store/payment-store';
-import { getBooking, type RoomRecord } from '../../store/property-store';
+import { getBooking, listCategories, type RoomRecord } from '../../store/property-store';
 import { getRoom } from '../../store/service-booking-store';
 import { stayTotal } from '../bookings/rates';
 import { createPaymentOrder } from '../payments/create-payment-order';
@@ -58,7 +61,7 @@ import { sourceHash } from './source-limit';
  */
 export const HOLD_MINUTES = 30;
 export const MAX_GUEST_NIGHTS = 30;
-/** Guests in one booking: the API's count limit (CONTRACT.md "Conventions"). */
+/** Guests in one booking: the API's count limit (docs/behaviour.md "Conventions"). */
 const MAX_GUESTS = 10_000;
 const MAX_NAME_LENGTH = 200;
 
@@ -81,6 +84,17 @@ export interface GuestClient {
   pay_at_property: boolean;
   /** Check-in at most this many days after today (client setting, default 365). */
   booking_horizon_days: number;
+  /** The hotel's time zone (client setting, default UTC): its today is the date there. */
+  time_zone: string;
+  /**
+   * What the pages tell guests, where the hotel has said it (client settings; absent: not said):
+   * whether its prices include taxes, its cancellation policy, its check-in time ("HH:MM") and
+   * its address.
+   */
+  taxes_included?: boolean;
+  cancellation_policy?: string;
+  check_in_time?: string;
+  address?: string;
 }
 
 export interface GuestBookingView {
@@ -116,6 +130,17 @@ export const tokenHash = (token: string) => createHash('sha256').update(token, '
 
 export { stayTotal };
 
+/** The settings the pages tell guests, each only where the hotel has set it. */
+function toldToGuests(client: Parameters<typeof clientSettingsOf>[0]): Pick<GuestClient, 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address'> {
+  const { taxes_included, cancellation_policy, check_in_time, address } = clientSettingsOf(client);
+  return {
+    ...(taxes_included === null ? {} : { taxes_included }),
+    ...(cancellation_policy?.trim() ? { cancellation_policy: cancellation_policy.trim() } : {}),
+    ...(check_in_time ? { check_in_time } : {}),
+    ...(address?.trim() ? { address: address.trim() } : {}),
+  };
+}
+
 /** The client whose booking page this is; 404 AppError NOT_FOUND for an unknown or malformed client id. */
 export async function guestBookingClient(clientId: string): Promise<GuestClient> {
   if (!UUID.test(clientId)) throw notFound('such hotel');
@@ -125,38 +150,49 @@ export async function guestBookingClient(clientId: string): Promise<GuestClient>
     client_id: client.client_id,
     name: client.name,
     currency: client.currency,
+    ...toldToGuests(client),
     // Paying at the hotel is confirmed by e-mail: a stage that sends none cannot offer it.
     pay_at_property: client.pay_at_property === true && emailEnabled(),
     booking_horizon_days: clientSettingsOf(client).booking_horizon_days,
+    time_zone: timeZoneOf(client),
   };
 }
 
 // ---- input rules
 
+/**
+ * The messages read as a sentence after the field's label ("Check-in cannot be in the past"), or
+ * are one of their own ("Enter your name"): the pages put the label in front of the former.
+ * A browser's date picker sends `YYYY-MM-DD`; one without sends what was typed.
+ */
+const REAL_DATE = 'must be a real date, written year-month-day, like 2026-11-28';
+
 function stayProblems(
   input: { check_in?: string; check_out?: string; guests?: string | number },
   now: Date,
   horizonDays: number,
+  timeZone: string,
 ): { details: ErrorDetail[]; stay?: StayQuery } {
   const details: ErrorDetail[] = [];
-  const today = now.toISOString().slice(0, 10);
+  // The hotel's date now, where it is: a New York hotel at 20:00 still takes bookings for tonight.
+  const { today } = hotelClock(timeZone, now);
   const lastCheckIn = addDays(today, horizonDays);
   const checkIn = typeof input.check_in === 'string' ? input.check_in.trim() : '';
   const checkOut = typeof input.check_out === 'string' ? input.check_out.trim() : '';
 
   const inValid = isCalendarDate(checkIn);
   if (!checkIn) details.push({ path: 'check_in', message: 'Enter the check-in date' });
-  else if (!inValid) details.push({ path: 'check_in', message: 'must be a real date (YYYY-MM-DD)' });
+  else if (!inValid) details.push({ path: 'check_in', message: REAL_DATE });
   else if (checkIn < today) details.push({ path: 'check_in', message: 'cannot be in the past' });
   else if (checkIn > lastCheckIn) details.push({ path: 'check_in', message: `can be at most ${horizonDays} days from today (${lastCheckIn} at the latest)` });
 
   const outValid = isCalendarDate(checkOut);
   if (!checkOut) details.push({ path: 'check_out', message: 'Enter the check-out date' });
-  else if (!outValid) details.push({ path: 'check_out', message: 'must be a real date (YYYY-MM-DD)' });
+  else if (!outValid) details.push({ path: 'check_out', message: REAL_DATE });
   else if (inValid) {
     const nights = nightsBetween(checkIn, checkOut);
     if (nights < 1) details.push({ path: 'check_out', message: 'must be after the check-in date' });
-    else if (nights > MAX_GUEST_NIGHTS) details.push({ path: 'check_out', message: `a stay is at most ${MAX_GUEST_NIGHTS} nights` });
+    else if (nights > MAX_GUEST_NIGHTS) details.push({ path: 'check_out', message: `must be at most ${MAX_GUEST_NIGHTS} nights after check-in` });
   }
 
   let guests: number | undefined;
@@ -176,17 +212,19 @@ function invalid(details: ErrorDetail[]): AppError {
 
 /**
  * The contract's rules on the raw form values; 400 AppError VALIDATION_ERROR with details paths
- * `check_in`, `check_out`, `guests` (dates not real, check-in before today (UTC date of `now`),
- * check-in more than `horizonDays` after today (the client's booking horizon), check-out not
- * after check-in, more than 30 nights, guests not a whole number >= 1), ALL problems at once.
+ * `check_in`, `check_out`, `guests` (dates not real, check-in before today (the date of `now` in
+ * the hotel's `timeZone`), check-in more than `horizonDays` after that today (the client's
+ * booking horizon), check-out not after check-in, more than 30 nights, guests not a whole
+ * number >= 1), ALL problems at once.
  * Surrounding spaces are ignored; guests may be a number or its digits.
  */
 export function checkStay(
   input: { check_in?: string; check_out?: string; guests?: string | number },
   now: Date,
   horizonDays = DEFAULT_BOOKING_HORIZON_DAYS,
+  timeZone = DEFAULT_TIME_ZONE,
 ): StayQuery {
-  const { details, stay } = stayProblems(input, now, horizonDays);
+  const { details, stay } = stayProblems(input, now, horizonDays, timeZone);
   if (!stay) throw invalid(details);
   return stay;
 }
@@ -202,10 +240,10 @@ function guestProblems(input: Partial<Record<keyof GuestDetails, unknown>> | und
   if (!name) details.push({ path: 'name', message: 'Enter your name' });
   else if (name.length > MAX_NAME_LENGTH) details.push({ path: 'name', message: `must be at most ${MAX_NAME_LENGTH} characters` });
   if (!email) details.push({ path: 'email', message: 'Enter your e-mail address' });
-  else if (!emailSchema.safeParse(email).success) details.push({ path: 'email', message: 'must be an e-mail address such as name@example.com' });
+  else if (!emailSchema.safeParse(email).success) details.push({ path: 'email', message: 'Enter an e-mail address in the right format, like name@example.com' });
   if (input?.phone !== undefined && typeof input.phone !== 'string') details.push({ path: 'phone', message: 'must be a phone number' });
   else if (phone && !phoneSchema.safeParse(phone).success) {
-    details.push({ path: 'phone', message: 'must be an international number with country code, such as +14155550123' });
+    details.push({ path: 'phone', message: 'Enter a phone number in international format, like +44 20 7946 0958' });
   }
   return details.length ? { details } : { details, guest: { name, email, ...(phone ? { phone } : {}) } };
 }
@@ -230,8 +268,8 @@ export interface BookingInput {
 export const newBookingAttempt = randomUUID;
 
 /** The stay's, the guest's and the attempt's rules together: every problem at once. */
-export function checkBookingInput(input: BookingInput, now: Date, horizonDays: number): { stay: StayQuery; guest: GuestDetails; attempt?: string } {
-  const stay = stayProblems(input?.stay ?? {}, now, horizonDays);
+export function checkBookingInput(input: BookingInput, now: Date, horizonDays: number, timeZone: string): { stay: StayQuery; guest: GuestDetails; attempt?: string } {
+  const stay = stayProblems(input?.stay ?? {}, now, horizonDays, timeZone);
   const guest = guestProblems(input?.guest);
   const attempt = typeof input?.attempt === 'string' ? input.attempt.trim().toLowerCase() : undefined;
   const attemptDetails: ErrorDetail[] =
@@ -280,10 +318,18 @@ export async function chosenRoom(clientId: string, roomId: unknown): Promise<Roo
 
 // ---- search
 
+/** A category of the rooms free for a stay, with what the PMS syncs of it (absent: nothing synced). */
+export interface OfferedCategory {
+  name: string;
+  description?: string;
+  amenities?: string[];
+  rooms: { room_id: string; room_number: string; room_type: string; price: number; max_occupancy: number; total: number }[];
+}
+
 /**
  * Available rooms for the stay grouped by category (category name, or the room type for rooms
- * without a synced category), each with the stay's total = price x nights in the client
- * currency; rooms held by another guest's open checkout are NOT offered. The availability rules
+ * without a synced category; with the category's description and amenities as the PMS synced
+ * them), each with the stay's total = price x nights in the client currency; rooms held by another guest's open checkout are NOT offered. The availability rules
  * of the API (findAvailableRooms). Categories by their cheapest room, then name; rooms by price,
  * then natural room number. 404 for an unknown client; the stay's rules as checkStay.
  */
@@ -294,16 +340,24 @@ export async function searchRooms(
 ): Promise<{
   nights: number;
   currency: string;
-  categories: { name: string; rooms: { room_id: string; room_number: string; room_type: string; price: number; max_occupancy: number; total: number }[] }[];
+  categories: OfferedCategory[];
 }> {
   const client = await guestBookingClient(clientId);
-  const query = checkStay(stay, now, client.booking_horizon_days);
-  const available = await findAvailableRooms(clientId, { check_in_date: query.check_in, check_out_date: query.check_out, guests: query.guests }, now);
+  const query = checkStay(stay, now, client.booking_horizon_days, client.time_zone);
+  const [available, synced] = await Promise.all([
+    findAvailableRooms(clientId, { check_in_date: query.check_in, check_out_date: query.check_out, guests: query.guests }, now),
+    listCategories(clientId),
+  ]);
+  // What the PMS says of each category (description, amenities), by its source and id.
+  const about = new Map(synced.map((c) => [`${c.external_source}\u0000${c.external_category_id}`, c]));
   const nights = nightsBetween(query.check_in, query.check_out);
-  const groups = new Map<string, { name: string; rooms: { room_id: string; room_number: string; room_type: string; price: number; max_occupancy: number; total: number }[] }>();
+  const groups = new Map<string, OfferedCategory>();
   for (const room of available.available_rooms) {
     const name = room.category?.name ?? room.room_type;
-    const group = groups.get(name) ?? { name, rooms: [] };
+    const category = room.category ? about.get(`${room.external_source ?? ''}\u0000${room.category.external_category_id}`) : undefined;
+    const description = category?.description?.trim();
+    const amenities = (category?.amenities ?? []).map((a) => a.trim()).filter(Boolean);
+    const group = groups.get(name) ?? { name, ...(description ? { description } : {}), ...(amenities.length ? { amenities } : {}), rooms: [] };
     group.rooms.push({
       room_id: room.id,
       room_number: room.room_number,
@@ -345,7 +399,7 @@ const confirmationUrl = (baseUrl: string, clientId: string, token: string) => `$
  */
 export async function startCheckout(clientId: string, input: BookingInput, baseUrl: string, now: Date): Promise<{ checkout_url: string; token: string }> {
   const client = await guestBookingClient(clientId);
-  const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days);
+  const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days, client.time_zone);
   if (!config().supportedCurrencies.includes(client.currency)) {
     throw new AppError(422, 'PROVIDER_NOT_CONFIGURED', `Online payment in ${client.currency} is not available`);
   }
@@ -443,6 +497,32 @@ export function guestBookingRecord(
  * checkout open); `payment_failed` when it was cancelled, failed or expired.
  */
 export async function guestBookingOf(clientId: string, token: string, now = new Date()): Promise<GuestBookingView | undefined> {
+  return (await guestBookingPage(clientId, token, now))?.view;
+}
+
+/** What the guest's page of a token shows beyond its view. */
+export interface GuestBookingPage {
+  view: GuestBookingView;
+  /** The room the guest chose (the view's room is the one booked, if any). */
+  chosen_room_number: string;
+  /** The guest's e-mail address as given, where the confirmation goes. */
+  email: string | null;
+  /**
+   * Until when the chosen room was held for this booking: paid online, HOLD_MINUTES from the
+   * checkout's opening (a declined or cancelled checkout released it earlier: the room is free
+   * for anyone, the guest's first); paid at the hotel, until its link could confirm it.
+   */
+  held_until: string | null;
+  /**
+   * `payment_failed` before `held_until`: "Try again" opens a new checkout for the same room,
+   * stay and guest (a new attempt of the booking form, with the same choices; refused as any
+   * other when the room was taken meanwhile).
+   */
+  try_again?: { room_id: string; stay: StayQuery; guest: GuestDetails };
+}
+
+/** guestBookingOf with what the page shows beyond the view (the same reads). */
+export async function guestBookingPage(clientId: string, token: string, now = new Date()): Promise<GuestBookingPage | undefined> {
   if (typeof token !== 'string' || !TOKEN.test(token) || !UUID.test(clientId)) return undefined;
   const record = await getGuestBooking(tokenHash(token));
   if (!record || record.client_id !== clientId) return undefined;
@@ -450,30 +530,38 @@ export async function guestBookingOf(clientId: string, token: string, now = new 
     getBooking(clientId, record.booking_id),
     record.order_reference ? getOrder(record.order_reference) : Promise.resolve(undefined),
   ]);
+  const stay: StayQuery = { check_in: record.check_in_date, check_out: record.check_out_date, guests: record.guests };
   const view = {
-    check_in: record.check_in_date,
-    check_out: record.check_out_date,
-    guests: record.guests,
+    ...stay,
     guest_name: record.guest_name,
     total: record.total,
     currency: record.currency,
   };
+  const heldUntil =
+    record.payment === 'at_property' ? (record.hold_expires_at ?? null) : new Date(Date.parse(record.created_at) + HOLD_MINUTES * 60_000).toISOString();
+  const page = (v: GuestBookingView, extra: Partial<GuestBookingPage> = {}): GuestBookingPage => ({
+    view: v,
+    chosen_room_number: record.room_number,
+    email: record.guest_email ?? order?.customer.email ?? booking?.guest_email ?? null,
+    held_until: heldUntil,
+    ...extra,
+  });
   if (booking) {
     let roomNumber: string | null = null;
     if (booking.room_id) roomNumber = booking.room_id === record.room_id ? record.room_number : ((await getRoom(clientId, booking.room_id))?.room_number ?? null);
-    return {
+    return page({
       state: 'confirmed',
       booking_reference: booking.booking_reference ?? null,
       confirmation_code: booking.confirmation_code ?? null,
       room_number: roomNumber,
       ...view,
       payment_status: booking.payment_status === 'paid' ? 'paid' : 'unpaid',
-    };
+    });
   }
   if (record.payment === 'at_property') {
     // Not confirmed by its e-mail's link (yet): decided here, at read time, by the hold's end.
     const open = record.status === 'pending' && record.hold_expires_at !== undefined && record.hold_expires_at > now.toISOString();
-    return {
+    return page({
       state: open ? 'awaiting_confirmation' : 'cancelled',
       booking_reference: null,
       confirmation_code: null,
@@ -481,18 +569,18 @@ export async function guestBookingOf(clientId: string, token: string, now = new 
       ...view,
       payment_status: 'unpaid',
       ...(open ? { confirm_by: record.hold_expires_at } : {}),
-    };
+    });
   }
   // No order: its creation failed after the hold, and the token was never handed out.
   if (!order || order.client_id !== clientId) return undefined;
-  return {
-    state: order.status === 'processing' || order.status === 'paid' ? 'awaiting_payment' : 'payment_failed',
-    booking_reference: null,
-    confirmation_code: null,
-    room_number: null,
-    ...view,
-    payment_status: 'unpaid',
-  };
+  const state = order.status === 'processing' || order.status === 'paid' ? 'awaiting_payment' : 'payment_failed';
+  const { customer } = order;
+  return page(
+    { state, booking_reference: null, confirmation_code: null, room_number: null, ...view, payment_status: 'unpaid' },
+    state === 'payment_failed' && heldUntil && heldUntil > now.toISOString()
+      ? { try_again: { room_id: record.room_id, stay, guest: { name: record.guest_name, email: customer.email, ...(customer.phone ? { phone: customer.phone } : {}) } } }
+      : {},
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Pay at the hotel (CONTRACT.md "Guest booking and the reception QR code"): the booking stays
+ * Pay at the hotel (docs/behaviour.md "Guest booking and the reception QR code"): the booking stays
  * pending, its room held for HOLD_MINUTES like an open checkout's, until the guest opens the link
  * of the "Confirm your booking" e-mail and presses its button. Only then is it a booking
  * (confirmed, unpaid) that the PMS hears of (`booking.confirmed`, its delivery written with it)
@@ -83,7 +83,7 @@ const confirmationUrl = (baseUrl: string, clientId: string, token: string) => `$
 export async function bookPayAtProperty(clientId: string, input: BookingInput, baseUrl: string, now: Date): Promise<{ token: string }> {
   const client = await guestBookingClient(clientId);
   if (!client.pay_at_property) throw new AppError(403, 'PAY_AT_PROPERTY_DISABLED', 'This hotel takes bookings with online payment only');
-  const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days);
+  const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days, client.time_zone);
   const room = await chosenRoom(clientId, input.room_id);
   const total = stayTotal(room.price, nightsBetween(stay.check_in, stay.check_out), client.currency);
   const identity = attempt ? attemptIdentity(clientId, attempt, room.id, stay, guest) : undefined;
@@ -218,6 +218,8 @@ export async function confirmPayAtProperty(
           confirmationCode: booking.confirmation_code ?? '',
           paid: false,
           link: confirmationUrl(baseUrl, clientId, token),
+          checkInTime: client.check_in_time,
+          address: client.address,
         }),
         now,
       });

@@ -1,6 +1,6 @@
 /**
  * At most MAX_OPEN_HOLDS_PER_SOURCE open checkout holds per source address per client
- * (CONTRACT.md "Guest booking and the reception QR code", Abuse): one address cannot hold every
+ * (docs/behaviour.md "Guest booking and the reception QR code", Abuse): one address cannot hold every
  * room of a hotel. The source's holds are one item (`GUESTSOURCE#`), written in the hold's own
  * transaction under a version condition, so two tabs racing for a 4th hold cannot both win.
  *

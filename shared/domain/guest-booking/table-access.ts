@@ -8,8 +8,9 @@ export const guestBookingTableAccess = {
   actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
   // gsi1: the client's active stays (search); gsi2: the chosen room's active stays (hold, booking).
   queries: ['gsi1', 'gsi2'],
-  // The client's partition (room hold, checkout-hold marker, booking, order-reference guard), the
-  // guest booking, the order and its sandbox session, a booking's client pointer, deliveries,
-  // e-mails to the guest, a source address's open holds. Never a key record (infra/table-access.ts KEY_PARTITIONS).
-  writes: ['CLIENT#', 'GUESTBOOKING#', 'GUESTSOURCE#', 'ORDER#', 'SANDBOX#', 'BOOKINGID#', 'DELIVERY#', 'EMAIL#'],
+  // The client's partition (room hold, checkout-hold marker, booking, order-reference guard), a
+  // booking's search entries, the guest booking, the order and its sandbox session, a booking's
+  // client pointer, deliveries, e-mails to the guest, a source address's open holds. Never a key
+  // record (infra/table-access.ts KEY_PARTITIONS).
+  writes: ['CLIENT#', 'SEARCH#', 'GUESTBOOKING#', 'GUESTSOURCE#', 'ORDER#', 'SANDBOX#', 'BOOKINGID#', 'DELIVERY#', 'EMAIL#'],
 } as const satisfies TableAccess;

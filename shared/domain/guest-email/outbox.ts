@@ -1,5 +1,5 @@
 /**
- * E-mail to guests, never in the way of a booking (CONTRACT.md "Guest booking and the reception
+ * E-mail to guests, never in the way of a booking (docs/behaviour.md "Guest booking and the reception
  * QR code": a failed send never fails the booking; it is retried and visible to staff). An e-mail
  * is an outbox record written in the transaction of what it tells (shared/store/email-store.ts),
  * sent by the function that wrote it once that committed, and marked sent. A send that fails, or

@@ -1,5 +1,5 @@
 /**
- * Creating a payment order (CONTRACT.md "Payment orders"): one order per partner reference,
+ * Creating a payment order (docs/behaviour.md "Payment orders"): one order per partner reference,
  * reused on a repeat, given a new payment attempt when its last checkout failed, was cancelled
  * or expired. Each attempt records the provider and the provider account its checkout was
  * created on; the order is later settled against those, whatever the client's settings become.

@@ -35,6 +35,8 @@ export interface OrderSummary {
   provider: ProviderName;
   /** `context.type` of the order (room_booking, …), or null. */
   context_type: string | null;
+  /** A room booking's stay, from its context, or null. */
+  stay: { check_in_date: string; check_out_date: string; guests: number | null } | null;
   customer_email: string;
 }
 
@@ -89,6 +91,10 @@ export function orderSummary(order: PaymentOrderRecord): OrderSummary {
     paid_at: order.paid_at ?? null,
     provider: order.provider,
     context_type: order.context?.type ?? null,
+    stay:
+      order.context?.check_in_date && order.context.check_out_date
+        ? { check_in_date: order.context.check_in_date, check_out_date: order.context.check_out_date, guests: order.context.guests ?? null }
+        : null,
     customer_email: order.customer.email,
   };
 }

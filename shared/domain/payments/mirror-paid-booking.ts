@@ -1,5 +1,5 @@
 /**
- * A paid room-booking order becomes a confirmed service booking (CONTRACT.md "Payment orders",
+ * A paid room-booking order becomes a confirmed service booking (docs/behaviour.md "Payment orders",
  * mirroring), planned here so that it commits in the same transaction that marks the order paid.
  */
 import { bookingConfirmationEmail } from '../../guest/emails';
@@ -30,7 +30,7 @@ export function paidOrderBookingId(clientId: string, orderReference: string): st
 }
 
 /**
- * The rate check (CONTRACT.md "Payment orders"): the room's price x nights in the client's
+ * The rate check (docs/behaviour.md "Payment orders"): the room's price x nights in the client's
  * currency, and whether the order paid less than that, or in another currency. An order that
  * names no known room has no rate to fall below, unless it paid in another currency.
  */
@@ -46,7 +46,7 @@ async function rateCheck(order: PaymentOrderRecord, checkIn: string, checkOut: s
 
 /**
  * The booking a paid order makes, or undefined when the order is not a room booking with dates.
- * A room held for this order's booking (a guest's checkout, CONTRACT.md "Guest booking") is its
+ * A room held for this order's booking (a guest's checkout, docs/behaviour.md "Guest booking and the reception QR code") is its
  * own: locked if the room is otherwise free, even after the hold expired; taken by someone else
  * meanwhile, the booking is recorded for manual assignment. Paid below the room's rate (or in
  * another currency), the booking says `below_rate`, and the client's `below_rate_orders` setting
@@ -101,7 +101,7 @@ export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Pro
 const GUEST_ORDER_REFERENCE = 'guest:';
 
 /**
- * The confirmation e-mail of a guest's paid booking (CONTRACT.md "Guest booking": every
+ * The confirmation e-mail of a guest's paid booking (docs/behaviour.md "Guest booking and the reception QR code": every
  * confirmed guest booking gets one), to commit with it; undefined for a partner's order (its
  * guest hears from the partner) and in a stage that sends no e-mail. Its link is the order's
  * return URL: the guest's confirmation page.
@@ -110,7 +110,9 @@ export async function paidGuestBookingEmail(order: PaymentOrderRecord, mirrored:
   if (!order.external_reference.startsWith(GUEST_ORDER_REFERENCE) || !emailEnabled()) return undefined;
   const { booking, room } = mirrored.plan.result;
   const chosen = room ?? (order.context?.service_room_id ? await getRoom(order.client_id, order.context.service_room_id) : undefined);
-  const hotel = (await getClient(order.client_id))?.name ?? '';
+  const client = await getClient(order.client_id);
+  const hotel = client?.name ?? '';
+  const { check_in_time: checkInTime, address } = client ? clientSettingsOf(client) : { check_in_time: null, address: null };
   return newGuestEmail({
     clientId: order.client_id,
     bookingId: booking.id,
@@ -132,6 +134,8 @@ export async function paidGuestBookingEmail(order: PaymentOrderRecord, mirrored:
       confirmationCode: booking.confirmation_code ?? '',
       paid: true,
       link: order.success_url,
+      checkInTime,
+      address,
     }),
     now,
   });

@@ -1,5 +1,5 @@
 /**
- * Where a client's money goes (CONTRACT.md "Payment safety in deployed stages"): the platform
+ * Where a client's money goes (docs/behaviour.md "Payment safety in deployed stages"): the platform
  * links a client's Stripe connected accounts (`ops clients link-stripe-account`), and the hotel's
  * admins choose among the linked ones only, so a hijacked dashboard session cannot route payments
  * to an account of its own. A change of provider or account raises the ProviderAccountChanged

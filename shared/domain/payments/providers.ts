@@ -1,7 +1,7 @@
 /**
  * Which provider adapter serves a payment attempt, and the operator's setting of a client's
  * provider. The sandbox provider lets anyone mark an order paid without money, so it exists only
- * where the stage turns it on (CONTRACT.md "Payment safety in deployed stages"): everywhere
+ * where the stage turns it on (docs/behaviour.md "Payment safety in deployed stages"): everywhere
  * else no code path can reach it, whatever a client's settings or an old attempt say.
  */
 import { config } from '../../config';

@@ -1,5 +1,5 @@
 /**
- * Settling an order (CONTRACT.md "Payment orders", verify): ask the provider about the current
+ * Settling an order (docs/behaviour.md "Payment orders", verify): ask the provider about the current
  * attempt's checkout, on the provider and account that attempt was created on, and record what
  * it says. Only the provider's answer marks an order paid; the guest's redirect proves nothing.
  * Used by the verify redirect and by provider webhooks.

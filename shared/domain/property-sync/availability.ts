@@ -59,8 +59,8 @@ export function toRoomView(room: RoomRecord, categories: Map<string, CategoryRec
 export { byRoomNumber } from './room-order';
 
 /**
- * The rooms free for the stay. A room held by a guest's open checkout (CONTRACT.md "Guest
- * booking": not offered to anyone else for 30 minutes) is taken too, here as on the guest page,
+ * The rooms free for the stay. A room held by a guest's open checkout (docs/behaviour.md "Guest
+ * booking and the reception QR code": not offered to anyone else for 30 minutes) is taken too, here as on the guest page,
  * so a PMS reading availability cannot sell it meanwhile: one more Query, in parallel, reading
  * only the client's checkout holds still open at `now`.
  */

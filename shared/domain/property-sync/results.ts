@@ -1,4 +1,4 @@
-/** The response of every sync write (CONTRACT.md "Sync writes"). */
+/** The response of every sync write (docs/behaviour.md "Sync writes"). */
 import { AppError, type ErrorDetail } from '../../errors';
 import { isConditionFailure } from '../../store/items';
 

@@ -1,0 +1,88 @@
+/**
+ * Operators' actions in words, for the Audit page and a booking's history: "Assigned room 102
+ * (Double)", never `booking.assign_room` or an id. An action this file does not know is told by
+ * its name and changes with underscores as spaces, ids left out.
+ */
+import type { AuditEntry } from '../domain/audit';
+import { formatPrice, inWords } from './format';
+
+type Value = string | number | boolean | null | undefined;
+
+/** A service id (UUID): never shown to people. */
+export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/** What a sentence may know besides the entry: the room it names, the client's currency. */
+export interface AuditWordsContext {
+  /** The room the entry names, as "102 (Double)". */
+  roomLabel?: string;
+  currency?: string;
+}
+
+const str = (value: Value) => (value === null || value === undefined ? '' : String(value));
+
+/** The two addresses an admin sets, by `kind`. */
+const ENDPOINTS: Record<string, string> = {
+  callback: 'the address for notifications to your PMS',
+  webhook: 'the address for payment notifications to your website',
+};
+
+function changedWas(entry: AuditEntry, name: string): string {
+  const before = entry.previous?.[name];
+  return before === undefined ? '' : ` (it was ${before === null ? 'not set' : str(before)})`;
+}
+
+/** The other changes, as "name: value", ids and empty values left out. */
+function otherChanges(changes: Record<string, Value>): string {
+  return Object.entries(changes)
+    .filter(([, value]) => value !== null && value !== undefined && value !== '' && !UUID.test(String(value)))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, value]) => `${name.replace(/_/g, ' ')}: ${typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value)}`)
+    .join(', ');
+}
+
+/** An action's name in words: `client.set_time_zone` is "Client: set time zone". */
+function actionWords(action: string): string {
+  const [subject, ...rest] = action.split('.');
+  const words = rest.join(' ').replace(/_/g, ' ');
+  return words ? `${inWords(subject)}: ${words}` : inWords(subject);
+}
+
+/** What the operator did, as a sentence without the operator ("Assigned room 102 (Double)"). */
+export function auditSentence(entry: AuditEntry, context: AuditWordsContext = {}): string {
+  const c = entry.changes;
+  const room = context.roomLabel ?? str(c.room_number);
+  switch (entry.action) {
+    case 'booking.create':
+      return `Made a reception booking for ${str(c.guest_name) || 'a guest'}${room ? `, room ${room}` : ''}${c.check_in_date ? `, ${str(c.check_in_date)} to ${str(c.check_out_date)}` : ''}`;
+    case 'booking.assign_room':
+      return `Assigned room ${room || 'a room'}`;
+    case 'delivery.retry':
+      return `Sent a notification to your PMS again${c.was ? ` (it had ${c.was === 'needs_review' ? 'been refused' : inWords(str(c.was)).toLowerCase()})` : ''}`;
+    case 'delivery.retry_all':
+      return `Sent every failed or refused notification again: ${str(c.count)} queued (${str(c.failed)} failed, ${str(c.needs_review)} refused)`;
+    case 'room.create': {
+      const price = typeof c.price === 'number' && context.currency ? formatPrice(c.price, context.currency) : str(c.price);
+      return `Added room ${str(c.room_number)}${c.room_type ? ` (${str(c.room_type)})` : ''}${price ? `, ${price} a night` : ''}${c.max_occupancy ? `, for up to ${str(c.max_occupancy)} guests` : ''}`;
+    }
+    case 'key.create':
+      return `Created a ${str(c.kind)} key${c.name ? ` "${str(c.name)}"` : ''}${c.scopes ? ` for ${str(c.scopes).split(' ').join(', ')}` : ''}${c.origins ? ` for ${str(c.origins).split(' ').join(', ')}` : ''}`;
+    case 'key.revoke':
+      return `Revoked a ${str(c.kind)} key`;
+    case 'callback.set_url':
+    case 'webhook.set_url':
+      return `Set ${ENDPOINTS[str(c.kind)] ?? 'an address'} to ${str(c.url)}${changedWas(entry, 'url')}`;
+    case 'callback.rotate_secret':
+    case 'webhook.rotate_secret':
+      return `Replaced the signing secret of ${ENDPOINTS[str(c.kind)] ?? 'an address'}`;
+    case 'provider.set':
+      return `Chose where payments go: ${inWords(str(c.provider))}${c.account ? ` (${str(c.account)})` : ''}`;
+    case 'guest_booking.pay_at_property':
+      return c.pay_at_property ? 'Let guests book on the booking page and pay at the hotel' : 'Stopped guests booking on the booking page to pay at the hotel';
+    case 'operator.totp_on':
+      return 'Turned on sign-in codes from an authenticator app';
+    default: {
+      const changes = otherChanges(c);
+      return `${actionWords(entry.action)}${changes ? ` (${changes})` : ''}`;
+    }
+  }
+}

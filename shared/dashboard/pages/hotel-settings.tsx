@@ -1,0 +1,238 @@
+/**
+ * Hotel settings (admins; linked from Integrations): the hotel's time zone, which its "today",
+ * arrivals, departures, occupancy nights and deadlines follow everywhere, and what guests are
+ * told: whether prices include taxes, the cancellation policy, the check-in time, the address.
+ * Saved with setClientSettings (the use case of `ops clients settings`) and audited with the old
+ * and the new values, POST-redirect-GET. A form with problems comes back (status 400) in the
+ * GOV.UK pattern: an error summary linking to each field, the message beside it, what was typed.
+ * An empty text, or "Not said", takes the setting away: guests are told nothing about it.
+ */
+import type { ComponentChildren } from 'preact';
+import { recordAudit } from '../../domain/audit';
+import { type AppliedSettings, clientSettingsOf, MAX_SETTING_TEXT } from '../../domain/client-settings';
+import { requireClient, setClientSettings } from '../../domain/clients';
+import { isTimeZone, localDateTime } from '../../domain/hotel-time';
+import { AppError } from '../../errors';
+import type { ClientSettingsChange } from '../../store/api-key-store';
+import { ErrorSummary, Page } from '../layout';
+import type { PageAction, PageOutcome, PageRequest } from '../page-function';
+
+const PATH = '/dashboard/settings';
+const INTEGRATIONS = '/dashboard/integrations';
+
+/** The form's fields, as typed (or as saved, before any change). */
+interface SettingsForm {
+  time_zone: string;
+  taxes_included: string;
+  cancellation_policy: string;
+  check_in_time: string;
+  address: string;
+}
+type FieldName = keyof SettingsForm;
+type Errors = Partial<Record<FieldName | 'form', string>>;
+
+const TAXES: readonly { value: string; label: string; saved: boolean | null }[] = [
+  { value: 'yes', label: 'Yes: the prices guests see include taxes', saved: true },
+  { value: 'no', label: 'No: taxes are added to the prices guests see', saved: false },
+  { value: 'unset', label: 'Not said: the booking page says nothing about taxes', saved: null },
+];
+
+const LABELS: Record<FieldName, string> = {
+  time_zone: 'Time zone',
+  taxes_included: 'Prices include taxes',
+  cancellation_policy: 'Cancellation policy',
+  check_in_time: 'Check-in from',
+  address: 'Address',
+};
+
+/** Every zone Intl knows by its own name, UTC first; a zone saved under another of its names (Asia/Calcutta) stays on the list. */
+function timeZones(current: string): string[] {
+  const zones = new Set(Intl.supportedValuesOf('timeZone'));
+  if (current !== 'UTC' && isTimeZone(current)) zones.add(current);
+  zones.delete('UTC');
+  return ['UTC', ...[...zones].sort()];
+}
+
+const formOf = (settings: AppliedSettings): SettingsForm => ({
+  time_zone: settings.time_zone,
+  taxes_included: TAXES.find((t) => t.saved === settings.taxes_included)!.value,
+  cancellation_policy: settings.cancellation_policy ?? '',
+  check_in_time: settings.check_in_time ?? '',
+  address: settings.address ?? '',
+});
+
+/** Browsers send a textarea's line breaks as CRLF. */
+const typed = (form: URLSearchParams, name: FieldName) => (form.get(name) ?? '').replace(/\r\n?/g, '\n');
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The change the form asks for, or what is wrong with it, field by field (in the page's order), in plain words. */
+function parse(values: SettingsForm): { change: ClientSettingsChange; errors: Errors } {
+  const errors: Errors = {};
+  const change: ClientSettingsChange = {};
+
+  const zone = values.time_zone.trim();
+  if (isTimeZone(zone)) change.time_zone = zone;
+  else errors.time_zone = zone ? `“${zone}” is not a time zone: choose your hotel's time zone from the list` : "Choose your hotel's time zone from the list";
+
+  const taxes = TAXES.find((t) => t.value === values.taxes_included);
+  if (taxes) change.taxes_included = taxes.saved;
+  else errors.taxes_included = 'Choose whether the prices guests see include taxes';
+
+  const text = (name: 'cancellation_policy' | 'address') => {
+    const given = values[name].trim();
+    if (given.length > MAX_SETTING_TEXT) errors[name] = `Shorten the ${LABELS[name].toLowerCase()} to ${count(MAX_SETTING_TEXT)} characters or fewer (it has ${count(given.length)})`;
+    else change[name] = given || null;
+  };
+  text('cancellation_policy');
+
+  const time = values.check_in_time.trim();
+  const hhmm = /^(\d{1,2})[:.h](\d{2})$/.exec(time);
+  if (!time) change.check_in_time = null;
+  else if (hhmm && Number(hhmm[1]) < 24 && Number(hhmm[2]) < 60) change.check_in_time = `${hhmm[1]!.padStart(2, '0')}:${hhmm[2]}`;
+  else errors.check_in_time = 'Enter the time of day guests may check in from, such as 15:00';
+
+  text('address');
+  return { change, errors };
+}
+
+function Hint({ id, children }: { id: string; children: ComponentChildren }) {
+  return (
+    <small id={id} class="hint">
+      {children}
+    </small>
+  );
+}
+
+function FieldError({ name, errors }: { name: FieldName; errors: Errors }) {
+  return errors[name] ? (
+    <small id={`f-${name}-error`} class="field-error">
+      {errors[name]}
+    </small>
+  ) : null;
+}
+
+/** aria-describedby of a field: its hint, and its error when it has one. */
+const describedBy = (name: FieldName, errors: Errors) => [`f-${name}-hint`, errors[name] ? `f-${name}-error` : ''].filter(Boolean).join(' ');
+
+function TextArea({ name, values, errors, hint }: { name: 'cancellation_policy' | 'address'; values: SettingsForm; errors: Errors; hint: string }) {
+  return (
+    <div class="field">
+      <label for={`f-${name}`}>{LABELS[name]}</label>
+      <Hint id={`f-${name}-hint`}>{hint}</Hint>
+      <FieldError name={name} errors={errors} />
+      <textarea id={`f-${name}`} name={name} rows={name === 'address' ? 3 : 5} aria-invalid={errors[name] ? 'true' : undefined} aria-describedby={describedBy(name, errors)}>
+        {values[name]}
+      </textarea>
+    </div>
+  );
+}
+
+function settingsView(request: PageRequest, values: SettingsForm, errors: Errors = {}, zoneNow?: string): PageOutcome {
+  const { links } = request;
+  const zones = timeZones(values.time_zone);
+  const knownZone = zones.includes(values.time_zone);
+  const html = (
+    <Page title="Hotel settings" links={links} operator={request.operator} nav="integrations" notice={request.notice}>
+      <p class="muted">
+        What your dashboard and your guest booking page go by. <a href={links.to(INTEGRATIONS)}>Back to Integrations</a>
+      </p>
+      <ErrorSummary errors={errors} />
+      <form method="post" action={links.to(PATH)} aria-label="Hotel settings" novalidate>
+        <div class="field">
+          <label for="f-time_zone">{LABELS.time_zone}</label>
+          <Hint id="f-time_zone-hint">
+            "Today", arrivals, departures, occupancy and booking deadlines follow your hotel's local time.
+            {zoneNow ? ` It is now ${zoneNow} in ${values.time_zone}.` : ''}
+          </Hint>
+          <FieldError name="time_zone" errors={errors} />
+          <select id="f-time_zone" name="time_zone" aria-invalid={errors.time_zone ? 'true' : undefined} aria-describedby={describedBy('time_zone', errors)}>
+            {knownZone ? null : (
+              <option value="" selected>
+                Choose a time zone
+              </option>
+            )}
+            {zones.map((zone) => (
+              <option value={zone} selected={zone === values.time_zone}>
+                {zone.replace(/_/g, ' ')}
+              </option>
+            ))}
+          </select>
+        </div>
+
+        <fieldset class="checks" aria-describedby={describedBy('taxes_included', errors)}>
+          <legend>{LABELS.taxes_included}</legend>
+          <Hint id="f-taxes_included-hint">The booking page tells guests next to each price.</Hint>
+          <FieldError name="taxes_included" errors={errors} />
+          {TAXES.map((option, i) => (
+            <label>
+              <input type="radio" name="taxes_included" value={option.value} id={i === 0 ? 'f-taxes_included' : undefined} checked={values.taxes_included === option.value} />{' '}
+              {option.label}
+            </label>
+          ))}
+        </fieldset>
+
+        <TextArea
+          name="cancellation_policy"
+          values={values}
+          errors={errors}
+          hint={`Shown to guests before they pay, in your words (at most ${count(MAX_SETTING_TEXT)} characters). Leave it empty to say nothing.`}
+        />
+
+        <div class="field">
+          <label for="f-check_in_time">{LABELS.check_in_time}</label>
+          <Hint id="f-check_in_time-hint">The local time guests may check in from, told on their confirmation, such as 15:00. Leave it empty to say nothing.</Hint>
+          <FieldError name="check_in_time" errors={errors} />
+          <input
+            id="f-check_in_time"
+            name="check_in_time"
+            type="time"
+            value={values.check_in_time}
+            aria-invalid={errors.check_in_time ? 'true' : undefined}
+            aria-describedby={describedBy('check_in_time', errors)}
+          />
+        </div>
+
+        <TextArea name="address" values={values} errors={errors} hint="Your hotel's street address, told to guests on their confirmation. Leave it empty to say nothing." />
+
+        <button type="submit">Save settings</button>
+      </form>
+    </Page>
+  );
+  return Object.keys(errors).length ? { html, status: 400 } : { html };
+}
+
+export const hotelSettingsPage: PageAction = async (request) => {
+  const settings = clientSettingsOf(await requireClient(request.operator.client_id));
+  return settingsView(request, formOf(settings), {}, localDateTime(settings.time_zone, request.now));
+};
+
+type AuditValue = string | boolean | null;
+const AUDITED: readonly FieldName[] = ['time_zone', 'taxes_included', 'cancellation_policy', 'check_in_time', 'address'];
+
+export const saveHotelSettings: PageAction = async (request) => {
+  const values = Object.fromEntries(AUDITED.map((name) => [name, typed(request.form, name)])) as unknown as SettingsForm;
+  const { change, errors } = parse(values);
+  if (Object.keys(errors).length) return settingsView(request, values, errors);
+
+  const clientId = request.operator.client_id;
+  const before = clientSettingsOf(await requireClient(clientId));
+  let after: AppliedSettings;
+  try {
+    after = await setClientSettings(clientId, change);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    const refused: Errors = {};
+    for (const detail of error.details ?? [{ path: 'form', message: error.message }]) refused[detail.path in LABELS ? (detail.path as FieldName) : 'form'] ??= `${LABELS[detail.path as FieldName] ?? 'The settings'} ${detail.message}`;
+    return settingsView(request, values, refused);
+  }
+
+  const changed = AUDITED.filter((name) => before[name] !== after[name]);
+  if (changed.length === 0) return { redirect: PATH, notice: { kind: 'success', message: 'Nothing changed: the settings were already these.' } };
+  const pick = (settings: AppliedSettings) => Object.fromEntries(changed.map((name) => [name, settings[name] as AuditValue]));
+  await recordAudit(clientId, { operator: request.operator.email, action: 'hotel_settings.set', changes: pick(after), previous: pick(before) }, request.now);
+  return {
+    redirect: PATH,
+    notice: { kind: 'success', message: `Hotel settings saved: ${changed.map((name) => LABELS[name].toLowerCase()).join(', ')}.` },
+  };
+};
