@@ -1,6 +1,6 @@
 /** The sandbox provider's hosted checkout page, on the sandbox's own origin. */
 import { createHash } from 'node:crypto';
-import { formatAmount } from '../dashboard/format';
+import { majorAmount } from '../schemas/payments';
 import { type SandboxSession, sandboxSessionState } from './sandbox';
 
 /** The page's only styles, inline: the CSP allows exactly these by their hash. */
@@ -35,7 +35,8 @@ const escapeHtml = (value: string) =>
 const headingOf = (session: SandboxSession) => (/\bguest:/.test(session.description) ? 'Room booking' : session.description);
 
 export function sandboxCheckoutPage(session: SandboxSession): string {
-  const amount = formatAmount(session.amount_minor, session.currency);
+  // The amount as the provider's API states it (major units, as `amount` on the order), and its currency.
+  const amount = `${majorAmount(session.amount_minor, session.currency)} ${session.currency}`;
   const customer = [session.customer.name, session.customer.email].filter(Boolean).join(' · ');
   const state = sandboxSessionState(session);
   const open = state === 'open';

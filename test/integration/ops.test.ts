@@ -85,7 +85,7 @@ describe('clients and keys', () => {
 
   it('creates a client on a plan', async () => {
     const created = await opsJson(['clients', 'create', '--name', 'Ops Test Hotel', '--plan', 'premium']);
-    expect(created).toEqual({ client_id: expect.stringMatching(UUID), plan: 'premium' });
+    expect(created).toEqual({ client_id: expect.stringMatching(UUID), plan: 'premium', time_zone: 'UTC' });
     clientId = created.client_id;
   });
 
