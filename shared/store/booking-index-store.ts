@@ -11,6 +11,7 @@ import { batchPut, mapConcurrent, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import { fromItem, isConditionFailure } from './items';
 import { keys } from './keys';
+import { bookingFilterExpression } from './booking-filter';
 import type { BookingFilter, BookingRecord } from './property-store';
 import { searchEntryItems } from './search-store';
 
@@ -53,24 +54,10 @@ export async function listBookingsByCheckIn(
   const highest = filter.to === undefined ? undefined : `${filter.to}#~`;
   const range =
     lowest !== undefined && highest !== undefined ? ' AND gsi3sk BETWEEN :lowest AND :highest' : lowest !== undefined ? ' AND gsi3sk >= :lowest' : highest !== undefined ? ' AND gsi3sk <= :highest' : '';
-  const conditions: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, string> = { ':pk': keys.bookingsByCheckIn(clientId) };
+  const { values: filterValues, ...expression } = bookingFilterExpression(filter, { to: false });
+  const values: Record<string, string> = { ':pk': keys.bookingsByCheckIn(clientId), ...filterValues };
   if (lowest !== undefined) values[':lowest'] = lowest;
   if (highest !== undefined) values[':highest'] = highest;
-  if (filter.from !== undefined) {
-    conditions.push('check_out_date > :from_date');
-    values[':from_date'] = filter.from;
-  }
-  if (filter.status !== undefined) {
-    conditions.push('#status = :status');
-    names['#status'] = 'status';
-    values[':status'] = filter.status;
-  }
-  if (filter.origin !== undefined) {
-    conditions.push('origin = :origin');
-    values[':origin'] = filter.origin;
-  }
   const start = page.after && {
     ...keys.booking(clientId, page.after.bookingId),
     ...checkInIndex(clientId, { id: page.after.bookingId, check_in_date: page.after.checkInDate }),
@@ -79,8 +66,7 @@ export async function listBookingsByCheckIn(
     {
       IndexName: 'gsi3',
       KeyConditionExpression: `gsi3pk = :pk${range}`,
-      ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
-      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+      ...expression,
       ExpressionAttributeValues: values,
     },
     { limit: page.limit, start },

@@ -12,6 +12,7 @@ import { db, TABLE } from './dynamo';
 import { keys, SHORT_STAY_NIGHTS } from './keys';
 import { MAX_STAY_NIGHTS, nightsBetween } from '../schemas/common';
 import { fromItem, isConditionFailure } from './items';
+import { bookingFilterExpression } from './booking-filter';
 import { CHECK_IN_INDEX_ATTRIBUTES, checkInIndex } from './booking-index-store';
 import { deleteSearchEntries, putSearchEntries, searchEntryChanges } from './search-store';
 
@@ -326,31 +327,11 @@ export interface BookingFilter {
 }
 
 function bookingListQuery(clientId: string, filter: BookingFilter) {
-  const conditions: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, string> = { ':pk': keys.clientPartition(clientId).pk, ...prefixRange(keys.bookingPrefix) };
-  if (filter.from !== undefined) {
-    conditions.push('check_out_date > :from_date');
-    values[':from_date'] = filter.from;
-  }
-  if (filter.to !== undefined) {
-    conditions.push('check_in_date <= :to_date');
-    values[':to_date'] = filter.to;
-  }
-  if (filter.status !== undefined) {
-    conditions.push('#status = :status');
-    names['#status'] = 'status';
-    values[':status'] = filter.status;
-  }
-  if (filter.origin !== undefined) {
-    conditions.push('origin = :origin');
-    values[':origin'] = filter.origin;
-  }
+  const { values, ...expression } = bookingFilterExpression(filter);
   return {
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
-    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-    ExpressionAttributeValues: values,
+    ...expression,
+    ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ...prefixRange(keys.bookingPrefix), ...values },
     ConsistentRead: true,
   };
 }
