@@ -1,5 +1,5 @@
 /**
- * REQUEST authorizer for every keyed route (infra/authorizers.ts: a cached one for sync routes,
+ * REQUEST authorizer for every keyed route (definitions/authorizers.ts: a cached one for sync routes,
  * an uncached one for payment routes; both run this function).
  *
  * - Missing key: throw "Unauthorized": the UNAUTHORIZED gateway response, 401 MISSING_API_KEY.
@@ -26,7 +26,7 @@
  * therefore names what the key lacks, not the route called.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { type Route, routes } from '../infra/routes';
+import { type Route, routes } from '../definitions/routes';
 import { type AuthorizerContext, decideRoute, type Denial, identifyKey } from '../shared/auth/authorize';
 import { lowerCaseHeaders } from '../shared/http/headers';
 import { logger } from '../shared/observability';

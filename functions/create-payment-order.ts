@@ -1,4 +1,4 @@
-import { findRoute } from '../infra/routes';
+import { findRoute } from '../definitions/routes';
 import { config } from '../shared/config';
 import { createPaymentOrder } from '../shared/domain/payments/create-payment-order';
 import { keyedHandler } from '../shared/http/handler';

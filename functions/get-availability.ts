@@ -1,4 +1,4 @@
-import { findRoute } from '../infra/routes';
+import { findRoute } from '../definitions/routes';
 import { findAvailableRooms } from '../shared/domain/property-sync/availability';
 import { keyedHandler } from '../shared/http/handler';
 import { availabilityQuery } from '../shared/schemas/property-sync';

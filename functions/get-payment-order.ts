@@ -1,4 +1,4 @@
-import { findRoute } from '../infra/routes';
+import { findRoute } from '../definitions/routes';
 import { getPaymentOrderStatus } from '../shared/domain/payments/order-views';
 import { AppError } from '../shared/errors';
 import { keyedHandler } from '../shared/http/handler';

@@ -1,4 +1,4 @@
-import { findRoute } from '../infra/routes';
+import { findRoute } from '../definitions/routes';
 import { syncBookings } from '../shared/domain/property-sync/sync-bookings';
 import { keyedHandler } from '../shared/http/handler';
 import { putBookingsBody } from '../shared/schemas/property-sync';

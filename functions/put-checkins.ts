@@ -1,4 +1,4 @@
-import { findRoute } from '../infra/routes';
+import { findRoute } from '../definitions/routes';
 import { syncCheckins } from '../shared/domain/property-sync/sync-checkins';
 import { keyedHandler } from '../shared/http/handler';
 import { putCheckinsBody } from '../shared/schemas/property-sync';

@@ -1,4 +1,4 @@
-import { findRoute } from '../infra/routes';
+import { findRoute } from '../definitions/routes';
 import { syncCategories } from '../shared/domain/property-sync/sync-categories';
 import { keyedHandler } from '../shared/http/handler';
 import { putCategoriesBody } from '../shared/schemas/property-sync';

@@ -1,4 +1,4 @@
-import { findRoute } from '../infra/routes';
+import { findRoute } from '../definitions/routes';
 import { syncRooms } from '../shared/domain/property-sync/sync-rooms';
 import { keyedHandler } from '../shared/http/handler';
 import { putRoomsBody } from '../shared/schemas/property-sync';

@@ -1,4 +1,4 @@
-import { findRoute, sandboxRoutes } from '../infra/routes';
+import { findRoute, sandboxRoutes } from '../definitions/routes';
 import { AppError, errors } from '../shared/errors';
 import { functionUrlHandler } from '../shared/http/function-url';
 import { publicHandler } from '../shared/http/handler';

@@ -7,7 +7,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { attemptDelivery, giveUp, type SendTargets } from '../shared/domain/callbacks/deliveries';
-import { DELIVERY_METRICS } from '../infra/constructs/monitoring-metrics';
+import { DELIVERY_METRICS } from '../definitions/metrics';
 import { logger, metrics } from '../shared/observability';
 import { callbackMessage } from '../shared/schemas/callbacks';
 

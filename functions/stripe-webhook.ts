@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { findRoute } from '../infra/routes';
+import { findRoute } from '../definitions/routes';
 import { reconcileOrder } from '../shared/domain/payments/reconcile-payment-order';
 import { AppError } from '../shared/errors';
 import { publicHandler } from '../shared/http/handler';

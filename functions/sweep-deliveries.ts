@@ -8,7 +8,7 @@
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
-import { SWEEPER_METRICS } from '../infra/constructs/monitoring-metrics';
+import { SWEEPER_METRICS } from '../definitions/metrics';
 import { sweepDueDeliveries } from '../shared/domain/callbacks/sweep';
 import { emailEnabled, sweepDueEmails } from '../shared/domain/guest-email/outbox';
 import { logger, metrics } from '../shared/observability';

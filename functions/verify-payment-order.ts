@@ -1,4 +1,4 @@
-import { findRoute } from '../infra/routes';
+import { findRoute } from '../definitions/routes';
 import { verifyPaymentOrder } from '../shared/domain/payments/reconcile-payment-order';
 import { AppError } from '../shared/errors';
 import { publicHandler } from '../shared/http/handler';

@@ -7,10 +7,10 @@ import { type FunctionUrl, FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { checkAuthorizerCacheTtl, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from './authorizers';
+import { checkAuthorizerCacheTtl, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from '../definitions/authorizers';
 import { type ApiThrottling, ServiceApi } from './constructs/api';
 import { DEFAULT_GUEST_BOOKING_RATE_LIMIT, DEFAULT_KEYED_RATE_LIMIT, DEFAULT_PUBLIC_RATE_LIMIT, type PublicRateLimit } from './constructs/public-rate-limit';
-import { DEFAULT_PLAN_LIMITS, type Plan, type PlanLimits, PLANS } from './plans';
+import { DEFAULT_PLAN_LIMITS, type Plan, type PlanLimits, PLANS } from '../definitions/plans';
 import { CallbackQueue } from './constructs/callback-queue';
 import { Monitoring } from './constructs/monitoring';
 import { defaultProviderSecretNames, ProviderSecrets } from './constructs/provider-secrets';
@@ -18,10 +18,10 @@ import { ServiceFunction } from './constructs/service-function';
 import { SigningSecretsKey } from './constructs/signing-secrets-key';
 import { ServiceTable } from './constructs/table';
 import { OperatorUserPool } from './constructs/user-pool';
-import { callbackQueue as callbackQueueDefinition } from './queue-definitions';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage, servedByApi } from './routes';
-import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from './service-defaults';
-import { supportFunctionAccess } from './table-access';
+import { callbackQueue as callbackQueueDefinition } from '../definitions/queues';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage, servedByApi } from '../definitions/routes';
+import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../definitions/service-defaults';
+import { supportFunctionAccess } from '../definitions/table-access';
 
 /**
  * Every method's ceiling, all clients together: clients are limited one by one by their plans'
@@ -95,19 +95,9 @@ const RESERVED_STAGE = 'local';
 /** The stage that may never run the sandbox provider. */
 export const PRODUCTION_STAGE = 'prod';
 
-/** Output keys the operator CLI reads from the deployed stack. */
-export const stackOutputKeys = {
-  apiUrl: 'ApiUrl',
-  tableName: 'TableName',
-  callbackQueueUrl: 'CallbackQueueUrl',
-  callbackDlqUrl: 'CallbackDlqUrl',
-  secretsKeyArn: 'SecretsKeyArn',
-  sandboxPayments: 'SandboxPayments',
-  usagePlanStandardId: 'UsagePlanStandardId',
-  usagePlanPremiumId: 'UsagePlanPremiumId',
-  userPoolId: 'UserPoolId',
-  userPoolClientId: 'UserPoolClientId',
-} as const;
+import { stackOutputKeys } from '../definitions/stack-outputs';
+
+export { stackOutputKeys };
 
 /** The output holding each plan's usage plan id. */
 export const usagePlanOutputKey = {

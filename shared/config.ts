@@ -8,10 +8,10 @@
  * it loads any function (its own "init").
  */
 import * as z from 'zod/mini';
-import { DEFAULT_API_KEY_CACHE_TTL_SECONDS } from '../infra/authorizers';
-import { isPlan, type Plan } from '../infra/plans';
-import { callbackQueue } from '../infra/queue-definitions';
-import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../infra/service-defaults';
+import { DEFAULT_API_KEY_CACHE_TTL_SECONDS } from '../definitions/authorizers';
+import { isPlan, type Plan } from '../definitions/plans';
+import { callbackQueue } from '../definitions/queues';
+import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../definitions/service-defaults';
 
 /** The stage name the local stack runs as; every deployed stage has another name. */
 export const LOCAL_STAGE = 'local';

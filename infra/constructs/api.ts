@@ -21,10 +21,10 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { authorizerDefinitions, type AuthorizerKind, authorizerOf } from '../authorizers';
-import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../gateway-responses';
-import { type Plan, type PlanLimits, PLANS } from '../plans';
-import { guestRoutes, type Route } from '../routes';
+import { authorizerDefinitions, type AuthorizerKind, authorizerOf } from '../../definitions/authorizers';
+import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../../definitions/gateway-responses';
+import { type Plan, type PlanLimits, PLANS } from '../../definitions/plans';
+import { guestRoutes, type Route } from '../../definitions/routes';
 import { type PublicRateLimit, PublicRateLimitWebAcl } from './public-rate-limit';
 
 export interface ApiThrottling {
@@ -53,7 +53,7 @@ export interface ServiceApiProps {
 
 /**
  * The REST API: one Lambda proxy method per route of the route table, the API key authorizers
- * (infra/authorizers.ts) on the keyed routes, one usage plan per client plan, a WAF web ACL
+ * (definitions/authorizers.ts) on the keyed routes, one usage plan per client plan, a WAF web ACL
  * (AWS managed rule groups, rate limits per source IP), 405 answers for other methods on known paths, and
  * gateway responses that render API Gateway's own errors in the service's error envelope.
  */
@@ -121,7 +121,7 @@ export class ServiceApi extends Construct {
       },
     });
 
-    // One function behind both (infra/authorizers.ts). The sync authorizer's result is cached per
+    // One function behind both (definitions/authorizers.ts). The sync authorizer's result is cached per
     // Authorization header and covers every sync route; with the function's own 30 s key cache a
     // revoked key stops within TTL + 30 s. The payment authorizer is uncached, without identity
     // sources: its answer depends on the Origin header, and the key may come in x-api-key.

@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { callbackQueue } from '../queue-definitions';
+import { callbackQueue } from '../../definitions/queues';
 
 /** The callback delivery queue and its dead-letter queue, from the shared definition. */
 export class CallbackQueue extends Construct {

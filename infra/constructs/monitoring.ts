@@ -21,8 +21,8 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { tableDefinition } from '../table-definition';
-import { API_METRICS, DELIVERY_METRICS, MONEY_ROUTING_METRICS, PAYMENT_METRICS, SWEEPER_METRICS } from './monitoring-metrics';
+import { tableDefinition } from '../../definitions/table';
+import { API_METRICS, DELIVERY_METRICS, MONEY_ROUTING_METRICS, PAYMENT_METRICS, SWEEPER_METRICS } from '../../definitions/metrics';
 
 const NAMESPACE = 'HotelIntegration';
 /** The sweeper runs every minute: a delivery due this long ago and still waiting is late. */
@@ -34,7 +34,7 @@ export interface MonitoringProps {
   restApi: RestApi;
   /** The stage's JSON access log: API Gateway's own 429 answers are counted from it. */
   accessLogs: ILogGroup;
-  /** The single table; its indexes are those of infra/table-definition.ts. */
+  /** The single table; its indexes are those of definitions/table.ts. */
   table: ITable;
   authorizer: IFunction;
   sender: IFunction;

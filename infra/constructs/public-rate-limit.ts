@@ -65,7 +65,7 @@ export const MANAGED_RULE_GROUPS = [
  * path: the guest booking POSTs (tightest), every unkeyed route, and the keyed routes (loosest:
  * their clients are limited by usage plans, and many hotels' PMS integrations can share one
  * egress address). A blocked request gets the WAF_FILTERED gateway response (429 RATE_LIMITED;
- * infra/gateway-responses.ts), as no rule sets a WAF custom response, which would take precedence
+ * definitions/gateway-responses.ts), as no rule sets a WAF custom response, which would take precedence
  * (https://docs.aws.amazon.com/apigateway/latest/developerguide/supported-gateway-response-types.html).
  *
  * Rate-based rules: https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-type-rate-based.html;

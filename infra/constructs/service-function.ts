@@ -7,7 +7,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { functionBundling } from '../bundling';
-import { isWriteAction, type TableAccess } from '../table-access';
+import { isWriteAction, type TableAccess } from '../../definitions/table-access';
 import type { ServiceTable } from './table';
 
 /** The repository root: handler entries, package-lock.json and tsconfig.json live there. */
@@ -93,7 +93,7 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
-   * Grants exactly the declared table access (infra/table-access.ts): its reads on the table,
+   * Grants exactly the declared table access (definitions/table-access.ts): its reads on the table,
    * Query on each index it names, its writes only under its `writes` partition-key prefixes and
    * DeleteItem only under its `deletes` ones. Not table.grant*Data, which add Scan, DeleteItem and
    * BatchWriteItem on every item and index. The table's AWS managed key needs no kms grant.

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { indexProjection, tableDefinition } from '../table-definition';
+import { indexProjection, tableDefinition } from '../../definitions/table';
 
 const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 

@@ -12,10 +12,10 @@ import {
   type UserPoolClient,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { operatorAttributes, userPoolDefinition as def } from '../user-pool-definition';
+import { operatorAttributes, userPoolDefinition as def } from '../../definitions/user-pool';
 
 /**
- * The stage's operator user pool and the dashboard's app client, from infra/user-pool-definition.ts.
+ * The stage's operator user pool and the dashboard's app client, from definitions/user-pool.ts.
  * Plus feature plan: threat protection in enforced mode blocks risky and brute-forced sign-ins
  * (Cognito's own lockout applies on every plan), judged on the operator's own address, which the
  * dashboard passes as user context data. Retained: operators' accounts outlive a stack.

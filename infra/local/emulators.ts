@@ -4,6 +4,7 @@
  * cognito-local and aws-ses-v2-local, each as a child process, plus the table, queues and
  * operator user pool created from the stack's own definitions.
  */
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../definitions/local-stack';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,15 +21,14 @@ import {
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { callbackQueue } from '../queue-definitions';
-import { createTableInput, globalSecondaryIndexInput, indexProjection, tableDefinition } from '../table-definition';
-import { LOCAL_USER_POOL_CLIENT_ID, LOCAL_USER_POOL_ID, operatorAttributes, userPoolDefinition } from '../user-pool-definition';
+import { callbackQueue } from '../../definitions/queues';
+import { createTableInput, globalSecondaryIndexInput, indexProjection, tableDefinition } from '../../definitions/table';
+import { LOCAL_USER_POOL_CLIENT_ID, LOCAL_USER_POOL_ID, operatorAttributes, userPoolDefinition } from '../../definitions/user-pool';
 
 const require = createRequire(import.meta.url);
 
-/** Emulators accept any credentials; fixed ones keep the SDK from searching for real ones. */
-export const LOCAL_REGION = 'us-east-1';
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+
 
 export interface Emulator {
   endpoint: string;
@@ -438,3 +438,5 @@ export async function ensureQueues(endpoint: string, prefix: string): Promise<Lo
   }
 }
 
+
+export { LOCAL_CREDENTIALS, LOCAL_REGION };

@@ -11,10 +11,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { authorizerOf, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from '../authorizers';
-import { type GatewayResponseType, gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../gateway-responses';
-import type { Plan, PlanLimits } from '../plans';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, matchPath, type Route } from '../routes';
+import { authorizerOf, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from '../../definitions/authorizers';
+import { type GatewayResponseType, gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../../definitions/gateway-responses';
+import type { Plan, PlanLimits } from '../../definitions/plans';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, matchPath, type Route } from '../../definitions/routes';
 import { invoke, type LocalFunction, routeFunction, supportFunction } from './lambda-runtime';
 import { type ConcurrencyOptions, FunctionConcurrency, FunctionThrottledError, TokenBuckets } from './limits';
 
@@ -402,7 +402,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, state: GatewayS
   if (authorizer) {
     const methodArn = `arn:aws:execute-api:us-east-1:000000000000:local/${STAGE}/${method}${url.pathname}`;
     // A cached authorizer is keyed by its identity sources; without one of them API Gateway answers
-    // 401 and never invokes it (infra/authorizers.ts).
+    // 401 and never invokes it (definitions/authorizers.ts).
     const identity = authorizer.identityHeaders.map((name) => headerValue(headers, name));
     if (authorizer.cached && identity.some((value) => !value)) return sendGatewayResponse(res, 'UNAUTHORIZED', context);
     const cacheKey = authorizer.cached ? JSON.stringify([authorizer.kind, ...identity]) : undefined;

@@ -6,8 +6,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import type { Route } from '../routes';
-import { type SupportFunction, supportFunctionAccess, type TableAccess } from '../table-access';
+import type { Route } from '../../definitions/routes';
+import { type SupportFunction, supportFunctionAccess, type TableAccess } from '../../definitions/table-access';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyHandler = (event: any, context: Context) => Promise<any>;

@@ -3,7 +3,7 @@
  * key (a usage plan's rate and burst, per API key), and a bounded number of concurrent
  * invocations per function (Lambda instances), the rest waiting in line.
  */
-import type { PlanLimits } from '../plans';
+import type { PlanLimits } from '../../definitions/plans';
 
 interface Bucket {
   tokens: number;

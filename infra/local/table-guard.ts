@@ -1,5 +1,5 @@
 /**
- * Holds each local function to the table access the stack grants it (infra/table-access.ts):
+ * Holds each local function to the table access the stack grants it (definitions/table-access.ts):
  * an SDK middleware on the functions' DynamoDB client refuses, as IAM would, every call the
  * running function has not declared, checking each item of a transaction as the action IAM
  * authorizes it as, and every write's partition key against the prefixes the function declares
@@ -7,8 +7,8 @@
  * enough. Code outside any invocation (test setup, the ops CLI) is not held.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { isWriteAction, type TableAccess } from '../table-access';
-import { tableDefinition } from '../table-definition';
+import { isWriteAction, type TableAccess } from '../../definitions/table-access';
+import { tableDefinition } from '../../definitions/table';
 import { type LocalFunction, runningFunction } from './lambda-runtime';
 
 /** One authorization IAM makes for a call: an action, on the table or an index, for an item's partition key. */
@@ -34,7 +34,7 @@ function partitionKeyOf(key: Key): string | undefined {
   return typeof value === 'string' ? value : value?.S;
 }
 
-/** What IAM checks for a call (see the notes in infra/table-access.ts). */
+/** What IAM checks for a call (see the notes in definitions/table-access.ts). */
 function authorizationsFor(commandName: string, input: CallInput): Authorization[] {
   const action = commandName.replace(/Command$/, '');
   switch (action) {
@@ -85,7 +85,7 @@ function denial(fn: LocalFunction, { action, index, partitionKey }: Authorizatio
   const item = partitionKey === undefined ? '' : ` (partition key ${partitionKey})`;
   return new AccessDeniedException(
     `${fn.name} is not authorized to perform: dynamodb:${action} on resource: ${resource}${item}; ` +
-      'it is not in its declared table access (infra/routes.ts, infra/table-access.ts)',
+      'it is not in its declared table access (definitions/routes.ts, definitions/table-access.ts)',
   );
 }
 

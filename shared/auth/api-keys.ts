@@ -1,6 +1,6 @@
 /** API key format, generation and hashing. Only the SHA-256 digest of a key is ever stored. */
 import { createHash, randomBytes } from 'node:crypto';
-import type { KeyKind } from '../../infra/routes';
+import type { KeyKind } from '../../definitions/routes';
 
 export const KEY_PREFIX: Record<KeyKind, string> = { sync: 'svc_sync_', payment: 'svc_pay_' };
 

@@ -3,9 +3,9 @@
  * turns the decisions into an API Gateway policy (one route, or every sync route at once for
  * the cached sync authorizer).
  */
-import { DEFAULT_API_KEY_CACHE_TTL_SECONDS } from '../../infra/authorizers';
-import { PAYMENT_KEY_PLANS } from '../../infra/plans';
-import type { RouteAuth } from '../../infra/routes';
+import { DEFAULT_API_KEY_CACHE_TTL_SECONDS } from '../../definitions/authorizers';
+import { PAYMENT_KEY_PLANS } from '../../definitions/plans';
+import type { RouteAuth } from '../../definitions/routes';
 import { config } from '../config';
 import { logger } from '../observability';
 import { type ApiKeyRecord, type ClientRecord, findApiKeyByHash, getClient, touchApiKey } from '../store/api-key-store';

@@ -8,7 +8,7 @@ import { JwtVerifier } from 'aws-jwt-verify';
 import { validateCognitoJwtFields } from 'aws-jwt-verify/cognito-verifier';
 import type { Fetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
-import { isOperatorRole, operatorAttributes, type OperatorRole } from '../../infra/user-pool-definition';
+import { isOperatorRole, operatorAttributes, type OperatorRole } from '../../definitions/user-pool';
 import { userPool } from '../config';
 
 // The default fetcher uses node:https and refuses cognito-local's http:// JWKS.

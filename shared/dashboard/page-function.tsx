@@ -14,7 +14,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { VNode } from 'preact';
-import { dashboardRoutes, guestRoutes, type Route } from '../../infra/routes';
+import { dashboardRoutes, guestRoutes, type Route } from '../../definitions/routes';
 import type { Operator } from '../auth/operator-tokens';
 import { config, LOCAL_STAGE, MAX_BODY_BYTES } from '../config';
 import { AppError } from '../errors';

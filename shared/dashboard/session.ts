@@ -7,7 +7,7 @@
 import { decomposeUnverifiedJwt } from 'aws-jwt-verify/jwt';
 import { InvalidOperatorTokenError, type Operator, operatorFromToken } from '../auth/operator-tokens';
 import { refresh, SignInRefusedError, type OperatorTokens } from '../domain/operators';
-import { userPoolDefinition } from '../../infra/user-pool-definition';
+import { userPoolDefinition } from '../../definitions/user-pool';
 import { COOKIE, type CookieScope, clearedSessionCookies, scopedCookieOptions as options, serializeCookie } from './cookies';
 
 export { COOKIE, type CookieScope, clearedSessionCookies };

@@ -6,7 +6,7 @@
  * never into a log or an error message.
  */
 import { randomInt } from 'node:crypto';
-import { isOperatorRole, MFA_SETTINGS, type MfaSetting, type OperatorRole, userPoolDefinition } from '../../infra/user-pool-definition';
+import { isOperatorRole, MFA_SETTINGS, type MfaSetting, type OperatorRole, userPoolDefinition } from '../../definitions/user-pool';
 import { AppError } from '../errors';
 import {
   associateSoftwareToken,

@@ -1,6 +1,6 @@
 /**
  * Routes served on an origin of their own by one function behind a Lambda function URL (the
- * sandbox checkout: infra/routes.ts `sandboxRoutes`). A function URL hands its function every
+ * sandbox checkout: definitions/routes.ts `sandboxRoutes`). A function URL hands its function every
  * request, whatever its method and path, as a payload format 2.0 event
  * (https://docs.aws.amazon.com/lambda/latest/dg/urls-invocation.html#urls-payloads): header names
  * in lower case, the Cookie header as `cookies`, the raw path with no route and no path
@@ -10,7 +10,7 @@
  * their answer becomes a function URL response.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayProxyStructuredResultV2, Context, LambdaFunctionURLEvent } from 'aws-lambda';
-import { matchPath, type Route } from '../../infra/routes';
+import { matchPath, type Route } from '../../definitions/routes';
 import { AppError, errors } from '../errors';
 import { errorBody } from './error-envelope';
 

@@ -12,7 +12,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { ZodMiniType, z } from 'zod/mini';
 
 type ZodIssue = z.core.$ZodIssue;
-import type { Route } from '../../infra/routes';
+import type { Route } from '../../definitions/routes';
 import { type AuthorizerContext, type Principal, principalFromContext } from '../auth/authorize';
 import { config, MAX_BODY_BYTES } from '../config';
 import { AppError, errors } from '../errors';

@@ -6,7 +6,7 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
-import { tableDefinition } from '../../infra/table-definition';
+import { tableDefinition } from '../../definitions/table';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../config';
 import { AppError, errors } from '../errors';
 import { dynamoClient, TABLE } from '../store/dynamo';

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the API, for every API route of infra/routes.ts (pages for people
+ * The OpenAPI 3.1 document of the API, for every API route of definitions/routes.ts (pages for people
  * are HTML, outside it: `page: true`). Each route's summary and description are on its
  * route-table entry; the rest comes from the modules beside this one:
  *
@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { apiRoutes, routes, sandboxRoutes, SYNC_SCOPES } from '../../infra/routes';
+import { apiRoutes, routes, sandboxRoutes, SYNC_SCOPES } from '../../definitions/routes';
 import { MAX_BODY_BYTES, MAX_SYNC_ITEMS } from '../config';
 import { MAX_STAY_NIGHTS } from '../schemas/common';
 import { describedErrorEnvelope } from '../schemas/responses';
@@ -74,7 +74,7 @@ export function buildOpenApiDocument() {
   const standalone = [{ type: 'schema' as const, schema: component('ErrorEnvelope', describedErrorEnvelope(errorCode)) }];
   const byId = new Set([...routes, ...sandboxRoutes].map((r) => r.id));
   const unknown = Object.keys(OPERATIONS).filter((id) => !byId.has(id));
-  if (unknown.length) throw new Error(`shared/openapi/operations.ts describes routes that infra/routes.ts does not have: ${unknown.join(', ')}`);
+  if (unknown.length) throw new Error(`shared/openapi/operations.ts describes routes that definitions/routes.ts does not have: ${unknown.join(', ')}`);
   for (const route of apiRoutes()) registry.registerPath(routeConfig(route));
   registerWebhooks(registry);
 

@@ -4,7 +4,7 @@
  * test/unit/openapi.test.ts scans the sources (`new AppError(status, 'CODE'`, shared/errors.ts,
  * the gateway responses) and fails when a code is missing here or has another status.
  */
-import { DEFAULT_PLAN_LIMITS, PLANS } from '../../infra/plans';
+import { DEFAULT_PLAN_LIMITS, PLANS } from '../../definitions/plans';
 import { MAX_SYNC_ITEMS } from '../config';
 
 export interface ErrorCodeInfo {

@@ -1,11 +1,11 @@
 /**
  * What the document says of each route beyond its text (which is on its route-table entry,
- * infra/routes.ts): tag, request and response schemas with examples, and the error codes and
+ * definitions/routes.ts): tag, request and response schemas with examples, and the error codes and
  * examples particular to it. Keyed by route id; a route without an entry fails the build.
  */
 import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { Route } from '../../infra/routes';
+import type { Route } from '../../definitions/routes';
 import { MAX_SYNC_ITEMS } from '../config';
 import { MAX_ITEM_BYTES, MAX_STAY_NIGHTS } from '../schemas/common';
 import { orderReferenceParam, paymentOrderRequest, verifyQuery } from '../schemas/payments';

@@ -1,7 +1,7 @@
 /** One route-table entry as an OpenAPI operation: its text, security, headers and responses. */
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { Route, RouteDocs } from '../../infra/routes';
+import type { Route, RouteDocs } from '../../definitions/routes';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../config';
 import { LOCAL_SANDBOX } from './examples';
 import { headerRef } from './headers';
@@ -61,7 +61,7 @@ const SANDBOX_SERVERS: RouteConfig['servers'] = [
 ];
 
 function docsOf(route: Route): RouteDocs {
-  if (!route.docs) throw new Error(`Route ${route.id} (${route.method} ${route.path}) has no docs in infra/routes.ts: give it a summary and a description, or mark a page for people with page: true.`);
+  if (!route.docs) throw new Error(`Route ${route.id} (${route.method} ${route.path}) has no docs in definitions/routes.ts: give it a summary and a description, or mark a page for people with page: true.`);
   return route.docs;
 }
 

@@ -1,6 +1,6 @@
 /** The error responses of a route: its own codes plus those every route of its kind answers. */
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { type Route, servedByApi } from '../../infra/routes';
+import { type Route, servedByApi } from '../../definitions/routes';
 import { MAX_BODY_BYTES, MAX_IDEMPOTENCY_KEY_LENGTH } from '../config';
 import { errorEnvelope } from '../schemas/responses';
 import { ERROR_CODES, type ErrorCode } from './error-codes';

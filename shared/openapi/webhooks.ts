@@ -1,7 +1,7 @@
 /** The events the service POSTs to a client (`webhooks`): the signed callback and webhook. */
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS } from '../../infra/service-defaults';
+import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS } from '../../definitions/service-defaults';
 import { bookingConfirmedPayload, paymentOrderPaidPayload } from '../schemas/responses';
 import { examples } from './examples';
 import { json } from './operations';

@@ -6,8 +6,8 @@
  */
 import type { ApiKeyRecord } from '../store/api-key-store';
 import { BELOW_RATE_ORDERS, type BelowRateOrders } from '../schemas/payments';
-import { DEFAULT_PLAN, PLANS } from '../../infra/plans';
-import { MFA_SETTINGS, OPERATOR_ROLES } from '../../infra/user-pool-definition';
+import { DEFAULT_PLAN, PLANS } from '../../definitions/plans';
+import { MFA_SETTINGS, OPERATOR_ROLES } from '../../definitions/user-pool';
 import { BOOKING_ORIGINS } from '../schemas/bookings';
 import { BOOKING_STATUSES } from '../schemas/property-sync';
 import { type Command, defineCommand, UsageError } from './cli';

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { LocalStackInfo } from '../../infra/local/stack';
-import type { stackOutputKeys } from '../../infra/stack';
+import type { LocalStackInfo } from '../../definitions/local-stack';
+import type { stackOutputKeys } from '../../definitions/stack-outputs';
 
 export interface Target {
   kind: 'local' | 'stage';
@@ -29,7 +29,7 @@ export class TargetError extends Error {
   override name = 'TargetError';
 }
 
-// The stack's OutputKeys, checked against infra/stack.ts at compile time without loading the CDK.
+// The stack's OutputKeys, checked against definitions/stack-outputs.ts at compile time without loading the CDK.
 const OUTPUT_KEYS = {
   apiUrl: 'ApiUrl',
   tableName: 'TableName',
@@ -80,7 +80,7 @@ async function selectLocal(env: CallerEnvironment): Promise<Target> {
   if (missing.length) throw new TargetError(`${file} lacks ${missing.join(', ')}; restart the local stack with npm start`);
 
   // Loaded only here: the local stack module brings in the emulator and gateway code.
-  const { functionEnvironment } = await import('../../infra/local/stack');
+  const { functionEnvironment } = await import('../../definitions/local-stack');
   return {
     environment: functionEnvironment(info),
     kind: 'local',

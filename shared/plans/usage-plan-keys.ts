@@ -10,7 +10,7 @@
  * (apiKeySource AUTHORIZER: https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-api-key-source.html)
  */
 import { randomBytes } from 'node:crypto';
-import { PLANS, type Plan } from '../../infra/plans';
+import { PLANS, type Plan } from '../../definitions/plans';
 import { config } from '../config';
 import { putUsageKey } from '../store/usage-key-store';
 

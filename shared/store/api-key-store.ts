@@ -1,7 +1,7 @@
 /** Clients and their API keys on the single table. */
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_PLAN, type Plan } from '../../infra/plans';
-import type { KeyKind } from '../../infra/routes';
+import { DEFAULT_PLAN, type Plan } from '../../definitions/plans';
+import type { KeyKind } from '../../definitions/routes';
 import { batchGet, type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';

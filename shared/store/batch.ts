@@ -6,7 +6,7 @@ import {
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { tableDefinition } from '../../infra/table-definition';
+import { tableDefinition } from '../../definitions/table';
 import { db, TABLE } from './dynamo';
 
 type Item = Record<string, NativeAttributeValue>;
@@ -111,7 +111,7 @@ export async function batchGet(keys: readonly Key[]): Promise<Item[]> {
 
 /**
  * The table's items behind index entries, in the entries' order. The indexes project only what
- * their hot queries read (infra/table-definition.ts); a listing that needs whole items reads
+ * their hot queries read (definitions/table.ts); a listing that needs whole items reads
  * the index for the keys and the table for the items.
  */
 export async function tableItemsOf(entries: readonly Item[]): Promise<Item[]> {

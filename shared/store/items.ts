@@ -1,5 +1,5 @@
 /** What every repository does at the table's edge: items to records, and failed conditions. */
-import { tableDefinition } from '../../infra/table-definition';
+import { tableDefinition } from '../../definitions/table';
 
 /** Attributes that place an item on the table and its indexes, and its entity type: never part of a record. */
 const INTERNAL_ATTRIBUTES = new Set<string>([

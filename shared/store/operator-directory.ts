@@ -6,7 +6,7 @@
  * The SDK is imported on first use: a dashboard page loads it only when it signs an operator in
  * or out or refreshes a session, not on every cold start.
  *
- * The stack's app client has a secret (infra/user-pool-definition.ts): every sign-in, challenge
+ * The stack's app client has a secret (definitions/user-pool.ts): every sign-in, challenge
  * answer and refresh carries its SECRET_HASH, read once per instance with DescribeUserPoolClient
  * (cognito-local's client has none, and checks none). Sign-ins and challenge answers carry the
  * operator's own address as user context data, for Cognito's threat protection.
@@ -21,7 +21,7 @@ import type {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decomposeUnverifiedJwt } from 'aws-jwt-verify/jwt';
 import { userPool } from '../config';
-import { operatorAttributes, type OperatorRole, userPoolDefinition } from '../../infra/user-pool-definition';
+import { operatorAttributes, type OperatorRole, userPoolDefinition } from '../../definitions/user-pool';
 
 export interface OperatorRecord {
   email: string;

@@ -348,7 +348,7 @@ export interface StayWindow {
 
 /**
  * What a stay index holds of a booking, and all its queries read (the index projections in
- * infra/table-definition.ts): enough to tell an overlap, never guest data.
+ * definitions/table.ts): enough to tell an overlap, never guest data.
  */
 export interface ActiveStay {
   room_id: string;

@@ -5,7 +5,7 @@
  * local gateway reads it to apply the same plan limits.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { isPlan, type Plan } from '../../infra/plans';
+import { isPlan, type Plan } from '../../definitions/plans';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 

@@ -6,7 +6,7 @@
  * the rate, and a check that every delivery arrived once and ended `delivered`.
  */
 import { randomUUID } from 'node:crypto';
-import { callbackQueue } from '../../infra/queue-definitions';
+import { callbackQueue } from '../../definitions/queues';
 import { invoke, supportFunction } from '../../infra/local/lambda-runtime';
 import { configureEndpoint, listDeliveries } from '../../shared/domain/callbacks/deliveries';
 import type { SweepResult } from '../../shared/domain/callbacks/sweep';

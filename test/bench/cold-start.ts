@@ -12,7 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { esbuildOptions, importsPackage, lazyPackageJson, lazyPackageOptions, lazyPackages } from '../../infra/bundling';
-import { routes } from '../../infra/routes';
+import { routes } from '../../definitions/routes';
 import { bytes, median, ms, percentile, ratio, round, x } from './lib/stats';
 import type { BenchConfig, Row, Section } from './lib/types';
 

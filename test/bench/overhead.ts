@@ -10,7 +10,7 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { lambdaContext, loadHandler } from '../../infra/local/lambda-runtime';
-import { findRoute, type Route } from '../../infra/routes';
+import { findRoute, type Route } from '../../definitions/routes';
 import { findAvailableRooms } from '../../shared/domain/property-sync/availability';
 import { syncRooms } from '../../shared/domain/property-sync/sync-rooms';
 import { formatCommands } from './lib/capacity';

@@ -7,7 +7,7 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { callbackQueue } from '../../infra/queue-definitions';
+import { callbackQueue } from '../../definitions/queues';
 import { HotelIntegrationStack } from '../../infra/stack';
 
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });

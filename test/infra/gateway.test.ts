@@ -6,10 +6,10 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY_CACHE_TTL_SECONDS, MAX_AUTHORIZER_CACHE_TTL_SECONDS, REVOCATION_BOUND_SECONDS } from '../../infra/authorizers';
-import { gatewayResponses } from '../../infra/gateway-responses';
-import { DEFAULT_PLAN_LIMITS, PLANS } from '../../infra/plans';
-import { type Route, routes, routesOfStage, servedByApi } from '../../infra/routes';
+import { DEFAULT_API_KEY_CACHE_TTL_SECONDS, MAX_AUTHORIZER_CACHE_TTL_SECONDS, REVOCATION_BOUND_SECONDS } from '../../definitions/authorizers';
+import { gatewayResponses } from '../../definitions/gateway-responses';
+import { DEFAULT_PLAN_LIMITS, PLANS } from '../../definitions/plans';
+import { type Route, routes, routesOfStage, servedByApi } from '../../definitions/routes';
 import { HotelIntegrationStack, type HotelIntegrationStackProps, usagePlanOutputKey } from '../../infra/stack';
 
 // Raw CloudFormation JSON.

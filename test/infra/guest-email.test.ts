@@ -15,7 +15,7 @@ import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { routesOfStage } from '../../infra/routes';
+import { routesOfStage } from '../../definitions/routes';
 import { HotelIntegrationStack, type HotelIntegrationStackProps } from '../../infra/stack';
 
 // Raw CloudFormation JSON.

@@ -6,8 +6,8 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { guestRoutes } from '../../infra/routes';
-import { DEFAULT_SUPPORTED_CURRENCIES } from '../../infra/service-defaults';
+import { guestRoutes } from '../../definitions/routes';
+import { DEFAULT_SUPPORTED_CURRENCIES } from '../../definitions/service-defaults';
 import { HotelIntegrationStack } from '../../infra/stack';
 
 // Raw CloudFormation JSON.

@@ -14,9 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ServiceFunction } from '../../infra/constructs/service-function';
 import { ServiceTable } from '../../infra/constructs/table';
-import { routesOfStage } from '../../infra/routes';
+import { routesOfStage } from '../../definitions/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
-import { CLIENT_CONFIG_PARTITION, KEY_PARTITIONS } from '../../infra/table-access';
+import { CLIENT_CONFIG_PARTITION, KEY_PARTITIONS } from '../../definitions/table-access';
 import { keys, PARTITION_PREFIXES } from '../../shared/store/keys';
 
 // Raw CloudFormation JSON.

@@ -11,7 +11,7 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { MONEY_ROUTING_METRICS } from '../../infra/constructs/monitoring-metrics';
+import { MONEY_ROUTING_METRICS } from '../../definitions/metrics';
 import { HotelIntegrationStack } from '../../infra/stack';
 
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });

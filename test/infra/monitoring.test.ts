@@ -9,10 +9,10 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { BACKLOG_ALARM_SECONDS } from '../../infra/constructs/monitoring';
-import { API_METRICS, PAYMENT_METRICS, SWEEPER_METRICS } from '../../infra/constructs/monitoring-metrics';
-import { routesOfStage } from '../../infra/routes';
+import { API_METRICS, PAYMENT_METRICS, SWEEPER_METRICS } from '../../definitions/metrics';
+import { routesOfStage } from '../../definitions/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
-import { tableDefinition } from '../../infra/table-definition';
+import { tableDefinition } from '../../definitions/table';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;

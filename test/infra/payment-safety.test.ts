@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { routes, sandboxRoutes as sandboxRouteTable } from '../../infra/routes';
+import { routes, sandboxRoutes as sandboxRouteTable } from '../../definitions/routes';
 import { HotelIntegrationStack, type HotelIntegrationStackProps } from '../../infra/stack';
 
 const newApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });

@@ -7,15 +7,15 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../../infra/gateway-responses';
-import { callbackQueue } from '../../infra/queue-definitions';
-import { type Route, routes, routesOfStage, sandboxRoutes, servedByApi } from '../../infra/routes';
-import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../../infra/service-defaults';
-import { DELIVERY_METRICS } from '../../infra/constructs/monitoring-metrics';
+import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../../definitions/gateway-responses';
+import { callbackQueue } from '../../definitions/queues';
+import { type Route, routes, routesOfStage, sandboxRoutes, servedByApi } from '../../definitions/routes';
+import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../../definitions/service-defaults';
+import { DELIVERY_METRICS } from '../../definitions/metrics';
 import { SIGNING_SECRET_CONTEXT_CONDITIONS } from '../../infra/constructs/signing-secrets-key';
 import { DEFAULT_THROTTLING, HotelIntegrationStack } from '../../infra/stack';
-import { isWriteAction, supportFunctionAccess, type TableAccess } from '../../infra/table-access';
-import { indexProjection, tableDefinition } from '../../infra/table-definition';
+import { isWriteAction, supportFunctionAccess, type TableAccess } from '../../definitions/table-access';
+import { indexProjection, tableDefinition } from '../../definitions/table';
 import { keys } from '../../shared/store/keys';
 
 // Raw CloudFormation JSON.

@@ -6,9 +6,9 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, MAX_ROUTE_TIMEOUT_SECONDS, routes, routesOfStage } from '../../infra/routes';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, MAX_ROUTE_TIMEOUT_SECONDS, routes, routesOfStage } from '../../definitions/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
-import { tableDefinition } from '../../infra/table-definition';
+import { tableDefinition } from '../../definitions/table';
 import { WRITE_RESERVE_MS, WRITE_ROUND_MS } from '../../shared/domain/property-sync/time-budget';
 
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });

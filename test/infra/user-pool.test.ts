@@ -8,7 +8,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { OperatorUserPool } from '../../infra/constructs/user-pool';
-import { userPoolDefinition } from '../../infra/user-pool-definition';
+import { userPoolDefinition } from '../../definitions/user-pool';
 import { COOKIE, cookieScope, scopedCookieOptions, serializeCookie } from '../../shared/dashboard/cookies';
 
 describe('operator user pool', () => {

@@ -5,7 +5,7 @@
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../infra/routes';
+import { routes } from '../../definitions/routes';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 import { captureOutput, type OutputCapture } from '../support/output-capture';
 
@@ -55,7 +55,7 @@ describe('missing, malformed, unknown and revoked keys', () => {
 
   it('a sync key in x-api-key is not accepted (x-api-key is for payment keys)', async () => {
     // Sync routes read the key from Authorization only: without it API Gateway refuses the request
-    // before the cached authorizer runs (infra/authorizers.ts), so no key was sent there.
+    // before the cached authorizer runs (definitions/authorizers.ts), so no key was sent there.
     const response = await stack.request('GET', availability, { headers: { 'x-api-key': tenant.syncKey } });
     expectEnvelope(response, 401, 'MISSING_API_KEY');
     const onPaymentRoute = await stack.request('GET', '/api/v1/payments/payment-orders/PO-TEST', { headers: { 'x-api-key': tenant.syncKey } });

@@ -12,8 +12,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Route, routes, sandboxRoutes, servedByApi } from '../../infra/routes';
-import { DEFAULT_SUPPORTED_CURRENCIES } from '../../infra/service-defaults';
+import { type Route, routes, sandboxRoutes, servedByApi } from '../../definitions/routes';
+import { DEFAULT_SUPPORTED_CURRENCIES } from '../../definitions/service-defaults';
 import { MAX_STAY_NIGHTS, nightsBetween } from '../../shared/schemas/common';
 import { paymentOrderRequest } from '../../shared/schemas/payments';
 import { availabilityQuery, putBookingsBody, putCategoriesBody, putCheckinsBody, putRoomsBody } from '../../shared/schemas/property-sync';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { callbackQueue } from '../../infra/queue-definitions';
+import { callbackQueue } from '../../definitions/queues';
 import { invoke, supportFunction, withinInvocation } from '../../infra/local/lambda-runtime';
 import { withEnv } from '../support/env';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
@@ -200,7 +200,7 @@ describe('the sweeper', () => {
   });
 
   it('publishes the age of the oldest due delivery: its seconds since due, 0 when none is due', async () => {
-    const { SWEEPER_METRICS } = await import('../../infra/constructs/monitoring-metrics');
+    const { SWEEPER_METRICS } = await import('../../definitions/metrics');
     expect(SWEEPER_METRICS.oldestDueAgeSeconds).toBe('OldestDueDeliveryAgeSeconds');
     const ids = [
       ...(await dueDeliveries([randomUUID()], new Date(Date.now() - 300_000).toISOString())),

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeFunction, withinInvocation } from '../../infra/local/lambda-runtime';
-import { findRoute } from '../../infra/routes';
+import { findRoute } from '../../definitions/routes';
 import { startTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;

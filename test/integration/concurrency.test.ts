@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../infra/routes';
+import { routes } from '../../definitions/routes';
 import { type ApiResponse, startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const SOURCE = 'pms';

@@ -47,7 +47,7 @@ beforeAll(async () => {
     orderList: await import('../../shared/domain/payments/list-orders'),
     deliveryStore: await import('../../shared/store/delivery-store'),
   };
-  const { guestBookingTableAccess } = await import('../../shared/domain/guest-booking/table-access');
+  const { guestBookingTableAccess } = await import('../../definitions/guest-booking-access');
   pages = { name: 'GuestBookingTest', handler: 'guest-booking', tableAccess: guestBookingTableAccess };
 });
 

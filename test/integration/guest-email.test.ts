@@ -117,7 +117,7 @@ const bookingsOf = async (clientId: string, email: string) => {
 beforeAll(async () => {
   stack = await startTestStack({ sweepIntervalMs: 500 });
   receiver = await startReceiver();
-  const { guestBookingTableAccess } = await import('../../shared/domain/guest-booking/table-access');
+  const { guestBookingTableAccess } = await import('../../definitions/guest-booking-access');
   pages = { name: 'GuestBookingTest', handler: 'guest-booking', tableAccess: guestBookingTableAccess };
 });
 

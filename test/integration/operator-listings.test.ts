@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withinInvocation } from '../../infra/local/lambda-runtime';
-import type { TableAccess } from '../../infra/table-access';
+import type { TableAccess } from '../../definitions/table-access';
 import { paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYNC_SCOPES } from '../../infra/routes';
+import { SYNC_SCOPES } from '../../definitions/routes';
 import { startTestStack, type TestStack } from '../support/stack';
 import { type OpsRun, runOps } from '../support/ops-cli';
 

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYNC_SCOPES } from '../../infra/routes';
+import { SYNC_SCOPES } from '../../definitions/routes';
 import { type ApiResponse, startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const BASE = '/api/v1/property-sync';
@@ -844,7 +844,7 @@ describe('keys and scopes', () => {
       const bearer = await stack.request(request.method, request.path, { key: tenant.paymentKey, body: request.body });
       expectError(bearer, 403, 'INSUFFICIENT_SCOPE');
       // Sync routes read the key from Authorization only: API Gateway refuses the request before
-      // their cached authorizer runs (infra/authorizers.ts).
+      // their cached authorizer runs (definitions/authorizers.ts).
       const header = await stack.request(request.method, request.path, { headers: { 'x-api-key': tenant.paymentKey }, body: request.body });
       expectError(header, 401, 'MISSING_API_KEY');
     }

@@ -6,7 +6,7 @@
  * checked in test/infra/gateway.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PLAN_LIMITS } from '../../infra/plans';
+import { DEFAULT_PLAN_LIMITS } from '../../definitions/plans';
 import type { ClientRecord } from '../../shared/store/api-key-store';
 import { type ApiResponse, startTestStack, type TestStack } from '../support/stack';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Route, routes, SYNC_SCOPES } from '../../infra/routes';
+import { type Route, routes, SYNC_SCOPES } from '../../definitions/routes';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { snapshotDiff, tenantSnapshot } from '../support/snapshot';
 import { type ApiResponse, startTestStack, type Tenant, type TestStack } from '../support/stack';
@@ -292,7 +292,7 @@ describe('the scope matrix: every route x every kind of credential', () => {
         }
         if (credential.kind === 'none') return expectError(response, 401, 'MISSING_API_KEY');
         // Sync routes read the key from Authorization only: without that header API Gateway refuses
-        // the request before their cached authorizer runs (infra/authorizers.ts), whatever x-api-key holds.
+        // the request before their cached authorizer runs (definitions/authorizers.ts), whatever x-api-key holds.
         if (route.auth.kind === 'sync' && !Object.keys(sent).some((name) => name.toLowerCase() === 'authorization')) return expectError(response, 401, 'MISSING_API_KEY');
         if (credential.kind === 'invalid') return expectError(response, 401, 'INVALID_API_KEY');
         if (credential.kind !== route.auth.kind || credential.lacksRouteScope) return expectError(response, 403, 'INSUFFICIENT_SCOPE');

@@ -6,7 +6,7 @@
  * Idempotency-Key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findRoute } from '../../infra/routes';
+import { findRoute } from '../../definitions/routes';
 import type { TimeBudget } from '../../shared/domain/property-sync/time-budget';
 import type { PutBookingsBody, PutCheckinsBody } from '../../shared/schemas/property-sync';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';

@@ -7,8 +7,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routeFunction, withinInvocation } from '../../infra/local/lambda-runtime';
-import { findRoute } from '../../infra/routes';
-import type { TableAccess } from '../../infra/table-access';
+import { findRoute } from '../../definitions/routes';
+import type { TableAccess } from '../../definitions/table-access';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 let stack: TestStack;

@@ -10,7 +10,7 @@ import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-d
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { ensureTable, LOCAL_CREDENTIALS, LOCAL_REGION } from '../../infra/local/emulators';
 import { runningFunction } from '../../infra/local/lambda-runtime';
-import { createTableInput, tableDefinition } from '../../infra/table-definition';
+import { createTableInput, tableDefinition } from '../../definitions/table';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const SOURCE = 'pms';

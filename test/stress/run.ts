@@ -27,7 +27,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { routes } from '../../infra/routes';
+import { routes } from '../../definitions/routes';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const outDir = join(repoRoot, '.stress');

@@ -8,7 +8,7 @@
  * the rare mutation that happens to stay valid, so no generated request can change data.
  */
 import fc from 'fast-check';
-import type { Route } from '../../infra/routes';
+import type { Route } from '../../definitions/routes';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Path = (string | number)[];

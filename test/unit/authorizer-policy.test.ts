@@ -7,7 +7,7 @@
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiKeyRecord, ClientRecord } from '../../shared/store/api-key-store';
-import { routes, SYNC_SCOPES } from '../../infra/routes';
+import { routes, SYNC_SCOPES } from '../../definitions/routes';
 import { generateApiKey, hashApiKey } from '../../shared/auth/api-keys';
 
 const store = vi.hoisted(() => ({

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SWEEPER_METRICS } from '../../infra/constructs/monitoring-metrics';
+import { SWEEPER_METRICS } from '../../definitions/metrics';
 import { DELIVERY_DUE_SHARDS, keys } from '../../shared/store/keys';
 
 process.env.STAGE = 'unit';

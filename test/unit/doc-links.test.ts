@@ -96,7 +96,7 @@ export function citationsOf(text: string): string[] {
 }
 
 /**
- * Repository paths a text names in code spans (`infra/routes.ts`, `shared/receiver-kit/`) that do
+ * Repository paths a text names in code spans (`definitions/routes.ts`, `shared/receiver-kit/`) that do
  * not exist; URLs (`/api/...`), variables (`LOCAL_DATA_DIR/...`) and ignored output are not paths.
  */
 export function missingPaths(file: string, text: string): string[] {
@@ -168,7 +168,7 @@ describe('the checks themselves', () => {
     expect(brokenLink(readme, 'docs/behaviour.md#payment-orders')).toBeUndefined();
     expect(brokenLink(readme, 'https://example.com/x.md')).toBeUndefined();
     expect(missingFiles(readme, `see ${CONTRACT_FILE} and LOCAL-EMULATORS.md, BENCHMARKS.md, \`.stress/summary.md\``)).toEqual([CONTRACT_FILE, 'LOCAL-EMULATORS.md']);
-    expect(missingPaths(readme, 'in `infra/routes.ts`, `shared/receiver-kit/`, `shared/gone.ts`, `/api/v1/openapi.json`, `LOCAL_DATA_DIR/stack.json`, `.stress/summary.md`')).toEqual(['shared/gone.ts']);
+    expect(missingPaths(readme, 'in `definitions/routes.ts`, `shared/receiver-kit/`, `shared/gone.ts`, `/api/v1/openapi.json`, `LOCAL_DATA_DIR/stack.json`, `.stress/summary.md`')).toEqual(['shared/gone.ts']);
     expect(citationsOf(' * rules (docs/behaviour.md "Payment safety in\n * deployed stages", "Errors").')).toEqual(['Payment safety in deployed stages', 'Errors']);
     expect(linksOf('```\n[a](gone.md)\n```\n[b](here.md) <img src="p.png">')).toEqual(['here.md', 'p.png']);
   });

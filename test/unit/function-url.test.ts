@@ -6,7 +6,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyStructuredResultV2, Context, LambdaFunctionURLEvent } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Route } from '../../infra/routes';
+import type { Route } from '../../definitions/routes';
 import { functionUrlHandler, type RouteHandler } from '../../shared/http/function-url';
 
 // The sandbox function's configuration, read when its modules load; DynamoDB is stubbed below.

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startLocalGateway, type LocalGateway } from '../../infra/local/gateway';
-import { DEFAULT_PLAN_LIMITS } from '../../infra/plans';
-import type { Route } from '../../infra/routes';
+import { DEFAULT_PLAN_LIMITS } from '../../definitions/plans';
+import type { Route } from '../../definitions/routes';
 
 const confirmation: Route = {
   id: 'GuestBookingConfirmation',

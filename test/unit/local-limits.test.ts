@@ -1,7 +1,7 @@
 /** The local gateway's emulation of usage plan throttling and of Lambda's bounded concurrency. */
 import { describe, expect, it } from 'vitest';
 import { FunctionConcurrency, FunctionThrottledError, TokenBuckets } from '../../infra/local/limits';
-import { DEFAULT_PLAN_LIMITS } from '../../infra/plans';
+import { DEFAULT_PLAN_LIMITS } from '../../definitions/plans';
 
 describe('token buckets', () => {
   const standard = DEFAULT_PLAN_LIMITS.standard;

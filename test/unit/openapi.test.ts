@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { gatewayResponses, methodNotAllowedTemplate } from '../../infra/gateway-responses';
-import { apiRoutes, type Route, routes, sandboxRoutes, servedByApi } from '../../infra/routes';
+import { gatewayResponses, methodNotAllowedTemplate } from '../../definitions/gateway-responses';
+import { apiRoutes, type Route, routes, sandboxRoutes, servedByApi } from '../../definitions/routes';
 import type { getPaymentOrderStatus, orderCreatedView } from '../../shared/domain/payments/order-views';
 import type { findAvailableRooms } from '../../shared/domain/property-sync/availability';
 import type { syncBookings } from '../../shared/domain/property-sync/sync-bookings';
@@ -163,7 +163,7 @@ describe('coverage of the route table', () => {
         expect(OPERATIONS[route.id], `${route.id} is a page: no operation`).toBeUndefined();
         continue;
       }
-      expect(route.docs, `${route.id} has docs in infra/routes.ts`).toBeDefined();
+      expect(route.docs, `${route.id} has docs in definitions/routes.ts`).toBeDefined();
       const { summary, description } = route.docs!;
       expect(summary.trim(), `${route.id} summary`).not.toBe('');
       expect(summary.length <= 80 && !summary.includes('\n'), `${route.id} summary is one short line`).toBe(true);

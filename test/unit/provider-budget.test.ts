@@ -7,7 +7,7 @@
  * Checkout Session's `expires_at` is the hold's end, or Stripe's shortest when that is nearer.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, routesOfStage } from '../../infra/routes';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, routesOfStage } from '../../definitions/routes';
 import { sourceBlock } from '../../shared/net/source-block';
 import { sessionExpiresAt, STRIPE_CALL_BUDGET_MS, STRIPE_MAX_NETWORK_RETRIES, STRIPE_TIMEOUT_MS } from '../../shared/payments/stripe';
 

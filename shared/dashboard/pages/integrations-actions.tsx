@@ -5,7 +5,7 @@
  * pattern); a use case's refusal comes back the same way. Done, it redirects with a one-time
  * notice (POST-redirect-GET). Every action is the use case the ops CLI calls, and is audited.
  */
-import { PAYMENT_KEY_PLANS } from '../../../infra/plans';
+import { PAYMENT_KEY_PLANS } from '../../../definitions/plans';
 import { normalizeOrigin } from '../../auth/authorize';
 import { recordAudit } from '../../domain/audit';
 import { setEndpointUrl, validateEndpointUrl } from '../../domain/callbacks/deliveries';

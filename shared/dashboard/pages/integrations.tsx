@@ -9,8 +9,8 @@
  * browser lands on it. The actions are in integrations-actions.tsx, the confirmation pages of
  * revoking a key and rotating a secret in integrations-confirm.tsx.
  */
-import { PAYMENT_KEY_PLANS } from '../../../infra/plans';
-import { SYNC_SCOPES } from '../../../infra/routes';
+import { PAYMENT_KEY_PLANS } from '../../../definitions/plans';
+import { SYNC_SCOPES } from '../../../definitions/routes';
 import { config } from '../../config';
 import { clientSettingsOf } from '../../domain/client-settings';
 import { listClientKeys, requireClient } from '../../domain/clients';

@@ -4,7 +4,7 @@
  * timeout, classified, retried on a schedule, and re-queued by operators. The delivery id is
  * the X-Service-Delivery header of every attempt.
  */
-import { callbackQueue } from '../../../infra/queue-definitions';
+import { callbackQueue } from '../../../definitions/queues';
 import { config } from '../../config';
 import { AppError, errors } from '../../errors';
 import { describeHostRefusal, refusedHost } from '../../net/address-policy';

@@ -6,7 +6,7 @@
  * alarm.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { MONEY_ROUTING_METRICS } from '../../../infra/constructs/monitoring-metrics';
+import { MONEY_ROUTING_METRICS } from '../../../definitions/metrics';
 import { AppError } from '../../errors';
 import { logger, metrics } from '../../observability';
 import { STRIPE_ACCOUNT_PATTERN } from '../../payments/stripe';

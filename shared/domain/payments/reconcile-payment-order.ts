@@ -5,7 +5,7 @@
  * Used by the verify redirect and by provider webhooks.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { PAYMENT_METRICS } from '../../../infra/constructs/monitoring-metrics';
+import { PAYMENT_METRICS } from '../../../definitions/metrics';
 import { errors } from '../../errors';
 import { logger, metrics } from '../../observability';
 import type { ProviderPayment } from '../../payments/provider';

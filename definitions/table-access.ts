@@ -20,8 +20,8 @@
  *   partition-key prefixes the function writes (`writes`, `deletes`); reads are not limited.
  * Scan is not declarable: no request path scans (docs/data-model.md).
  */
-import type { PartitionPrefix } from '../shared/store/keys';
-import type { IndexName } from './table-definition';
+import type { PartitionPrefix } from './partitions';
+import type { IndexName } from './table';
 
 /** Item actions (and Query on the table itself) a function may call. */
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'ConditionCheckItem' | 'BatchWriteItem';

@@ -4,9 +4,9 @@
  * the same entries. Paths use API Gateway syntax. The sandbox checkout's entries (`sandboxRoutes`)
  * are served on an origin of their own instead: a function URL in the stack, SANDBOX_PORT locally.
  */
-import { guestBookingTableAccess } from '../shared/domain/guest-booking/table-access';
+import { guestBookingTableAccess } from './guest-booking-access';
 import type { TableAccess } from './table-access';
-import type { PartitionPrefix } from '../shared/store/keys';
+import type { PartitionPrefix } from './partitions';
 
 export const SYNC_SCOPES = [
   'room_categories:write',
@@ -67,7 +67,7 @@ export interface Route {
   /** What the function may do; the stack grants exactly this (least privilege). */
   access: {
     /**
-     * The DynamoDB actions its use case calls (infra/table-access.ts). Every idempotent route
+     * The DynamoDB actions its use case calls (definitions/table-access.ts). Every idempotent route
      * also needs Powertools' record actions: GetItem, PutItem, UpdateItem, and DeleteItem under
      * IDEMPOTENCY# (the record of a failed request is deleted so a retry runs again).
      */
