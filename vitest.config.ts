@@ -1,24 +1,46 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/sequencer';
 
 // `env` below reaches the test workers only; the global setup runs in this process and loads the
 // SDK too, which would print its Node-version warning once into the test output.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+// Four projects; `npm test` (`vitest run`) runs them all, `npm run test:<name>` one of them.
+// - unit: no emulator, no child process; `npm run test:unit` takes seconds.
+// - infra: the CDK template tests (synth), no emulator.
+// - integration: test/integration and test/dashboard against the run's emulators (global setup),
+//   each file with its own table, queues, key files and ports, so files run side by side.
+// - browser: headless Chromium against the same emulators.
+// The groups run one after another (`sequence.groupOrder`), each with its own workers: the
+// machine has two cores and the suite is bound by them, so more workers than cores only help
+// where files wait (sweeps, retries, child processes: integration); Chromium and the CDK synth
+// keep a core busy each, and get no more workers than cores, with time limits the machine gives.
+const shared = {
+  // The functions' log lines go to test-results/logs/<file>.log, not the test output.
+  setupFiles: ['test/support/quiet-logs.ts'],
+  pool: 'forks' as const,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  env: {
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    POWERTOOLS_TRACE_ENABLED: 'false',
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  },
+};
+
+// One DynamoDB Local, SQS emulator, cognito-local and SES emulator for the whole run, shared by
+// the projects that need them (test/support/global-setup.ts starts them once per run).
+const emulators = { globalSetup: ['test/support/global-setup.ts'] };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // One DynamoDB Local and one SQS emulator for the whole run; each file makes its own data.
-    globalSetup: ['test/support/global-setup.ts'],
-    // The functions' log lines go to test-results/logs/<file>.log, not the test output.
-    setupFiles: ['test/support/quiet-logs.ts'],
-    pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    env: {
-      POWERTOOLS_METRICS_DISABLED: 'true',
-      POWERTOOLS_TRACE_ENABLED: 'false',
-      POWERTOOLS_LOG_LEVEL: 'WARN',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
+    sequence: { sequencer: LongestFirstSequencer },
+    projects: [
+      { extends: true, test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { ...shared, name: 'infra', include: ['test/infra/**/*.test.ts'], maxWorkers: 2, testTimeout: 120_000, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { ...shared, ...emulators, name: 'integration', include: ['test/integration/**/*.test.ts', 'test/dashboard/**/*.test.ts'], maxWorkers: 3, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { ...shared, ...emulators, name: 'browser', include: ['test/browser/**/*.test.ts'], maxWorkers: 2, testTimeout: 90_000, sequence: { groupOrder: 3 } } },
+    ],
   },
 });

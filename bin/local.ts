@@ -8,8 +8,9 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PortInUseError } from '../infra/local/emulators';
-import { STOP_DRAIN_MS, startLocalStack } from '../infra/local/stack';
+import { PortInUseError } from '../infra/local/ports';
+import { STOP_DRAIN_MS } from '../infra/local/serve';
+import { startLocalStack } from '../infra/local/stack';
 
 /** A port from the variable that sets it, or its default. */
 function portFrom(variable: string, fallback: number): number {

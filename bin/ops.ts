@@ -1,6 +1,7 @@
 /**
  * `npm run ops -- <command>`: the operator CLI (docs/behaviour.md "Local stack and operator CLI").
- * The commands are in shared/ops/commands.ts. Exit codes: 0 done, 1 failed, 2 usage error.
+ * The command table is shared/ops/commands.ts, each group's commands in shared/ops/commands/.
+ * Exit codes: 0 done, 1 failed, 2 usage error.
  * Env: OPS_STACK_FILE (instead of ${LOCAL_DATA_DIR:-.local}/stack.json), OPS_DEBUG (stack traces).
  */
 import { resetConfig } from '../shared/config';

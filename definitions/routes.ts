@@ -1,12 +1,14 @@
 /**
  * The one route table. The CDK stack creates one API Gateway method per entry and one function
  * per entry (or per `function`, for the dashboard's resources); the local gateway serves exactly
- * the same entries. Paths use API Gateway syntax. The sandbox checkout's entries (`sandboxRoutes`)
- * are served on an origin of their own instead: a function URL in the stack, SANDBOX_PORT locally.
+ * the same entries. Paths use API Gateway syntax. Here: the API's routes and the sandbox
+ * checkout's (`sandboxRoutes`, served on an origin of their own: a function URL in the stack,
+ * SANDBOX_PORT locally), what a route is, and the lookups over the table. The pages for people are
+ * in page-routes.ts, what a function may do in route-access.ts, the API document's words for each
+ * route in shared/openapi/route-docs.ts.
  */
-import { guestBookingTableAccess } from './guest-booking-access';
-import type { TableAccess } from './table-access';
-import type { PartitionPrefix } from './partitions';
+import { dashboardRoutes, guestRoutes } from './page-routes';
+import { type RouteAccess, SETTLEMENT_WRITES } from './route-access';
 
 export const SYNC_SCOPES = [
   'room_categories:write',
@@ -17,10 +19,6 @@ export const SYNC_SCOPES = [
 ] as const;
 export type SyncScope = (typeof SYNC_SCOPES)[number];
 export type KeyKind = 'sync' | 'payment';
-
-/** Platform secrets of the payment providers (SSM SecureString parameters in the stack). */
-export const PROVIDER_SECRETS = ['stripeSecretKey', 'stripeWebhookSecret'] as const;
-export type ProviderSecret = (typeof PROVIDER_SECRETS)[number];
 
 /** Who may open a dashboard page: every operator of the client, or its admins only. */
 export type OperatorAccess = 'staff' | 'admin';
@@ -34,14 +32,6 @@ export type RouteAuth =
    * itself on every request (shared/dashboard/session.ts), so API Gateway runs no authorizer.
    */
   | { kind: 'dashboard'; role: OperatorAccess };
-
-/** What the OpenAPI document says of an operation (Markdown). */
-export interface RouteDocs {
-  /** A few words: the operation's heading. */
-  summary: string;
-  /** What it does and what a caller must know; a sync route's scope is added to it. */
-  description: string;
-}
 
 export interface Route {
   /** Stable id: names the method (and the function construct, unless `function` groups it). */
@@ -65,41 +55,14 @@ export interface Route {
    */
   timeoutSeconds?: number;
   /** What the function may do; the stack grants exactly this (least privilege). */
-  access: {
-    /**
-     * The DynamoDB actions its use case calls (definitions/table-access.ts). Every idempotent route
-     * also needs Powertools' record actions: GetItem, PutItem, UpdateItem, and DeleteItem under
-     * IDEMPOTENCY# (the record of a failed request is deleted so a retry runs again).
-     */
-    dynamodb: TableAccess;
-    enqueuesCallbacks?: boolean;
-    /** Payment provider secrets the function may read (it talks to Stripe / verifies its webhooks). */
-    providerSecrets?: readonly ProviderSecret[];
-    /** Reads the key order references are derived with (it creates orders). */
-    orderReferenceKey?: boolean;
-    /** Seals callback and webhook signing secrets (kms:Encrypt on the signing-secrets key). */
-    sealsSigningSecrets?: boolean;
-    /** Talks to the operators' user pool (signs operators in and out): a public dashboard route. */
-    operatorSessions?: boolean;
-    /**
-     * Sends e-mail to guests through SES (ses:SendEmail on the stage's sender identity only, and
-     * SENDER_EMAIL); in a stage deployed without `-c senderEmail` it sends none and gets neither.
-     * The local stack gives every function the emulator and the sender, as it ignores the other
-     * grants.
-     */
-    sendsEmail?: boolean;
-  };
+  access: RouteAccess;
   /** One line: the Lambda function's description (and the reason a public route is public). */
   description: string;
   /**
-   * The operation's text in the API document (shared/openapi/), required of every API route
-   * (test/unit/openapi.test.ts); its schemas, examples and errors are in shared/openapi/operations.
-   */
-  docs?: RouteDocs;
-  /**
    * A page for people (dashboard, guest booking): HTML behind a session or for a browser, not part
-   * of the API, so it is left out of the OpenAPI document and needs no `docs`. (The sandbox
-   * checkout page stands in for a payment provider's page and is documented as one.)
+   * of the API, so it is left out of the OpenAPI document and has no text in
+   * shared/openapi/route-docs.ts. (The sandbox checkout page stands in for a payment provider's
+   * page and is documented as one.)
    */
   page?: true;
   /**
@@ -112,14 +75,7 @@ export interface Route {
   origin?: 'sandbox';
 }
 
-/**
- * What settling a payment order writes (verify, provider webhooks): the order and its records, a
- * mirrored booking, its room hold and the released checkout hold (the client's partition), the
- * booking's search entries, its client pointer, the deliveries, a guest's confirmation e-mail.
- */
-const SETTLEMENT_WRITES: readonly PartitionPrefix[] = ['ORDER#', 'CLIENT#', 'SEARCH#', 'BOOKINGID#', 'DELIVERY#', 'EMAIL#'];
-
-export const routes: readonly Route[] = [
+const apiRouteTable = [
   {
     id: 'PutRoomCategories',
     method: 'PUT',
@@ -131,11 +87,6 @@ export const routes: readonly Route[] = [
     // The client's categories by Query; the changed ones by BatchWriteItem.
     access: { dynamodb: { actions: ['Query', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] } },
     description: 'Create or update room categories by external_category_id',
-    docs: {
-      summary: 'Upsert room categories',
-      description:
-        'Creates or updates room categories by `external_category_id`. The whole request is validated before anything is written; items whose stored content is identical are not rewritten.',
-    },
   },
   {
     id: 'PutRooms',
@@ -149,11 +100,6 @@ export const routes: readonly Route[] = [
     // transaction), the old guard deleted in the transaction when the number changes.
     access: { dynamodb: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'IDEMPOTENCY#'], deletes: ['CLIENT#', 'IDEMPOTENCY#'] } },
     description: 'Create or update rooms and link them to categories',
-    docs: {
-      summary: 'Upsert rooms',
-      description:
-        'Creates or updates rooms by client + `external_source` + `external_room_id` and links them to synced categories. A new external room whose `room_number` already exists in the client links that room (`linked`) instead of creating a duplicate. Sync categories first.',
-    },
   },
   {
     id: 'PutBookings',
@@ -176,11 +122,6 @@ export const routes: readonly Route[] = [
       },
     },
     description: 'Mirror external bookings',
-    docs: {
-      summary: 'Mirror bookings',
-      description:
-        'Creates or updates external bookings by `external_source` + `external_booking_id`. Overlaps with other active bookings of the same room (of any origin) are reported in `conflicts` and recorded anyway. Synced bookings never emit callbacks. Sync rooms first.',
-    },
   },
   {
     id: 'PutCheckins',
@@ -202,11 +143,6 @@ export const routes: readonly Route[] = [
       },
     },
     description: 'Push check-in and check-out activity',
-    docs: {
-      summary: 'Push check-in and check-out activity',
-      description:
-        'Upserts check-in records by `external_checkin_id`. Per booking the latest new event (by `occurred_at`) moves it to `checked_in` or `checked_out`; a check-out frees the room from the check-out day on. An event older than the latest applied one is recorded but does not change the booking.',
-    },
   },
   {
     id: 'GetAvailability',
@@ -217,11 +153,6 @@ export const routes: readonly Route[] = [
     // Rooms and categories by Query; the client's active stays on gsi1.
     access: { dynamodb: { actions: ['Query'], queries: ['gsi1'] } },
     description: 'Rooms available for a stay range',
-    docs: {
-      summary: 'Rooms available for a stay',
-      description:
-        'Rooms that are active, have `max_occupancy >= guests`, and have no active booking of any origin (synced, reception, paid order) with check-in before the requested check-out and check-out after the requested check-in. Optional filters narrow the rooms. A room held by an open guest checkout on the booking page (30 minutes from the moment the checkout opens, as long as the checkout can be paid) is not available either. Rooms come in natural room-number order; `categories` counts the available rooms per synced category.',
-    },
   },
   {
     id: 'CreatePaymentOrder',
@@ -239,18 +170,6 @@ export const routes: readonly Route[] = [
       orderReferenceKey: true,
     },
     description: 'Create a payment order and its hosted checkout',
-    docs: {
-      summary: 'Create a payment order',
-      description: [
-        'Creates a payment order and its hosted checkout; send the guest to `checkout_url`. Call from your server, never from browser code.',
-        '',
-        '- New `reference`: **201** with `reused: false`.',
-        '- Same `reference`, amount and currency again: **200** with the existing order and `reused: true`. If that order is `failed`, `cancelled` or `expired`, a new payment attempt with a new `checkout_url` is made first and the order is `processing` again.',
-        '- Same `reference`, other amount or currency: **409** `EXTERNAL_REFERENCE_CONFLICT`.',
-        '',
-        'Never treat the redirect to your `success_url` as proof of payment: confirm with the status lookup (or a verified `payment_order.paid` webhook).',
-      ].join('\n'),
-    },
   },
   {
     id: 'VerifyPaymentOrder',
@@ -269,16 +188,6 @@ export const routes: readonly Route[] = [
       sendsEmail: true,
     },
     description: 'Provider return URL: verify with the provider, then redirect the guest',
-    docs: {
-      summary: 'Provider return URL: verify, then redirect the guest',
-      description: [
-        'Public (no key): the payment provider sends the guest here. The service asks the provider about the current checkout (it never trusts the redirect) and marks the order `paid` only when the provider says paid and amount and currency match. In the same transaction it records the attempt outcome, the provider event and the transaction, mirrors a `room_booking` order with both dates into a confirmed hotel booking, and queues the `booking.confirmed` callback and `payment_order.paid` webhook.',
-        '',
-        'Then it redirects (303) to `success_url` with `payment=success`, or to `cancel_url` with `payment=failed`, appending `payment_order` and `reference` (both the `order_reference`; an existing query is kept). While the provider still reports the checkout open, the order stays `processing` and the guest goes to `cancel_url`; the order can still be paid and verified later. Verifying a paid order again redirects to success and records nothing twice.',
-        '',
-        "The provider is asked on the provider and account the order's current attempt was made on, whatever the client's settings are now. A checkout the provider cannot find leaves the order `processing` (the guest goes to `cancel_url`), logged and alarmed.",
-      ].join('\n'),
-    },
   },
   {
     id: 'GetPaymentOrder',
@@ -288,11 +197,6 @@ export const routes: readonly Route[] = [
     auth: { kind: 'payment' },
     access: { dynamodb: { actions: ['GetItem'] } },
     description: 'Payment order status lookup',
-    docs: {
-      summary: 'Payment order status',
-      description:
-        "The order as it stands, with `paid_at` and the hotel booking it became (`service_booking_sync`). This is how your server confirms a payment. Another client's order is 404, as is a reference the service could not have minted.",
-    },
   },
   {
     id: 'StripeWebhook',
@@ -308,225 +212,11 @@ export const routes: readonly Route[] = [
       sendsEmail: true,
     },
     description: 'Stripe webhook (signature-checked): re-verifies the order with Stripe when a checkout completes, fails or expires',
-    docs: {
-      summary: 'Stripe webhook',
-      description:
-        "Public, but only Stripe can sign: the `Stripe-Signature` header is checked over the exact raw body before anything else. For `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired` of one of this service's Stripe orders, the order is reconciled by asking Stripe again, exactly as the guest's return does (the event itself never marks an order paid). Anything else is acknowledged with 200 so Stripe does not retry it; a failure to reconcile answers 5xx so Stripe does.",
-    },
   },
-];
+] as const satisfies readonly Route[];
 
-/** A page resource: one function serving a page and its forms (dashboard, guest booking). */
-interface PageResource {
-  function: string;
-  handler: string;
-  auth: Extract<RouteAuth, { kind: 'dashboard' | 'public' }>;
-  access: Route['access'];
-  description: string;
-  /** [route id, method, path] */
-  routes: readonly (readonly [string, Route['method'], string])[];
-}
-
-function pageRoutes(resource: PageResource): Route[] {
-  return resource.routes.map(([id, method, path]) => ({
-    id,
-    method,
-    path,
-    function: resource.function,
-    handler: resource.handler,
-    auth: resource.auth,
-    access: resource.access,
-    description: resource.description,
-    page: true as const,
-  }));
-}
-
-/**
- * The hotel dashboard: server-rendered pages for a client's operators, behind their Cognito
- * session (shared/dashboard/). Every action calls the use case the ops CLI calls.
- */
-export const dashboardRoutes: readonly Route[] = [
-  ...pageRoutes({
-    function: 'DashboardSession',
-    handler: 'dashboard-session',
-    auth: { kind: 'public' },
-    // Only the user pool: e-mail and password to tokens, the first new password, the code of the
-    // operator's authenticator app and setting one up, sign-out.
-    access: { dynamodb: { actions: [] }, operatorSessions: true },
-    description: 'Dashboard sign-in (password, then a new password, a TOTP code or TOTP set-up) and sign-out (Cognito)',
-    routes: [
-      ['DashboardSignInPage', 'GET', '/dashboard/sign-in'],
-      ['DashboardSignIn', 'POST', '/dashboard/sign-in'],
-      ['DashboardNewPassword', 'POST', '/dashboard/new-password'],
-      ['DashboardSignInCode', 'POST', '/dashboard/sign-in/code'],
-      ['DashboardMfaSetup', 'POST', '/dashboard/sign-in/mfa-setup'],
-      ['DashboardSignOut', 'POST', '/dashboard/sign-out'],
-      ['DashboardStylesheet', 'GET', '/dashboard/style.css'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardOverview',
-    handler: 'dashboard-overview',
-    auth: { kind: 'dashboard', role: 'staff' },
-    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2'] } },
-    description: "Dashboard overview: today's arrivals and departures, 14-night occupancy, deliveries needing attention",
-    routes: [['DashboardOverview', 'GET', '/dashboard']],
-  }),
-  ...pageRoutes({
-    function: 'DashboardRooms',
-    handler: 'dashboard-rooms',
-    auth: { kind: 'dashboard', role: 'staff' },
-    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#'] } },
-    description: 'Dashboard rooms: the rooms, a 14-night grid, Add room; the reception QR sheet',
-    routes: [
-      ['DashboardRooms', 'GET', '/dashboard/rooms'],
-      ['DashboardAddRoom', 'POST', '/dashboard/rooms'],
-      // Every operator prints it for the reception desk (the guest booking page's QR code).
-      ['DashboardQrSheet', 'GET', '/dashboard/qr-sheet'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardBookings',
-    handler: 'dashboard-bookings',
-    auth: { kind: 'dashboard', role: 'staff' },
-    access: {
-      // The booking, hold and audit (CLIENT#), its search entries, its client pointer, the paid
-      // order's booking_sync, the deliveries. gsi3: the list in check-in order; search reads the
-      // search entries (SEARCH#), the room-number guards, bookings and orders by key.
-      dynamodb: {
-        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
-        queries: ['gsi1', 'gsi2', 'gsi3'],
-        writes: ['CLIENT#', 'SEARCH#', 'BOOKINGID#', 'ORDER#', 'DELIVERY#'],
-      },
-      enqueuesCallbacks: true,
-    },
-    description: 'Dashboard bookings: every origin, search, reception bookings, room assignment',
-    routes: [
-      ['DashboardBookings', 'GET', '/dashboard/bookings'],
-      ['DashboardSearch', 'GET', '/dashboard/search'],
-      ['DashboardNewBookingForm', 'GET', '/dashboard/bookings/new'],
-      ['DashboardNewBooking', 'POST', '/dashboard/bookings'],
-      ['DashboardBooking', 'GET', '/dashboard/bookings/{booking_id}'],
-      ['DashboardAssignRoomForm', 'GET', '/dashboard/bookings/{booking_id}/assign'],
-      ['DashboardAssignRoom', 'POST', '/dashboard/bookings/{booking_id}/assign'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardPayments',
-    handler: 'dashboard-payments',
-    auth: { kind: 'dashboard', role: 'staff' },
-    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2'] } },
-    description: 'Dashboard payments: orders with their attempts, provider events and transactions',
-    routes: [
-      ['DashboardPayments', 'GET', '/dashboard/payments'],
-      ['DashboardPayment', 'GET', '/dashboard/payments/{order_reference}'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardDeliveries',
-    handler: 'dashboard-deliveries',
-    auth: { kind: 'dashboard', role: 'staff' },
-    access: {
-      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: ['CLIENT#', 'DELIVERY#'] },
-      enqueuesCallbacks: true,
-    },
-    description: 'Dashboard deliveries: callbacks and webhooks with their attempts, Retry',
-    routes: [
-      ['DashboardDeliveries', 'GET', '/dashboard/deliveries'],
-      ['DashboardDelivery', 'GET', '/dashboard/deliveries/{delivery_id}'],
-      ['DashboardRetryDelivery', 'POST', '/dashboard/deliveries/{delivery_id}/retry'],
-      ['DashboardRetryFailed', 'POST', '/dashboard/deliveries/retry-failed'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardIntegrations',
-    handler: 'dashboard-integrations',
-    auth: { kind: 'dashboard', role: 'admin' },
-    // Keys (APIKEY#, APIKEYID#); endpoints, provider, guest booking settings and operators'
-    // password confirmations (CLIENTCONFIG#); audit (CLIENT#).
-    access: {
-      dynamodb: {
-        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
-        queries: ['gsi1'],
-        writes: ['CLIENT#', 'CLIENTCONFIG#', 'APIKEY#', 'APIKEYID#'],
-      },
-      sealsSigningSecrets: true,
-    },
-    description: 'Dashboard integrations (admins): keys, callback and webhook URLs, payment provider, guest booking page; hotel settings',
-    routes: [
-      ['DashboardIntegrations', 'GET', '/dashboard/integrations'],
-      ['DashboardCreateKey', 'POST', '/dashboard/integrations/keys'],
-      // Revoking a key and rotating a secret: a confirmation page (GET), then its form (POST).
-      ['DashboardRevokeKeyPage', 'GET', '/dashboard/integrations/keys/{key_id}/revoke'],
-      ['DashboardRevokeKey', 'POST', '/dashboard/integrations/keys/{key_id}/revoke'],
-      ['DashboardSetEndpoint', 'POST', '/dashboard/integrations/endpoints/{kind}'],
-      ['DashboardRotateSecretPage', 'GET', '/dashboard/integrations/endpoints/{kind}/rotate'],
-      ['DashboardRotateSecret', 'POST', '/dashboard/integrations/endpoints/{kind}/rotate'],
-      ['DashboardSetProvider', 'POST', '/dashboard/integrations/provider'],
-      ['DashboardSetPayAtProperty', 'POST', '/dashboard/integrations/guest-booking/pay-at-property'],
-      // The hotel's time zone and what guests are told (client settings).
-      ['DashboardHotelSettings', 'GET', '/dashboard/settings'],
-      ['DashboardSaveHotelSettings', 'POST', '/dashboard/settings'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardAudit',
-    handler: 'dashboard-audit',
-    auth: { kind: 'dashboard', role: 'staff' },
-    // The audit entries; the hotel's name for the header (every dashboard page: GetItem); the
-    // bookings, deliveries and rooms a page of entries names (BatchGetItem, GetItem; categories: Query).
-    access: { dynamodb: { actions: ['Query', 'GetItem', 'BatchGetItem'] } },
-    description: "Dashboard audit: every operator action, who and when",
-    routes: [['DashboardAudit', 'GET', '/dashboard/audit']],
-  }),
-  ...pageRoutes({
-    function: 'DashboardSecurity',
-    handler: 'dashboard-security',
-    auth: { kind: 'dashboard', role: 'staff' },
-    // The operator's own account in the user pool (their access token); the audit entry (CLIENT#);
-    // the hotel's name for the header (every dashboard page: GetItem).
-    access: { dynamodb: { actions: ['GetItem', 'PutItem'], writes: ['CLIENT#'] } },
-    description: "Dashboard security: the operator's own second factor (TOTP), turned on",
-    routes: [
-      ['DashboardSecurity', 'GET', '/dashboard/security'],
-      ['DashboardStartTotp', 'POST', '/dashboard/security/totp'],
-      ['DashboardEnableTotp', 'POST', '/dashboard/security/totp/verify'],
-    ],
-  }),
-];
-
-/**
- * The guest booking pages (docs/behaviour.md "Guest booking and the reception QR code"): public,
- * server-rendered pages for walk-in and web guests of a client, no key, one function. The WAF
- * rate rule covers them with every other unkeyed route (`/book/`).
- */
-export const guestRoutes: readonly Route[] = [
-  ...pageRoutes({
-    function: 'GuestBooking',
-    handler: 'guest-booking',
-    auth: { kind: 'public' },
-    // The use cases' own list (shared/domain/guest-booking/guest-bookings.ts): the client, rooms,
-    // categories and open holds by GetItem and Query, active stays on gsi1 (search) and gsi2 (the
-    // chosen room); the hold, the guest booking, the order or the pay-at-property booking and its
-    // delivery by transactions of Puts (UpdateItem to release a hold, to take a delivery off the
-    // due index). Opening a checkout creates a payment order of the client (order-reference key,
-    // Stripe's secret); paying at the hotel e-mails the guest its link, which confirms the booking
-    // (queues booking.confirmed, e-mails the confirmation).
-    access: { dynamodb: guestBookingTableAccess, orderReferenceKey: true, providerSecrets: ['stripeSecretKey'], enqueuesCallbacks: true, sendsEmail: true },
-    description: 'Guest booking pages: search a stay, the rooms with their totals, guest details, checkout, confirmation; the reception QR code',
-    routes: [
-      ['GuestBookingSearch', 'GET', '/book/{client_id}'],
-      ['GuestBookingDetails', 'GET', '/book/{client_id}/details'],
-      ['GuestBookingCreate', 'POST', '/book/{client_id}/bookings'],
-      ['GuestBookingConfirmation', 'GET', '/book/{client_id}/confirmation/{token}'],
-      ['GuestBookingQrCode', 'GET', '/book/{client_id}/qr.svg'],
-      ['GuestBookingStylesheet', 'GET', '/book/style.css'],
-      // The link of a pay-at-the-hotel booking's "Confirm your booking" e-mail: its page, and its button.
-      ['GuestBookingConfirmLink', 'GET', '/book/{client_id}/confirm/{token}'],
-      ['GuestBookingConfirmLinkSubmit', 'POST', '/book/{client_id}/confirm/{token}'],
-    ],
-  }),
-];
+/** The API's routes: property sync, payment orders, provider webhooks. */
+export const routes: readonly Route[] = apiRouteTable;
 
 /**
  * The sandbox payment provider's hosted checkout (docs/behaviour.md "Sandbox payment provider"), on an
@@ -546,28 +236,23 @@ const sandboxCheckout = {
   origin: 'sandbox',
 } as const satisfies Partial<Route>;
 
-export const sandboxRoutes: readonly Route[] = [
+const sandboxRouteTable = [
   {
     ...sandboxCheckout,
     id: 'SandboxCheckoutPage',
     method: 'GET',
-    docs: {
-      summary: 'Sandbox hosted checkout page',
-      description:
-        "The sandbox provider's hosted page (`checkout_url`), on the sandbox's own origin: amount, currency and customer, and a form that POSTs `outcome` = `paid`, `cancelled` or `failed` to the same URL. A completed or expired session shows its state instead of the buttons.",
-    },
   },
   {
     ...sandboxCheckout,
     id: 'SandboxCheckoutSubmit',
     method: 'POST',
-    docs: {
-      summary: 'Sandbox checkout outcome',
-      description:
-        "The hosted page's form: records the tester's choice (once; a completed session keeps its first outcome) and redirects (303) the guest to the service's verify URL, on the API's origin.",
-    },
   },
-];
+] as const satisfies readonly Route[];
+
+export const sandboxRoutes: readonly Route[] = sandboxRouteTable;
+
+/** The routes the API document describes, by id: shared/openapi/route-docs.ts has the words of each. */
+export type DocumentedRouteId = Exclude<(typeof apiRouteTable)[number] | (typeof sandboxRouteTable)[number], { page: true }>['id'];
 
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 10;
 /** API Gateway gives up on an integration after 29 s: a route function stops first. */

@@ -1,6 +1,6 @@
 /**
  * The operators' user pool and its app client, read by the CDK stack (infra/constructs/user-pool.ts)
- * and by the local stack, which creates the same pool in cognito-local (infra/local/emulators.ts).
+ * and by the local stack, which creates the same pool in cognito-local (infra/local/cognito-pool.ts).
  * An operator signs in with their e-mail; the client they belong to and their role are custom
  * attributes, so both travel in the ID token the dashboard verifies.
  */

@@ -1,7 +1,10 @@
 import { pageFunction } from '../shared/dashboard/page-function';
+import { qrCodeAction, stylesheetAction } from '../shared/guest/assets';
+import { confirmationAction } from '../shared/guest/confirmation-page';
 import { confirmLinkAction, confirmLinkSubmitAction } from '../shared/guest/confirm-link-pages';
+import { createAction, detailsAction } from '../shared/guest/details-page';
 import { guestErrorPage } from '../shared/guest/layout';
-import { confirmationAction, createAction, detailsAction, qrCodeAction, searchAction, stylesheetAction } from '../shared/guest/pages';
+import { searchAction } from '../shared/guest/search-page';
 import { checkoutOrigins } from '../shared/payments/checkout-origins';
 
 export const handler = pageFunction(

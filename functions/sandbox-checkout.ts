@@ -1,12 +1,12 @@
 import { findRoute, sandboxRoutes } from '../definitions/routes';
-import { AppError, errors } from '../shared/errors';
+import { errors } from '../shared/errors';
 import { functionUrlHandler } from '../shared/http/function-url';
 import { publicHandler } from '../shared/http/handler';
 import { completeSandboxSession, getSandboxSession } from '../shared/payments/sandbox';
 import { SANDBOX_CHECKOUT_CSP, sandboxCheckoutPage } from '../shared/payments/sandbox-page';
 import { SANDBOX_OUTCOMES, type SandboxOutcome } from '../shared/schemas/payments';
 
-const noSuchSession = () => new AppError(404, 'NOT_FOUND', 'No such checkout session');
+const noSuchSession = errors.noSuchCheckoutSession;
 
 // The hosted page: the amount, the customer and a button per outcome.
 const page = publicHandler(findRoute('SandboxCheckoutPage'), {}, async ({ params }) => {

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { findRoute } from '../definitions/routes';
 import { reconcileOrder } from '../shared/domain/payments/reconcile-payment-order';
-import { AppError } from '../shared/errors';
+import { errors } from '../shared/errors';
 import { publicHandler } from '../shared/http/handler';
 import { logger } from '../shared/observability';
 import { constructStripeEvent } from '../shared/payments/stripe';
@@ -31,7 +31,7 @@ export const handler = publicHandler(findRoute('StripeWebhook'), {}, async ({ bo
     if (!(error instanceof StripeNotConfiguredError)) throw error;
     // A platform without Stripe has no such endpoint; nothing here is worth a 500 or a retry.
     logger.warn('Stripe webhook called, but Stripe is not configured', { reason: error.message });
-    throw new AppError(404, 'NOT_FOUND', 'Stripe webhooks are not configured');
+    throw errors.stripeWebhooksNotConfigured();
   });
   const event = await constructStripeEvent(payload, headers['stripe-signature'], secret);
   const log = { stripe_event_id: event.id, stripe_event_type: event.type, stripe_account: event.account ?? null };

@@ -30,7 +30,7 @@ export const functionBundling = {
   minify: true,
   sourceMap: true,
   sourcesContent: false,
-  target: 'node22',
+  target: 'node24',
   /** The project is ESM (OutputFormat.ESM); the bundle is index.mjs. */
   format: 'esm',
   mainFields: ['module', 'main'],

@@ -1,103 +1,31 @@
-import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
-import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+/**
+ * The CDK stack of one stage: the table, the callback queue, one function per route (or per page
+ * resource) with exactly the access its route declares, the support functions (authorizer,
+ * callback sender, delivery sweeper), the API, monitoring, and the outputs the operator CLI reads.
+ * What an operator sets per stage, its defaults and its checks are in stage-settings.ts.
+ */
+import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { type FunctionUrl, FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { checkAuthorizerCacheTtl, DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS } from '../definitions/authorizers';
-import { type ApiThrottling, ServiceApi } from './constructs/api';
-import { DEFAULT_GUEST_BOOKING_RATE_LIMIT, DEFAULT_KEYED_RATE_LIMIT, DEFAULT_PUBLIC_RATE_LIMIT, type PublicRateLimit } from './constructs/public-rate-limit';
-import { DEFAULT_PLAN_LIMITS, type Plan, type PlanLimits, PLANS } from '../definitions/plans';
+import { type Plan, PLANS } from '../definitions/plans';
+import { callbackQueue as callbackQueueDefinition } from '../definitions/queues';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage, servedByApi } from '../definitions/routes';
+import { stackOutputKeys } from '../definitions/stack-outputs';
+import { supportFunctionAccess } from '../definitions/table-access';
+import { ServiceApi } from './constructs/api';
 import { CallbackQueue } from './constructs/callback-queue';
+import { sendGrant } from './constructs/email-sender';
 import { Monitoring } from './constructs/monitoring';
-import { defaultProviderSecretNames, ProviderSecrets } from './constructs/provider-secrets';
+import { ProviderSecrets } from './constructs/provider-secrets';
 import { ServiceFunction } from './constructs/service-function';
 import { SigningSecretsKey } from './constructs/signing-secrets-key';
 import { ServiceTable } from './constructs/table';
 import { OperatorUserPool } from './constructs/user-pool';
-import { callbackQueue as callbackQueueDefinition } from '../definitions/queues';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage, servedByApi } from '../definitions/routes';
-import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../definitions/service-defaults';
-import { supportFunctionAccess } from '../definitions/table-access';
-
-/**
- * Every method's ceiling, all clients together: clients are limited one by one by their plans'
- * usage plans, so this is only a backstop, ten times the highest plan so that one client at its
- * limit never exhausts it for the others.
- */
-export const DEFAULT_THROTTLING: ApiThrottling = { rateLimit: 1_000, burstLimit: 2_000 };
-
-export interface HotelIntegrationStackProps extends StackProps {
-  /** Names the API Gateway stage and is passed to every function as STAGE. */
-  stage: string;
-  /** @default DEFAULT_THROTTLING */
-  throttling?: ApiThrottling;
-  /** Per-client rate limits of each plan (its usage plan), for the plans given. @default DEFAULT_PLAN_LIMITS */
-  planLimits?: Partial<Record<Plan, PlanLimits>>;
-  /**
-   * How long API Gateway caches the sync authorizer's policy per Authorization header, 1 to 30 s
-   * (with the authorizer's 30 s key cache a revoked key stops within 60 s).
-   * @default DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS
-   */
-  authorizerCacheTtlSeconds?: number;
-  /** The WAF rate-based rule per source IP on the public routes. @default DEFAULT_PUBLIC_RATE_LIMIT */
-  publicRateLimit?: PublicRateLimit;
-  /** The WAF rate-based rule per source IP on guest booking POSTs. @default DEFAULT_GUEST_BOOKING_RATE_LIMIT */
-  guestBookingRateLimit?: PublicRateLimit;
-  /** The WAF rate-based rule per source IP on the keyed routes. @default DEFAULT_KEYED_RATE_LIMIT */
-  keyedRateLimit?: PublicRateLimit;
-  /** Delays between automatic callback attempts. @default DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS */
-  callbackRetryDelaysSeconds?: readonly number[];
-  /** ISO 4217 codes payment orders accept. @default DEFAULT_SUPPORTED_CURRENCIES */
-  supportedCurrencies?: readonly string[];
-  /** E-mail address subscribed to the alarm topic. @default none (subscribe later) */
-  alarmEmail?: string;
-  /** Retention of function logs and API access logs. @default one month */
-  logRetention?: RetentionDays;
-  /**
-   * SSM SecureString parameter holding the Stripe platform secret key (sk_…), created by the
-   * operator. Read only when a client uses Stripe. @default /hotel-integration/STAGE/stripe/secret-key
-   */
-  stripeSecretKeyParameterName?: string;
-  /**
-   * SSM SecureString parameter holding the Stripe webhook signing secret(s) (whsec_…,
-   * comma-separated for several endpoints). @default /hotel-integration/STAGE/stripe/webhook-secret
-   */
-  stripeWebhookSecretParameterName?: string;
-  /** Customer managed KMS key of those parameters, if not the AWS managed aws/ssm key. */
-  stripeSecretsKmsKeyArn?: string;
-  /**
-   * Deploys the sandbox payment provider (its hosted page and form, on a function URL of its
-   * own), for a partner-testing stage. Anyone can mark a sandbox order paid without money:
-   * refused for the stage `prod`.
-   * @default false
-   */
-  sandboxPayments?: boolean;
-  /**
-   * The address e-mails to guests are sent from (booking confirmations, the "Confirm your booking"
-   * link of pay at the hotel), a verified SES identity of the stage's account and region
-   * (docs/operations.md). The functions that send may send from it only. @default none: the
-   * stage sends no e-mail, and pay at the hotel cannot be turned on
-   */
-  senderEmail?: string;
-  /**
-   * The verified SES identity the sender belongs to, when it is its domain rather than the address
-   * itself (`example.com` for `bookings@example.com`). @default senderEmail
-   */
-  senderIdentity?: string;
-}
-
-/** The stage name the local stack runs as: a deployed stage named so would get its relaxations. */
-const RESERVED_STAGE = 'local';
-/** The stage that may never run the sandbox provider. */
-export const PRODUCTION_STAGE = 'prod';
-
-import { stackOutputKeys } from '../definitions/stack-outputs';
-
-export { stackOutputKeys };
+import { type HotelIntegrationStackProps, stageSettings } from './stage-settings';
 
 /** The output holding each plan's usage plan id. */
 export const usagePlanOutputKey = {
@@ -123,27 +51,13 @@ export class HotelIntegrationStack extends Stack {
 
   constructor(scope: Construct, id: string, props: HotelIntegrationStackProps) {
     super(scope, id, props);
-    const { stage } = props;
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(stage)) throw new Error(`Invalid stage name "${stage}": use letters, digits, - and _`);
-    if (stage === RESERVED_STAGE) throw new Error(`The stage name "${RESERVED_STAGE}" is the local stack's (http and loopback URLs allowed): choose another`);
-    const sandboxPayments = props.sandboxPayments ?? false;
-    if (sandboxPayments && stage === PRODUCTION_STAGE) {
-      throw new Error(
-        `sandboxPayments cannot be turned on for the stage "${PRODUCTION_STAGE}": its checkout lets anyone mark an order paid without money, ` +
-          'which would confirm bookings and lock rooms. Use it on a partner-testing stage only.',
-      );
-    }
+    const settings = stageSettings(props);
+    const { stage, sandboxPayments, logRetention } = settings;
     const stageRoutes = routesOfStage({ sandboxPayments });
-    const email = emailSending(this, props);
-    const retryDelays = props.callbackRetryDelaysSeconds ?? DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS;
-    if (retryDelays.length === 0 || !retryDelays.every((d) => Number.isInteger(d) && d > 0)) {
-      throw new Error('callbackRetryDelaysSeconds must be positive whole numbers of seconds');
-    }
-    const currencies = props.supportedCurrencies ?? DEFAULT_SUPPORTED_CURRENCIES;
-    if (currencies.length === 0 || !currencies.every((c) => /^[A-Z]{3}$/.test(c))) {
-      throw new Error('supportedCurrencies must be uppercase ISO 4217 codes');
-    }
-    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+    const senderEmail = settings.sender?.address;
+    const grantSend = settings.sender && sendGrant(this, settings.sender);
+    const retryDelays = settings.callbackRetryDelaysSeconds;
+    const currencies = settings.supportedCurrencies;
 
     Tags.of(this).add('service', 'hotel-integration-api');
     Tags.of(this).add('stage', stage);
@@ -151,13 +65,9 @@ export class HotelIntegrationStack extends Stack {
     const table = new ServiceTable(this, 'Table');
     const callbacks = new CallbackQueue(this, 'Callbacks');
     const common = { stage, table, logRetention };
-    const defaultSecretNames = defaultProviderSecretNames(stage);
     const providerSecrets = new ProviderSecrets(this, 'ProviderSecrets', {
-      parameterNames: {
-        stripeSecretKey: props.stripeSecretKeyParameterName ?? defaultSecretNames.stripeSecretKey,
-        stripeWebhookSecret: props.stripeWebhookSecretParameterName ?? defaultSecretNames.stripeWebhookSecret,
-      },
-      kmsKeyArn: props.stripeSecretsKmsKeyArn,
+      parameterNames: settings.providerSecretNames,
+      kmsKeyArn: settings.stripeSecretsKmsKeyArn,
     });
 
     const handlers = new Map<string, ServiceFunction>();
@@ -203,7 +113,7 @@ export class HotelIntegrationStack extends Stack {
             : {}),
           ...providerSecrets.environment(route.access.providerSecrets ?? []),
           // The dashboard's pages say whether the stage sends e-mail (pay at the hotel needs it).
-          ...(email && (route.access.sendsEmail || route.auth.kind === 'dashboard') ? { SENDER_EMAIL: email.sender } : {}),
+          ...(senderEmail && (route.access.sendsEmail || route.auth.kind === 'dashboard') ? { SENDER_EMAIL: senderEmail } : {}),
         },
       });
       fn.grantTableAccess(table, route.access.dynamodb);
@@ -211,7 +121,7 @@ export class HotelIntegrationStack extends Stack {
       if (route.access.sealsSigningSecrets) signingSecretsKey.allowToSeal(fn.role!);
       providerSecrets.grantRead(fn, route.access.providerSecrets ?? []);
       if (route.access.orderReferenceKey) orderReferenceKey.grantRead(fn);
-      if (route.access.sendsEmail) email?.grantSend(fn);
+      if (route.access.sendsEmail) grantSend?.(fn);
       // Pages behind a session renew it; the sign-in function opens and ends sessions.
       if (route.auth.kind === 'dashboard' || route.access.operatorSessions) operators.allowSessions(fn);
       functionsById.set(functionId, fn);
@@ -269,12 +179,12 @@ export class HotelIntegrationStack extends Stack {
       handler: 'sweep-deliveries',
       description: 'Puts due callback deliveries on the callback queue',
       timeout: Duration.seconds(60),
-      environment: { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl, ...(email ? { SENDER_EMAIL: email.sender } : {}) },
+      environment: { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl, ...(senderEmail ? { SENDER_EMAIL: senderEmail } : {}) },
     });
     sweeper.grantTableAccess(table, supportFunctionAccess['sweep-deliveries']);
     callbacks.queue.grantSendMessages(sweeper);
     // It also tries again the e-mails to guests whose send failed.
-    email?.grantSend(sweeper);
+    grantSend?.(sweeper);
     // The schedule invokes it asynchronously: a failed run is not retried by Lambda (up to 2 more
     // runs by default, overlapping the next minute's), nor by EventBridge; the next run continues
     // (https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-configure.html).
@@ -290,12 +200,12 @@ export class HotelIntegrationStack extends Stack {
       routes: stageRoutes.filter(servedByApi),
       handlers,
       authorizerFunction: authorizer,
-      authorizerCacheTtlSeconds: checkAuthorizerCacheTtl(props.authorizerCacheTtlSeconds ?? DEFAULT_AUTHORIZER_CACHE_TTL_SECONDS),
-      throttling: props.throttling ?? DEFAULT_THROTTLING,
-      planLimits: checkPlanLimits({ ...DEFAULT_PLAN_LIMITS, ...props.planLimits }),
-      publicRateLimit: props.publicRateLimit ?? DEFAULT_PUBLIC_RATE_LIMIT,
-      guestBookingRateLimit: props.guestBookingRateLimit ?? DEFAULT_GUEST_BOOKING_RATE_LIMIT,
-      keyedRateLimit: props.keyedRateLimit ?? DEFAULT_KEYED_RATE_LIMIT,
+      authorizerCacheTtlSeconds: settings.authorizerCacheTtlSeconds,
+      throttling: settings.throttling,
+      planLimits: settings.planLimits,
+      publicRateLimit: settings.publicRateLimit,
+      guestBookingRateLimit: settings.guestBookingRateLimit,
+      keyedRateLimit: settings.keyedRateLimit,
       logRetention,
     });
 
@@ -310,7 +220,7 @@ export class HotelIntegrationStack extends Stack {
       routeFunctions: [...functionsById.values()],
       queue: callbacks.queue,
       deadLetterQueue: callbacks.deadLetterQueue,
-      alarmEmail: props.alarmEmail,
+      alarmEmail: settings.alarmEmail,
     });
 
     // Fixed logical ids, no exports: the operator CLI reads them by OutputKey.
@@ -353,44 +263,4 @@ export class HotelIntegrationStack extends Stack {
  */
 function isPaymentRoute(route: Route): boolean {
   return route.path.startsWith('/api/v1/payments/') || route.origin === 'sandbox' || route.access.orderReferenceKey === true;
-}
-
-/** An e-mail address as SES takes it for a sender (no display name: the functions add the hotel's). */
-const SENDER_ADDRESS = /^[^\s@<>",;]+@([^\s@<>",;]+\.[^\s@<>",;]+)$/;
-
-/**
- * The stage's e-mail sender, when it has one: the address, and a grant of `ses:SendEmail` on its
- * verified identity only (the address, or its domain). IAM authorizes SendEmail against the
- * identity resource `arn:aws:ses:REGION:ACCOUNT:identity/NAME` ("Actions, resources, and condition
- * keys for Amazon Simple Email Service - SES v2",
- * https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsimpleemailservicev2.html).
- */
-function emailSending(scope: Stack, props: HotelIntegrationStackProps): { sender: string; grantSend(grantee: IGrantable): void } | undefined {
-  if (props.senderEmail === undefined) {
-    if (props.senderIdentity !== undefined) throw new Error('senderIdentity needs senderEmail');
-    return undefined;
-  }
-  const sender = props.senderEmail.trim();
-  const domain = SENDER_ADDRESS.exec(sender)?.[1];
-  if (!domain) throw new Error(`senderEmail must be an e-mail address such as bookings@example.com, not "${props.senderEmail}"`);
-  const identity = props.senderIdentity?.trim() ?? sender;
-  if (identity.toLowerCase() !== sender.toLowerCase() && identity.toLowerCase() !== domain.toLowerCase()) {
-    throw new Error(`senderIdentity must be senderEmail itself or its domain ${domain}, not "${identity}"`);
-  }
-  const identityArn = scope.formatArn({ service: 'ses', resource: 'identity', resourceName: identity, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
-  return {
-    sender,
-    grantSend: (grantee) => grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [identityArn] })),
-  };
-}
-
-/** Usage plan throttles: a positive rate, a whole burst of at least one request. */
-function checkPlanLimits(limits: Record<Plan, PlanLimits>): Record<Plan, PlanLimits> {
-  for (const plan of PLANS) {
-    const { rateLimit, burstLimit } = limits[plan];
-    if (!(rateLimit > 0) || !Number.isInteger(burstLimit) || burstLimit < 1) {
-      throw new Error(`planLimits.${plan}: rateLimit must be above 0 and burstLimit a whole number from 1`);
-    }
-  }
-  return limits;
 }

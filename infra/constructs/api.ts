@@ -23,8 +23,9 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { authorizerDefinitions, type AuthorizerKind, authorizerOf } from '../../definitions/authorizers';
 import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../../definitions/gateway-responses';
+import { guestRoutes } from '../../definitions/page-routes';
 import { type Plan, type PlanLimits, PLANS } from '../../definitions/plans';
-import { guestRoutes, type Route } from '../../definitions/routes';
+import type { Route } from '../../definitions/routes';
 import { type PublicRateLimit, PublicRateLimitWebAcl } from './public-rate-limit';
 
 export interface ApiThrottling {

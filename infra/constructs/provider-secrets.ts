@@ -1,7 +1,7 @@
 import { ArnFormat, Stack } from 'aws-cdk-lib';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import type { ProviderSecret } from '../../definitions/routes';
+import type { ProviderSecret } from '../../definitions/route-access';
 
 /** The environment variable through which a function learns each parameter's name. */
 export const PROVIDER_SECRET_ENV: Record<ProviderSecret, string> = {

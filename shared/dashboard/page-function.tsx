@@ -14,10 +14,11 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { VNode } from 'preact';
-import { dashboardRoutes, guestRoutes, type Route } from '../../definitions/routes';
+import { dashboardRoutes, guestRoutes } from '../../definitions/page-routes';
+import type { Route } from '../../definitions/routes';
 import type { Operator } from '../auth/operator-tokens';
 import { config, LOCAL_STAGE, MAX_BODY_BYTES } from '../config';
-import { AppError } from '../errors';
+import { type AppError, errors } from '../errors';
 import { toAppError } from '../http/error-envelope';
 import { lowerCaseHeaders } from '../http/headers';
 import { logger, metrics, tracing } from '../observability';
@@ -94,9 +95,9 @@ function baseUrlOf(event: Event): string {
 function formOf(event: Event, headers: Record<string, string>): URLSearchParams {
   if (event.httpMethod !== 'POST' || !event.body) return new URLSearchParams();
   const body = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The form is too large');
+  if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw errors.formTooLarge();
   const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Forms are sent as application/x-www-form-urlencoded');
+  if (type !== 'application/x-www-form-urlencoded') throw errors.formNotUrlEncoded();
   return new URLSearchParams(body);
 }
 
@@ -200,10 +201,10 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
 
     try {
       const route = byMethodAndPath.get(`${event.httpMethod} ${event.resource}`);
-      if (!route) throw new AppError(404, 'NOT_FOUND', 'There is no such page.');
+      if (!route) throw errors.noSuchPage();
       // A state-changing request from another site (or without an Origin) does nothing.
       if (event.httpMethod !== 'GET' && headers.origin !== base.origin) {
-        throw new AppError(403, 'FORBIDDEN', 'This form was not sent from the dashboard itself, so nothing was done.');
+        throw errors.crossSiteForm();
       }
       const cookies = parseCookies(headers.cookie, scope);
       if (route.auth.kind === 'dashboard') {
@@ -216,7 +217,7 @@ export function pageFunction(functionId: string, actions: Record<string, PageAct
         setCookies.push(...session.setCookies);
         logger.appendKeys({ client_id: operator.client_id, operator: operator.email });
         if (route.auth.role === 'admin' && operator.role !== 'admin') {
-          throw new AppError(403, 'FORBIDDEN', 'Only an admin of your hotel can open Integrations.');
+          throw errors.integrationsAdminOnly();
         }
       }
       const notice = event.httpMethod === 'GET' ? readNotice(cookies[COOKIE.flash]) : undefined;

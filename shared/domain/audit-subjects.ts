@@ -7,7 +7,7 @@
  */
 import type { AuditEntry } from './audit';
 import { getDeliveries } from '../store/delivery-store';
-import { getBookings } from '../store/property-store';
+import { getBookings } from '../store/booking-store';
 import { type RoomName, roomNames } from './bookings/room-names';
 
 export interface BookingSubject {

@@ -4,7 +4,7 @@ import { DEFAULT_PLAN, isPlan, PAYMENT_KEY_PLANS, PLANS, type Plan } from '../..
 import { type KeyKind, SYNC_SCOPES } from '../../definitions/routes';
 import { generateApiKey, hashApiKey } from '../auth/api-keys';
 import { normalizeOrigin } from '../auth/authorize';
-import { AppError, errors } from '../errors';
+import { errors } from '../errors';
 import { BELOW_RATE_ORDERS } from '../schemas/payments';
 import { type AppliedSettings, clientSettingsOf, settingsProblems } from './client-settings';
 import {
@@ -53,7 +53,7 @@ export interface NewClient {
 }
 
 function checkPlan(plan: string): Plan {
-  if (!isPlan(plan)) throw new AppError(400, 'VALIDATION_ERROR', `plan must be one of ${PLANS.join(', ')}`, [{ path: 'plan', message: `must be one of ${PLANS.join(', ')}` }]);
+  if (!isPlan(plan)) throw errors.unknownPlan(PLANS);
   return plan;
 }
 
@@ -61,8 +61,8 @@ function checkPlan(plan: string): Plan {
 export async function createClientAccount(input: NewClient, now = new Date()): Promise<ClientRecord> {
   const name = input.name.trim();
   const currency = input.currency ?? 'USD';
-  if (!name) throw new AppError(400, 'VALIDATION_ERROR', 'A client needs a name');
-  if (!/^[A-Z]{3}$/.test(currency)) throw new AppError(400, 'VALIDATION_ERROR', 'currency must be an ISO 4217 code');
+  if (!name) throw errors.clientNameRequired();
+  if (!/^[A-Z]{3}$/.test(currency)) throw errors.clientCurrencyInvalid();
   const plan = checkPlan(input.plan ?? DEFAULT_PLAN);
   const problems = settingsProblems({ time_zone: input.time_zone });
   if (problems.length) throw errors.validation(problems, problems.map((p) => `${p.path}: ${p.message}`).join('; '));
@@ -114,7 +114,7 @@ export async function setClientSettings(clientId: string, settings: ClientSettin
   const problems = settingsProblems(settings);
   if (problems.length) throw errors.validation(problems, problems.map((p) => `${p.path}: ${p.message}`).join('; '));
   const client = await putClientSettings(clientId, settings);
-  if (!client) throw new AppError(404, 'NOT_FOUND', `No client ${clientId}`);
+  if (!client) throw errors.clientNotFound(clientId);
   return clientSettingsOf(client);
 }
 
@@ -136,7 +136,7 @@ export async function setClientPlan(clientId: string, plan: string, now = new Da
     usageKey = await registry.create(clientId, target);
   }
   const updated = await updateClientPlan(clientId, target, usageKey);
-  if (!updated) throw new AppError(404, 'NOT_FOUND', `No client ${clientId}`);
+  if (!updated) throw errors.clientNotFound(clientId);
   const revoked: ApiKeyRecord[] = [];
   if (!PAYMENT_KEY_PLANS.includes(target)) {
     for (const key of await listApiKeys(clientId)) {
@@ -151,23 +151,23 @@ export async function setClientPlan(clientId: string, plan: string, now = new Da
 export async function issueApiKey(input: IssueKeyInput, now = new Date()): Promise<IssuedKey> {
   const client = await requireClient(input.clientId);
   if (input.kind === 'payment' && !PAYMENT_KEY_PLANS.includes(client.plan)) {
-    throw new AppError(403, 'PLAN_REQUIRED', `Payment keys need the ${PAYMENT_KEY_PLANS.join(' or ')} plan; this client is on ${client.plan}`);
+    throw errors.planRequired(PAYMENT_KEY_PLANS, client.plan);
   }
   let scopes: string[] = [];
   if (input.kind === 'sync') {
     scopes = input.scopes?.length ? [...new Set(input.scopes)] : [...SYNC_SCOPES];
     const unknown = scopes.filter((s) => !(SYNC_SCOPES as readonly string[]).includes(s));
     if (unknown.length) {
-      throw new AppError(400, 'VALIDATION_ERROR', `Unknown scopes: ${unknown.join(', ')} (known: ${SYNC_SCOPES.join(', ')})`);
+      throw errors.unknownScopes(unknown, SYNC_SCOPES);
     }
   } else if (input.scopes?.length) {
-    throw new AppError(400, 'VALIDATION_ERROR', 'Payment keys have no scopes; they can call the payment routes only');
+    throw errors.paymentKeyScopes();
   }
   const origins: string[] = [];
   for (const value of input.origins ?? []) {
     const origin = normalizeOrigin(value);
-    if (!origin) throw new AppError(400, 'VALIDATION_ERROR', `Not an origin: ${value}`);
-    if (input.kind !== 'payment') throw new AppError(400, 'VALIDATION_ERROR', 'Allowed origins apply to payment keys only');
+    if (!origin) throw errors.notAnOrigin(value);
+    if (input.kind !== 'payment') throw errors.originsForPaymentKeys();
     origins.push(origin);
   }
   const key = generateApiKey(input.kind);
@@ -186,9 +186,12 @@ export async function issueApiKey(input: IssueKeyInput, now = new Date()): Promi
 
 export async function requireClient(clientId: string): Promise<ClientRecord> {
   const client = await getClient(clientId);
-  if (!client) throw new AppError(404, 'NOT_FOUND', `No client ${clientId}`);
+  if (!client) throw errors.clientNotFound(clientId);
   return client;
 }
+
+/** The client, or undefined when there is none: for a page that shows what it can without it. */
+export const findClient = (clientId: string): Promise<ClientRecord | undefined> => getClient(clientId);
 
 export async function listClientKeys(clientId: string): Promise<ApiKeyRecord[]> {
   await requireClient(clientId);
@@ -198,12 +201,12 @@ export async function listClientKeys(clientId: string): Promise<ApiKeyRecord[]> 
 /** Revokes a key of `clientId` only (the dashboard): another client's key id is 404, as an unknown one. */
 export async function revokeClientKey(clientId: string, keyId: string): Promise<ApiKeyRecord> {
   const owned = (await listApiKeys(clientId)).some((key) => key.key_id === keyId);
-  if (!owned) throw new AppError(404, 'NOT_FOUND', 'No such key');
+  if (!owned) throw errors.noSuchKey();
   return revokeKey(keyId);
 }
 
 export async function revokeKey(keyId: string): Promise<ApiKeyRecord> {
   const revoked = await revokeApiKey(keyId);
-  if (!revoked) throw new AppError(404, 'NOT_FOUND', `No API key ${keyId}`);
+  if (!revoked) throw errors.apiKeyNotFound(keyId);
   return revoked;
 }

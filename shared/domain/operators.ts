@@ -7,17 +7,13 @@
  */
 import { randomInt } from 'node:crypto';
 import { isOperatorRole, MFA_SETTINGS, type MfaSetting, type OperatorRole, userPoolDefinition } from '../../definitions/user-pool';
-import { AppError } from '../errors';
+import { errors } from '../errors';
+import { createOperatorUser, deleteOperatorUser, listOperatorUsers, OperatorExistsError, OperatorNotFoundError } from '../store/operator-directory';
 import {
   associateSoftwareToken,
-  createOperatorUser,
-  deleteOperatorUser,
   groupsOfIssuedToken,
   IncorrectCodeError,
   initiatePasswordAuth,
-  listOperatorUsers,
-  OperatorExistsError,
-  OperatorNotFoundError,
   type OperatorTokens,
   preferSoftwareToken,
   refreshTokens,
@@ -28,10 +24,10 @@ import {
   softwareTokenEnabled,
   type TotpCredential,
   registerTotpDevice,
-} from '../store/operator-directory';
+} from '../store/operator-sign-in';
 import { requireClient } from './clients';
 
-export { IncorrectCodeError, SignInRefusedError } from '../store/operator-directory';
+export { IncorrectCodeError, SignInRefusedError } from '../store/operator-sign-in';
 export type { OperatorTokens, SignInContext, TotpCredential };
 
 export interface NewOperator {
@@ -109,13 +105,13 @@ export function generatePassword(): string {
 
 export async function createOperator(input: NewOperator): Promise<CreatedOperator> {
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw new AppError(400, 'VALIDATION_ERROR', `Not an e-mail address: ${input.email}`);
-  if (!isOperatorRole(input.role)) throw new AppError(400, 'VALIDATION_ERROR', `Unknown role ${input.role} (known: admin, staff)`);
+  if (!EMAIL.test(email)) throw errors.notAnEmail(input.email);
+  if (!isOperatorRole(input.role)) throw errors.unknownRole(input.role);
   const mfa = input.mfa ?? 'optional';
-  if (!MFA_SETTINGS.includes(mfa as MfaSetting)) throw new AppError(400, 'VALIDATION_ERROR', `Unknown MFA setting ${mfa} (known: ${MFA_SETTINGS.join(', ')})`);
+  if (!MFA_SETTINGS.includes(mfa as MfaSetting)) throw errors.unknownMfaSetting(mfa, MFA_SETTINGS);
   if (input.password !== undefined) {
     const problem = passwordProblem(input.password);
-    if (problem) throw new AppError(400, 'VALIDATION_ERROR', `The password needs ${problem}`);
+    if (problem) throw errors.weakPassword(problem);
   }
   await requireClient(input.clientId);
   const password = input.password ?? generatePassword();
@@ -123,7 +119,7 @@ export async function createOperator(input: NewOperator): Promise<CreatedOperato
     await createOperatorUser({ email, clientId: input.clientId, role: input.role, password, permanent: input.password !== undefined, mfaRequired: mfa === 'required' });
   } catch (error) {
     // A code of the API's catalogue (shared/openapi): an e-mail in use is a value the pool refuses.
-    if (error instanceof OperatorExistsError) throw new AppError(400, 'VALIDATION_ERROR', `An operator ${email} exists`);
+    if (error instanceof OperatorExistsError) throw errors.operatorExists(email);
     throw error;
   }
   return {
@@ -151,7 +147,7 @@ export async function removeOperator(email: string): Promise<{ email: string }> 
   try {
     await deleteOperatorUser(normalized);
   } catch (error) {
-    if (error instanceof OperatorNotFoundError) throw new AppError(404, 'NOT_FOUND', `No operator ${normalized}`);
+    if (error instanceof OperatorNotFoundError) throw errors.operatorNotFound(normalized);
     throw error;
   }
   return { email: normalized };
@@ -183,7 +179,7 @@ export async function signIn(email: string, password: string, context: SignInCon
 /** Sets the permanent password after a temporary one (the policy checked first), then the next step. */
 export async function completeNewPassword(username: string, session: string, newPassword: string, context: SignInContext = {}): Promise<SignInStep> {
   const problem = passwordProblem(newPassword);
-  if (problem) throw new AppError(400, 'VALIDATION_ERROR', `The password needs ${problem}`);
+  if (problem) throw errors.weakPassword(problem);
   return nextStep(await respondToChallenge('NEW_PASSWORD_REQUIRED', { session, username, responses: { NEW_PASSWORD: newPassword } }, context));
 }
 

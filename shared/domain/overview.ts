@@ -8,7 +8,9 @@
  */
 import { errors } from '../errors';
 import { addDays, isCalendarDate } from '../schemas/common';
-import { type ActiveStayOfRoom, activeStaysOverlapping, getBookings, isActive, listCategories, listRooms, type RoomRecord } from '../store/property-store';
+import { listCategories } from '../store/category-store';
+import { listRooms, type RoomRecord } from '../store/room-store';
+import { type ActiveStayOfRoom, activeStaysOverlapping, getBookings, isActive } from '../store/booking-store';
 import { type BookingView, bookingView } from './bookings/list-bookings';
 import { type DeliveryView, deliveriesNeedingAttention, type PmsReceipt, pmsReceipts } from './callbacks/delivery-views';
 import { localDate, localDayBounds } from './hotel-time';

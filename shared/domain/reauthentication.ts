@@ -8,7 +8,7 @@
  * token is worth nothing to another operator, and it cannot be made to look younger than it is.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { passwordAccepted, type SignInContext } from '../store/operator-directory';
+import { passwordAccepted, type SignInContext } from '../store/operator-sign-in';
 import { getReauth, putReauth } from '../store/reauth-store';
 
 export const REAUTH_MAX_AGE_SECONDS = 5 * 60;

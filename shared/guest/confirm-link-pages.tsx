@@ -8,23 +8,22 @@
  * an e-mail before (or without) the guest, and a GET that confirmed would confirm every booking
  * whatever address it was made with. Only the button's POST does.
  */
-import { type PayAtPropertyOutcome, confirmPayAtProperty, payAtPropertyLink } from '../domain/guest-booking/pay-at-property';
-import { guestBookingClient } from '../domain/guest-booking/guest-bookings';
-import { AppError } from '../errors';
+import { confirmPayAtProperty, guestBookingClient, payAtPropertyLink, type PayAtPropertyOutcome } from '../domain/guest-booking/guest-bookings';
+import { errors } from '../errors';
 import { Dl } from '../dashboard/layout';
 import type { PublicPageAction } from '../dashboard/page-function';
 import { Alert, GuestPage } from './layout';
-import { CancellationPolicy, heldUntil, stayRowsOf } from './pages';
+import { heldUntil, stayRowsOf } from './confirmation-page';
+import { CancellationPolicy } from './hotel-info';
 import { bookPath } from './urls';
 
-const noSuchLink = () => new AppError(404, 'NOT_FOUND', 'There is no such booking.');
 const confirmationPage = (clientId: string, token: string) => bookPath(clientId, `/confirmation/${encodeURIComponent(token)}`);
 
 /** GET /book/{client_id}/confirm/{token}: the pending booking with its button; any other, its own page. */
 export const confirmLinkAction: PublicPageAction = async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
   const link = await payAtPropertyLink(client.client_id, request.params.token ?? '', request.now);
-  if (!link) throw noSuchLink();
+  if (!link) throw errors.noSuchBooking();
   const { view, token } = link;
   if (view.state !== 'awaiting_confirmation') return { redirect: confirmationPage(client.client_id, token) };
   return {
@@ -54,7 +53,7 @@ const REFUSALS: Record<Exclude<PayAtPropertyOutcome, 'confirmed' | 'ended'>, str
 export const confirmLinkSubmitAction: PublicPageAction = async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
   const confirmed = await confirmPayAtProperty(client.client_id, request.params.token ?? '', request.baseUrl, request.now);
-  if (!confirmed) throw noSuchLink();
+  if (!confirmed) throw errors.noSuchBooking();
   // Confirmed (now or before), or ended: the booking's page says which.
   if (confirmed.outcome !== 'room_taken') return { redirect: confirmationPage(client.client_id, confirmed.token) };
   return {

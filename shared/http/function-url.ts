@@ -30,9 +30,9 @@ export function functionUrlHandler(routes: readonly Route[], handlers: Readonly<
       // A path parameter with a malformed percent-escape cannot be decoded.
       return refusal(errors.validation([{ path: 'path', message: 'malformed percent-escape' }], 'Malformed path'), requestId);
     }
-    if (resolved === undefined) return refusal(errors.notFound('No such page'), requestId);
+    if (resolved === undefined) return refusal(errors.noSuchRoute(), requestId);
     if ('allowed' in resolved) {
-      return refusal(new AppError(405, 'METHOD_NOT_ALLOWED', 'Method not allowed on this route', undefined, { Allow: resolved.allowed.join(', ') }), requestId);
+      return refusal(errors.methodNotAllowed(resolved.allowed), requestId);
     }
     const result = await handlers[resolved.route.id]!(toRestEvent(event, method, resolved.route, resolved.params), context);
     return toFunctionUrlResult(result);

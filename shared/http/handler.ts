@@ -56,7 +56,7 @@ interface Schemas<TBody, TQuery> {
   /** Path parameters; a value the schema refuses cannot name a record. */
   params?: ZodMiniType<Record<string, string>>;
   /** The route's answer for a path parameter that cannot name a record (else 404 NOT_FOUND). */
-  notFound?: () => AppError;
+  notFound?: (params: Record<string, string>) => AppError;
 }
 
 /**
@@ -69,7 +69,7 @@ const MAX_PATH_PARAMETER_LENGTH = 128;
 function readParams(event: Event, schemas: Schemas<unknown, unknown>): Record<string, string> {
   const params = (event.pathParameters ?? {}) as Record<string, string>;
   const plausible = Object.values(params).every((v) => typeof v === 'string' && v.length >= 1 && v.length <= MAX_PATH_PARAMETER_LENGTH);
-  if (!plausible || (schemas.params && !schemas.params.safeParse(params).success)) throw schemas.notFound?.() ?? errors.notFound();
+  if (!plausible || (schemas.params && !schemas.params.safeParse(params).success)) throw schemas.notFound?.(params) ?? errors.notFound();
   return params;
 }
 
@@ -123,7 +123,7 @@ const requirePrincipal = (route: Route): MiddlewareObj<Event, APIGatewayProxyRes
     if (!principal) throw errors.invalidApiKey();
     if (route.auth.kind !== principal.kind) throw errors.insufficientScope();
     if (route.auth.kind === 'sync' && !principal.scopes.includes(route.auth.scope)) {
-      throw errors.insufficientScope(`The API key lacks the scope ${route.auth.scope}`);
+      throw errors.missingScope(route.auth.scope);
     }
     logger.appendKeys({ client_id: principal.clientId, key_id: principal.keyId });
   },

@@ -1,15 +1,13 @@
 /**
  * The Idempotency-Key header (docs/behaviour.md "Idempotency-Key"): Powertools idempotency around the route's use
- * case, persisted on the single table. The key is scoped by client + method + path + header
- * value; the body is compared by a hash of its canonical JSON. Outcomes below 500 are stored
+ * case, persisted on the single table (shared/store/idempotency-store.ts). The key is scoped by
+ * client + method + path + header value; the body is compared by a hash of its canonical JSON. Outcomes below 500 are stored
  * and replayed; a 5xx is thrown, so Powertools deletes the record and a retry runs again.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
-import { tableDefinition } from '../../definitions/table';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../config';
 import { AppError, errors } from '../errors';
-import { dynamoClient, TABLE } from '../store/dynamo';
+import { idempotencyPersistenceStore } from '../store/idempotency-store';
 import { keys } from '../store/keys';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -21,28 +19,7 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 let powertools: ReturnType<typeof loadPowertools> | undefined;
 
 async function loadPowertools() {
-  const [idempotency, { DynamoDBPersistenceLayer }] = await Promise.all([
-    import('@aws-lambda-powertools/idempotency'),
-    import('@aws-lambda-powertools/idempotency/dynamodb'),
-  ]);
-
-  /** One partition per idempotency key, instead of Powertools' single static partition. */
-  class SingleTablePersistence extends DynamoDBPersistenceLayer {
-    protected override getKey(idempotencyKey: string): Record<string, AttributeValue> {
-      return {
-        [tableDefinition.partitionKey]: { S: idempotencyKey },
-        [tableDefinition.sortKey]: { S: keys.idempotency.sortKey },
-      };
-    }
-  }
-
-  const persistenceStore = new SingleTablePersistence({
-    tableName: TABLE,
-    keyAttr: tableDefinition.partitionKey,
-    sortKeyAttr: tableDefinition.sortKey,
-    expiryAttr: tableDefinition.timeToLiveAttribute,
-    awsSdkV3Client: dynamoClient,
-  });
+  const [idempotency, persistenceStore] = await Promise.all([import('@aws-lambda-powertools/idempotency'), idempotencyPersistenceStore()]);
 
   const config = new idempotency.IdempotencyConfig({
     eventKeyJmesPath: '[scope, key]',
@@ -107,12 +84,10 @@ export async function runIdempotent(
     return (await once(call)) as StoredOutcome;
   } catch (error) {
     if (error instanceof IdempotencyValidationError) {
-      throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request body');
+      throw errors.idempotencyKeyReused();
     }
     if (error instanceof IdempotencyAlreadyInProgressError) {
-      throw new AppError(409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed', undefined, {
-        'Retry-After': '1',
-      });
+      throw errors.idempotencyRequestInProgress();
     }
     throw error;
   }

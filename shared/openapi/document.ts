@@ -1,10 +1,10 @@
 /**
  * The OpenAPI 3.1 document of the API, for every API route of definitions/routes.ts (pages for people
- * are HTML, outside it: `page: true`). Each route's summary and description are on its
- * route-table entry; the rest comes from the modules beside this one:
+ * are HTML, outside it: `page: true`). The modules beside this one give each route its operation:
  *
  * - schemas.ts: component names and field descriptions of the handlers' zod schemas (zod/mini;
  *   the generator gets their classic zod equivalents, classic.ts);
+ * - route-docs.ts: per route, its summary and description;
  * - operations.ts: per route, its tag, request and response schemas and its own errors;
  * - paths.ts and route-errors.ts: a route-table entry as an operation, with its error responses;
  * - examples.ts, headers.ts, security.ts, webhooks.ts, error-codes.ts (the error catalogue).

@@ -1,7 +1,7 @@
 /**
- * What the document says of each route beyond its text (which is on its route-table entry,
- * definitions/routes.ts): tag, request and response schemas with examples, and the error codes and
- * examples particular to it. Keyed by route id; a route without an entry fails the build.
+ * What the document says of each route beyond its text (which is in route-docs.ts): tag, request
+ * and response schemas with examples, and the error codes and examples particular to it. Keyed by
+ * route id; a route without an entry fails the build.
  */
 import type { ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';

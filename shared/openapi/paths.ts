@@ -1,11 +1,12 @@
 /** One route-table entry as an OpenAPI operation: its text, security, headers and responses. */
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { Route, RouteDocs } from '../../definitions/routes';
+import type { Route } from '../../definitions/routes';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../config';
 import { LOCAL_SANDBOX } from './examples';
 import { headerRef } from './headers';
 import { operationOf } from './operations';
+import { type RouteDocs, docsOfRoute } from './route-docs';
 import { errorResponse, errorsOf } from './route-errors';
 
 function securityOf(route: Route): RouteConfig['security'] {
@@ -61,8 +62,9 @@ const SANDBOX_SERVERS: RouteConfig['servers'] = [
 ];
 
 function docsOf(route: Route): RouteDocs {
-  if (!route.docs) throw new Error(`Route ${route.id} (${route.method} ${route.path}) has no docs in definitions/routes.ts: give it a summary and a description, or mark a page for people with page: true.`);
-  return route.docs;
+  const docs = docsOfRoute(route);
+  if (!docs) throw new Error(`Route ${route.id} (${route.method} ${route.path}) has no docs in shared/openapi/route-docs.ts: give it a summary and a description, or mark a page for people with page: true.`);
+  return docs;
 }
 
 export function routeConfig(route: Route): RouteConfig {

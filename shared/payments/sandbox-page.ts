@@ -1,7 +1,8 @@
 /** The sandbox provider's hosted checkout page, on the sandbox's own origin. */
 import { createHash } from 'node:crypto';
 import { majorAmount } from '../schemas/payments';
-import { type SandboxSession, sandboxSessionState } from './sandbox';
+import type { SandboxSession } from '../store/sandbox-store';
+import { sandboxSessionState } from './sandbox';
 
 /** The page's only styles, inline: the CSP allows exactly these by their hash. */
 const STYLE = `

@@ -1,30 +1,12 @@
 /**
  * The sandbox provider (docs/behaviour.md "Sandbox payment provider"): its checkout sessions live on
- * the table; its hosted page lets a tester choose paid, cancelled or failed.
+ * the table (shared/store/sandbox-store.ts); its hosted page lets a tester choose paid, cancelled or failed.
  */
 import { randomBytes } from 'node:crypto';
 import { config } from '../config';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SandboxOutcome } from '../schemas/payments';
-import { db, TABLE } from '../store/dynamo';
-import { keys } from '../store/keys';
+import { completeOpenSandboxSession, putSandboxSession, readSandboxSession, type SandboxSession } from '../store/sandbox-store';
 import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment } from './provider';
-import { fromItem, isConditionFailure } from '../store/items';
-
-export interface SandboxSession {
-  provider_reference: string;
-  order_reference: string;
-  amount_minor: number;
-  currency: string;
-  customer: { name?: string; email: string; phone?: string };
-  description: string;
-  return_url: string;
-  state: CheckoutState;
-  created_at: string;
-  completed_at?: string;
-  /** When it stops taking payment (a guest's room hold ends then), as a Stripe session expires. */
-  expires_at?: string;
-}
 
 /** An open session past its `expires_at` is expired, whether or not anyone wrote that down yet. */
 export function sandboxSessionState(session: SandboxSession, now = new Date()): CheckoutState {
@@ -62,17 +44,7 @@ export function sandboxProvider(): PaymentProvider {
         created_at: new Date().toISOString(),
         ...(request.expiresAt ? { expires_at: request.expiresAt.toISOString() } : {}),
       };
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: TABLE,
-            Item: { ...keys.sandboxSession(providerReference), entity: 'sandbox_session', ...session },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+      await putSandboxSession(session);
       return { providerReference, checkoutUrl };
     },
     async getPayment(providerReference: string): Promise<ProviderPayment> {
@@ -93,9 +65,7 @@ export function sandboxProvider(): PaymentProvider {
 export async function getSandboxSession(providerReference: string): Promise<SandboxSession | undefined> {
   // Where the stage has no sandbox, no session exists for anyone (its routes are not deployed either).
   if (!config().sandboxPayments) return undefined;
-  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.sandboxSession(providerReference), ConsistentRead: true }));
-  if (!Item) return undefined;
-  return fromItem<SandboxSession>(Item);
+  return readSandboxSession(providerReference);
 }
 
 /**
@@ -105,35 +75,10 @@ export async function getSandboxSession(providerReference: string): Promise<Sand
  */
 export async function completeSandboxSession(providerReference: string, outcome: SandboxOutcome, now = new Date()): Promise<SandboxSession | undefined> {
   if (!config().sandboxPayments) return undefined;
-  const complete = async (state: CheckoutState, ifOpenAt: 'before' | 'after') => {
-    const { Attributes } = await db.send(
-      new UpdateCommand({
-        TableName: TABLE,
-        Key: keys.sandboxSession(providerReference),
-        UpdateExpression: 'SET #state = :state, completed_at = :now',
-        ConditionExpression:
-          ifOpenAt === 'before'
-            ? 'attribute_exists(pk) AND #state = :open AND (attribute_not_exists(expires_at) OR expires_at > :now)'
-            : 'attribute_exists(pk) AND #state = :open AND expires_at <= :now',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':state': state, ':now': now.toISOString(), ':open': 'open' },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return fromItem<SandboxSession>(Attributes!);
-  };
-  try {
-    return await complete(outcome, 'before');
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  const completed = await completeOpenSandboxSession(providerReference, outcome, now, 'before_end');
+  if (completed) return completed;
   // Completed already (it keeps its first outcome), unknown, or past its end.
   const session = await getSandboxSession(providerReference);
   if (!session || sandboxSessionState(session, now) !== 'expired') return session;
-  try {
-    return await complete('expired', 'after');
-  } catch (error) {
-    if (isConditionFailure(error)) return getSandboxSession(providerReference);
-    throw error;
-  }
+  return (await completeOpenSandboxSession(providerReference, 'expired', now, 'past_end')) ?? getSandboxSession(providerReference);
 }

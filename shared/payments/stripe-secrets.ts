@@ -2,9 +2,9 @@
  * The Stripe platform secrets. Locally and in tests they come straight from the environment
  * (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET); in the stack the environment names SSM
  * SecureString parameters instead (STRIPE_SECRET_KEY_PARAMETER, STRIPE_WEBHOOK_SECRET_PARAMETER),
- * read on first use and cached per container. Nothing here runs until a Stripe
- * client actually needs a secret, so sandbox-only deployments never touch SSM. Values are never
- * logged.
+ * read decrypted on first use and kept per container for SECRET_MAX_AGE_SECONDS by Powertools
+ * Parameters. Nothing here runs until a Stripe client actually needs a secret, so
+ * sandbox-only deployments never touch SSM. Values are never logged.
  */
 import { config } from '../config';
 import { errors } from '../errors';
@@ -49,19 +49,43 @@ export async function stripeSecret(secret: StripeSecret): Promise<string> {
   return value.trim();
 }
 
-const parameterCache = new Map<string, { value: string | undefined; readAt: number }>();
-let ssmClient: Promise<import('@aws-sdk/client-ssm').SSMClient> | undefined;
-
 /**
- * A SecureString from SSM, cached per container. The SDK client is imported on first use: an
- * import at the top of the bundle would load it at every cold start of the payment functions.
+ * Powertools Parameters' cache (max age, one value per parameter name) over SecureStrings read
+ * decrypted, one GetParameter each (the only SSM action the stack grants). Its SSMProvider
+ * imports @aws-sdk/client-ssm at the top of its module, which the one-file bundle would load at
+ * every cold start of the payment functions (test/unit/bundles.test.ts); so the provider is
+ * Powertools' BaseProvider with that one read, and the SDK client and Powertools are imported on
+ * first use.
  */
+async function loadProvider() {
+  const [{ BaseProvider }, { GetParameterCommand, SSMClient }] = await Promise.all([
+    import('@aws-lambda-powertools/parameters/base'),
+    import('@aws-sdk/client-ssm'),
+  ]);
+  const client = traced(new SSMClient({ maxAttempts: 3 }));
+  class SecureStringProvider extends BaseProvider {
+    protected override async _get(name: string): Promise<string | undefined> {
+      const { Parameter } = await client.send(new GetParameterCommand({ Name: name, WithDecryption: true }));
+      return Parameter?.Value;
+    }
+
+    protected override async _getMultiple(): Promise<never> {
+      throw new Error('Stripe secrets are read one parameter at a time');
+    }
+  }
+  return new SecureStringProvider({ awsSdkV3Client: client });
+}
+
+let provider: ReturnType<typeof loadProvider> | undefined;
+
+/** A SecureString from SSM, kept per container for SECRET_MAX_AGE_SECONDS. */
 async function readParameter(name: string): Promise<string | undefined> {
-  const hit = parameterCache.get(name);
-  if (hit && Date.now() - hit.readAt < SECRET_MAX_AGE_SECONDS * 1000) return hit.value;
-  const { SSMClient, GetParameterCommand } = await import('@aws-sdk/client-ssm');
-  ssmClient ??= Promise.resolve(traced(new SSMClient({ maxAttempts: 3 })));
-  const { Parameter } = await (await ssmClient).send(new GetParameterCommand({ Name: name, WithDecryption: true }));
-  parameterCache.set(name, { value: Parameter?.Value, readAt: Date.now() });
-  return Parameter?.Value;
+  provider ??= loadProvider();
+  try {
+    return (await (await provider).get(name, { maxAge: SECRET_MAX_AGE_SECONDS })) as string | undefined;
+  } catch (error) {
+    // Powertools wraps the SDK's error in a GetParameterError; its cause names what failed
+    // (ParameterNotFound, a throttle), which decides between a 503 and a configuration error.
+    throw error instanceof Error && error.name === 'GetParameterError' && error.cause ? error.cause : error;
+  }
 }

@@ -9,7 +9,7 @@
  */
 import type Stripe from 'stripe';
 import { config } from '../config';
-import { AppError, errors } from '../errors';
+import { errors } from '../errors';
 import { logger } from '../observability';
 import type { ProviderSettings } from '../store/payment-store';
 import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment } from './provider';
@@ -20,7 +20,7 @@ export const STRIPE_ACCOUNT_PATTERN = /^acct_[A-Za-z0-9]+$/;
 
 /**
  * One call's budget: a request that hangs is cut after STRIPE_TIMEOUT_MS and tried once more, so
- * the whole call (both tries and the SDK's back-off between them) ends well inside the functions' 10 s Lambda timeout (test/unit/stripe-budget.test.ts), in our
+ * the whole call (both tries and the SDK's back-off between them) ends well inside the functions' 10 s Lambda timeout (test/unit/provider-budget.test.ts), in our
  * error envelope (503 with Retry-After) rather than a killed function.
  */
 export const STRIPE_TIMEOUT_MS = 3_000;
@@ -87,7 +87,7 @@ export async function stripeClient(): Promise<Stripe> {
 
 function requireAccount(settings: ProviderSettings): string {
   if (!settings.account) {
-    throw new AppError(422, 'PROVIDER_NOT_CONFIGURED', 'Stripe payments are not set up for this client: it has no connected Stripe account');
+    throw errors.stripeAccountMissing();
   }
   return settings.account;
 }
@@ -132,12 +132,12 @@ function translate(error: unknown, account: string, action: string): never {
       throw errors.serviceUnavailable();
     case 'StripePermissionError':
       logger.warn('Stripe refused access to the connected account', context);
-      throw new AppError(422, 'PROVIDER_NOT_CONFIGURED', `The Stripe account ${account} is not connected to this platform or does not allow this`);
+      throw errors.stripeAccountNotConnected(account);
     case 'StripeInvalidRequestError':
     case 'StripeCardError': {
       logger.warn('Stripe rejected the request', context);
       const message = (error.message ?? '').replace(SECRET_LIKE, '[redacted]').slice(0, 300);
-      throw new AppError(422, 'PROVIDER_REJECTED', `Stripe rejected the checkout${error.code ? ` (${error.code})` : ''}: ${message}`);
+      throw errors.providerRejected(error.code, message);
     }
     default:
       // Authentication (the platform key), idempotency misuse and anything unexpected.
@@ -246,12 +246,6 @@ export function stripeProvider(): PaymentProvider {
 
 // ---- webhooks
 
-export class InvalidSignatureError extends AppError {
-  constructor(message: string) {
-    super(400, 'INVALID_SIGNATURE', message);
-  }
-}
-
 /**
  * Verifies the Stripe-Signature header over the exact bytes received (the SDK compares in
  * constant time and enforces its 5-minute timestamp tolerance) and parses the event. Several
@@ -259,7 +253,7 @@ export class InvalidSignatureError extends AppError {
  * endpoint's, or an old and a new one while rolling).
  */
 export async function constructStripeEvent(payload: string, signature: string | undefined, secrets: string): Promise<Stripe.Event> {
-  if (!signature) throw new InvalidSignatureError('The Stripe-Signature header is missing');
+  if (!signature) throw errors.stripeSignatureMissing();
   const StripeSdk = await loadSdk();
   const candidates = secrets.split(',').map((s) => s.trim()).filter(Boolean);
   for (const secret of candidates) {
@@ -271,5 +265,5 @@ export async function constructStripeEvent(payload: string, signature: string | 
       if ((error as { type?: string }).type !== 'StripeSignatureVerificationError') throw error;
     }
   }
-  throw new InvalidSignatureError('The Stripe-Signature header does not match the payload');
+  throw errors.stripeSignatureMismatch();
 }

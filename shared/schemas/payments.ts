@@ -1,6 +1,6 @@
 /** Payment order request (docs/behaviour.md "Payment orders"). */
 import * as z from 'zod/mini';
-import { AppError } from '../errors';
+import { type AppError, errors } from '../errors';
 import { calendarDate, count, email, identifier, phone, text } from './common';
 
 export const MAX_AMOUNT_MINOR = 1_000_000_000_000;
@@ -48,10 +48,10 @@ export type PaymentOrderRequest = z.infer<typeof paymentOrderRequest>;
 /** The spec's own codes for the fields it names; other problems are VALIDATION_ERROR. */
 export function paymentOrderIssue(issues: readonly z.core.$ZodIssue[]): AppError | undefined {
   const at = (...path: PropertyKey[]) => issues.find((i) => path.every((p, n) => i.path[n] === p));
-  if (at('amount_minor')) return new AppError(400, 'INVALID_AMOUNT', `amount_minor must be a whole number from 1 to ${MAX_AMOUNT_MINOR} in the smallest currency unit`);
-  if (at('currency')) return new AppError(400, 'UNSUPPORTED_CURRENCY', 'currency must be a supported uppercase ISO 4217 code');
+  if (at('amount_minor')) return errors.invalidAmount(MAX_AMOUNT_MINOR);
+  if (at('currency')) return errors.invalidCurrency();
   if (at('customer', 'email') || (at('customer') && !issues.some((i) => i.path.length > 1 && i.path[0] === 'customer'))) {
-    return new AppError(400, 'CUSTOMER_EMAIL_REQUIRED', 'customer.email must be a valid e-mail address');
+    return errors.customerEmailRequired();
   }
   return undefined;
 }

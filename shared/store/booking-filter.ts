@@ -1,5 +1,5 @@
 /** The booking list's filter as DynamoDB expressions, shared by the partition and check-in-index queries. */
-import type { BookingFilter } from './property-store';
+import type { BookingFilter } from './booking-store';
 
 /**
  * A booking filter as a Query's FilterExpression and its names and values (none when the filter

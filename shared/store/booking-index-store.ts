@@ -12,7 +12,7 @@ import { db, TABLE } from './dynamo';
 import { fromItem, isConditionFailure } from './items';
 import { keys } from './keys';
 import { bookingFilterExpression } from './booking-filter';
-import type { BookingFilter, BookingRecord } from './property-store';
+import type { BookingFilter, BookingRecord } from './booking-store';
 import { searchEntryItems } from './search-store';
 
 /** The check-in index attributes of a booking item (every booking has them). */

@@ -7,13 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nameBasedId } from '../ids';
+import type { DeliveryStatus } from '../schemas/deliveries';
 import { batchGet, type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import type { EndpointKind } from './endpoint-store';
 import { keys } from './keys';
 import { fromItem, isConditionFailure } from './items';
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'needs_review';
+export type { DeliveryStatus };
 
 export interface DeliveryAttempt {
   at: string;

@@ -9,7 +9,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import { fromItem, isConditionFailure } from './items';
-import type { TransactItem } from './service-booking-store';
+import type { TransactItem } from './transactions';
 
 export type EmailKind = 'booking_confirmation' | 'confirm_booking';
 

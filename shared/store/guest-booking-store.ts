@@ -10,7 +10,7 @@ import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import { updateClientProfile } from './api-key-store';
 import { fromItem } from './items';
-import type { TransactItem } from './service-booking-store';
+import type { TransactItem } from './transactions';
 
 /** What the guest's confirmation page needs beyond the booking and the order. */
 export interface GuestBookingRecord {
@@ -45,7 +45,7 @@ export interface GuestBookingRecord {
 
 /**
  * A token leads to one booking, ever. Putting it again for the same booking is allowed: the
- * token of a repeated form submit is derived from the form (guest-bookings.ts), and the repeat
+ * token of a repeated form submit is derived from the form (guest-booking/tokens.ts), and the repeat
  * may hold the room again after the first hold ended.
  */
 export function guestBookingPutItem(tokenHash: string, record: GuestBookingRecord): TransactItem {

@@ -8,7 +8,7 @@ import { type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import { getConfigItem } from './client-config';
-import type { TransactItem } from './service-booking-store';
+import type { TransactItem } from './transactions';
 import { newId } from '../ids';
 import { fromItem, isConditionFailure } from './items';
 
@@ -101,8 +101,13 @@ function orderItem(order: PaymentOrderRecord) {
   };
 }
 
-export function attemptItem(orderReference: string, attempt: AttemptRecord) {
+function attemptItem(orderReference: string, attempt: AttemptRecord) {
   return { ...keys.paymentAttempt(orderReference, attempt.attempt), entity: 'payment_attempt', ...attempt };
+}
+
+/** Puts an attempt's record (a new attempt, or the current one as it closes). */
+export function attemptPutItem(orderReference: string, attempt: AttemptRecord): TransactItem {
+  return { Put: { TableName: TABLE, Item: attemptItem(orderReference, attempt) } };
 }
 
 /** The items creating an order: reference guard, order and first attempt (all conditional). */
@@ -146,7 +151,7 @@ export function settledAttemptItems(order: PaymentOrderRecord, outcome: AttemptR
     updated_at: at,
   };
   return [
-    { Put: { TableName: TABLE, Item: attemptItem(order.order_reference, attempt) } },
+    attemptPutItem(order.order_reference, attempt),
     providerEventItem(order.order_reference, { id: newId(), at, provider: order.provider, type: `payment.${outcome}`, data: providerAnswer }),
   ];
 }

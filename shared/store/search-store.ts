@@ -21,8 +21,8 @@ import { logger } from '../observability';
 import { batchGet, batchPut } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
-import type { BookingRecord } from './property-store';
-import type { TransactItem } from './service-booking-store';
+import type { BookingRecord } from './booking-store';
+import type { TransactItem } from './transactions';
 
 export type SearchKind = 'N' | 'E' | 'K' | 'R';
 

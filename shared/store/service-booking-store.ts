@@ -4,15 +4,15 @@
  * callbacks, its delivery record: the booking and its delivery exist together or not at all.
  * A booking recorded for manual assignment gets its room later the same way (roomAssignmentItems).
  */
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type DeliveryRecord, deliveryPutItem } from './delivery-store';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
-import { bookingItem, type BookingRecord, type RoomRecord } from './property-store';
+import type { RoomRecord } from './room-store';
+import { bookingItem, type BookingRecord } from './booking-store';
 import { fromItem } from './items';
 import { searchEntryWrites } from './search-store';
-
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import type { TransactItem } from './transactions';
 
 export interface Hold {
   booking_id: string;
@@ -134,8 +134,4 @@ export function roomAssignmentItems(write: RoomAssignmentWrite): TransactItem[] 
   }
   items.push(...deliveries.map(deliveryPutItem));
   return items;
-}
-
-export async function transactWrite(items: TransactItem[]): Promise<void> {
-  await db.send(new TransactWriteCommand({ TransactItems: items }));
 }

@@ -8,7 +8,7 @@
 import { MAX_STAY_NIGHTS } from '../../shared/schemas/common';
 import { batchPut, queryAll } from '../../shared/store/batch';
 import { keys, SHORT_STAY_NIGHTS } from '../../shared/store/keys';
-import { bookingItem, type BookingRecord } from '../../shared/store/property-store';
+import { bookingItem, type BookingRecord } from '../../shared/store/booking-store';
 import { formatCommands } from './lib/capacity';
 import { addDays, bookings, categories, history, rooms, SOURCE, WEEK } from './lib/fixtures';
 import { expectStatus } from './lib/http';
@@ -202,7 +202,7 @@ export async function availability(config: BenchConfig, stack: BenchStack): Prom
 }
 
 /**
- * The four queries one availability request makes (shared/store/property-store.ts), each timed
+ * The four queries one availability request makes (shared/store/booking-store.ts), each timed
  * on its own for both hotels, interleaved: shows which one, if any, slows down with history.
  */
 async function timeQueries(subjectId: string, controlId: string, rounds: number) {

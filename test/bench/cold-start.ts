@@ -35,7 +35,7 @@ function lambdaLikeEnv(name: string): NodeJS.ProcessEnv {
     AWS_SECRET_ACCESS_KEY: 'bench',
     AWS_LAMBDA_FUNCTION_NAME: name,
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
-    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
     POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
     POWERTOOLS_METRICS_NAMESPACE: 'HotelIntegration',
     POWERTOOLS_LOG_LEVEL: 'INFO',
@@ -277,7 +277,7 @@ export async function coldStart(config: BenchConfig): Promise<Section> {
     title: 'Cold start',
     method:
       `Each of the ${functionNames.length} functions (functions/*.ts) bundled with esbuild using the construct's options ` +
-      '(infra/bundling.ts: minified ESM, node22, source map without sources, createRequire banner, AWS SDK clients external), size of index.mjs; ' +
+      '(infra/bundling.ts: minified ESM, node24, source map without sources, createRequire banner, AWS SDK clients external), size of index.mjs; ' +
       `lazy packages (${lazyPackages.join(', ')}) are left out of index.mjs and bundled beside it, as the construct's afterBundling hook does, and imported on first use; ` +
       `import time = median of ${runs} fresh \`node\` processes each timing \`await import(bundle)\` with performance.now() (and its CPU time with process.cpuUsage()) ` +
       "(Node's startup excluded), in the environment the stack gives the functions (no NODE_OPTIONS: source maps ship beside the bundle but are not loaded at start). " +

@@ -102,7 +102,7 @@ beforeAll(async () => {
   syncedBookingId = synced.body.items[0].id;
   // A reception booking, as the desk makes one.
   const { createReceptionBooking } = await import('../../shared/domain/bookings/reception-bookings');
-  const { listRooms } = await import('../../shared/store/property-store');
+  const { listRooms } = await import('../../shared/store/room-store');
   const room103 = (await listRooms(tenant.clientId)).find((r) => r.room_number === '103')!;
   await createReceptionBooking(tenant.clientId, room103.id, {
     guest_name: 'Katherine Johnson',

@@ -119,7 +119,7 @@ beforeAll(async () => {
     },
   });
   expect(rooms.status).toBe(200);
-  const { listRooms } = await import('../../shared/store/property-store');
+  const { listRooms } = await import('../../shared/store/room-store');
   const roomId = new Map((await listRooms(hotel.clientId)).map((room) => [room.room_number, room.id]));
   const synced = await stack.request('PUT', '/api/v1/property-sync/bookings', {
     key: hotel.syncKey,

@@ -8,7 +8,7 @@
  * confirmation page. Screenshots of every page and e-mail go to test-results/screenshots.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { hasChromium, launchChromium, payOnSandboxCheckout, seriousAxeViolations, shoot } from '../support/browser';
 import { emailsTo, emailTo, type SentEmail } from '../support/inbox';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
@@ -62,6 +62,26 @@ async function showEmail(email: SentEmail): Promise<Page> {
   return page;
 }
 
+/**
+ * One step of a test, by name: it fails with the step's name when it does not finish in `ms`
+ * (some Playwright calls, such as newPage and close, have no timeout of their own), and a test
+ * that fails or times out says which step it was in.
+ */
+let current = 'setup';
+async function step<T>(label: string, run: () => Promise<T>, ms = 45_000): Promise<T> {
+  current = label;
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`step "${label}" did not finish in ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([run(), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+const reportStep = () => onTestFailed(() => console.error(`guest-email: the failed test was in step "${current}"`));
+
 const callbacks = () => receiver.received.filter((r) => r.headers['x-service-client'] === clientId).map((r) => JSON.parse(r.rawBody.toString('utf8')));
 
 beforeAll(async () => {
@@ -101,10 +121,11 @@ afterAll(async () => {
 
 describe('e-mail to guests on a phone in headless Chromium (skipped without Chromium: .ci/run installs it)', () => {
   needsChromium('pay at the hotel stays unseen by the PMS until the e-mail link is opened and confirmed; then booking.confirmed arrives', async () => {
-    let page = await guest.newPage();
+    reportStep();
+    let page = await step('open a page', () => guest.newPage(), 15_000);
     const who = { name: 'Grace Hopper', email: address('desk') };
     const stay = { checkIn: day(25), checkOut: day(27) };
-    await chooseRoom(page, '201', stay, who);
+    await step('search and choose room 201', () => chooseRoom(page, '201', stay, who));
     await expect(page.getByText(/confirm the booking with a link we e-mail you/).count()).resolves.toBe(1);
     expect(await submit(page, page.getByRole('button', { name: 'Confirm and pay at the hotel' }))).toBe(200);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Check your e-mail to confirm');
@@ -114,9 +135,9 @@ describe('e-mail to guests on a phone in headless Chromium (skipped without Chro
     await shoot(page, 'guest-email-pending', NO_README_SHOTS);
 
     // The e-mail, as the guest's mail client shows it.
-    const request = await emailTo(who.email, /^Confirm your booking/);
-    await page.close();
-    page = await showEmail(request);
+    const request = await step('the "Confirm your booking" e-mail', () => emailTo(who.email, /^Confirm your booking/, 30_000));
+    await step('close the page', () => page.close(), 15_000);
+    page = await step('show the e-mail', () => showEmail(request), 15_000);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Confirm your booking');
     await shoot(page, 'guest-email-confirm-your-booking', NO_README_SHOTS);
     await new Promise((r) => setTimeout(r, 500));
@@ -139,44 +160,44 @@ describe('e-mail to guests on a phone in headless Chromium (skipped without Chro
     expect(codes[0]).toMatch(/^BK-/);
     await shoot(page, 'guest-email-confirmed', NO_README_SHOTS);
 
-    const [confirmed] = await waitFor('booking.confirmed', async () => (callbacks().length ? callbacks() : undefined));
+    const [confirmed] = await step('booking.confirmed at the PMS', () => waitFor('booking.confirmed', async () => (callbacks().length ? callbacks() : undefined), 30_000));
     expect(confirmed).toMatchObject({ event: 'booking.confirmed', booking: { booking_reference: codes[0], confirmation_code: codes[1], payment_method: 'pay_at_property', payment_status: 'unpaid' } });
 
-    const confirmation = await emailTo(who.email, /^Booking confirmed/);
-    await page.close();
-    page = await showEmail(confirmation);
+    const confirmation = await step('the confirmation e-mail', () => emailTo(who.email, /^Booking confirmed/, 30_000));
+    await step('close the page', () => page.close(), 15_000);
+    page = await step('show the confirmation e-mail', () => showEmail(confirmation), 15_000);
     await expect(page.locator('body').textContent()).resolves.toContain(codes[0]!);
     await shoot(page, 'guest-email-booking-confirmed', NO_README_SHOTS);
     expect(await submit(page, page.getByRole('link', { name: 'See your booking' }))).toBe(200);
     expect(page.url()).toBe(bookingPage);
-    await page.close();
-  }, 90_000);
+    await step('close the page', () => page.close(), 15_000);
+  }, 150_000);
 
   needsChromium('a guest who pays online gets the confirmation e-mail with the booking reference and code of the confirmation page', async () => {
-    const page = await guest.newPage();
+    reportStep();
+    const page = await step('open a page', () => guest.newPage(), 15_000);
     const who = { name: 'Ada Lovelace', email: address('online') };
-    await chooseRoom(page, '101', { checkIn: day(30), checkOut: day(33) }, who);
-    const [checkout] = await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith('/bookings') && r.request().method() === 'POST'),
-      page.getByRole('button', { name: /^Book and pay/ }).click(),
-    ]);
+    await step('search and choose room 101', () => chooseRoom(page, '101', { checkIn: day(30), checkOut: day(33) }, who));
+    const [checkout] = await step('Book and pay', () =>
+      Promise.all([page.waitForResponse((r) => r.url().endsWith('/bookings') && r.request().method() === 'POST'), page.getByRole('button', { name: /^Book and pay/ }).click()]),
+    );
     // The checkout's URL: the answer's redirect, or the link of the page it answers instead.
-    const checkoutUrl = checkout.status() === 303 ? checkout.headers().location! : (await page.locator('a[href*="/checkout/"]').first().getAttribute('href'))!;
-    await page.close();
-    await payOnSandboxCheckout(guest, checkoutUrl, stack.url);
+    const checkoutUrl = checkout.status() === 303 ? checkout.headers().location! : (await step('read the checkout link', () => page.locator('a[href*="/checkout/"]').first().getAttribute('href')))!;
+    await step('close the booking page', () => page.close(), 15_000);
+    await step('pay on the sandbox checkout', () => payOnSandboxCheckout(guest, checkoutUrl, stack.url), 60_000);
 
-    const email = await emailTo(who.email, /^Booking confirmed/);
-    const view = await guest.newPage();
-    await view.goto(/See your booking: (\S+)/.exec(email.body.text!)![1]!);
-    await expect(view.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Booking confirmed');
-    const [reference, code] = (await view.locator('dl.codes dd').allTextContents()).map((t) => t.trim());
+    const email = await step('the confirmation e-mail', () => emailTo(who.email, /^Booking confirmed/, 30_000));
+    const view = await step('open a page for the booking', () => guest.newPage(), 15_000);
+    await step('open "See your booking"', () => view.goto(/See your booking: (\S+)/.exec(email.body.text!)![1]!));
+    await expect(step('read the heading', () => view.getByRole('heading', { level: 1 }).textContent())).resolves.toBe('Booking confirmed');
+    const [reference, code] = (await step('read the codes', () => view.locator('dl.codes dd').allTextContents())).map((t) => t.trim());
     expect(email.body.text).toContain(`Booking reference: ${reference}`);
     expect(email.body.text).toContain(`Confirmation code: ${code}`);
     expect(email.body.text).toContain('Total: 360.00 EUR');
-    await view.close();
-    const mail = await showEmail(email);
-    await shoot(mail, 'guest-email-paid-confirmation', NO_README_SHOTS);
-    expect(await emailsTo(who.email)).toHaveLength(1);
-    await mail.close();
-  }, 90_000);
+    await step('close the booking page', () => view.close(), 15_000);
+    const mail = await step('show the e-mail', () => showEmail(email), 15_000);
+    await step('screenshot the e-mail', () => shoot(mail, 'guest-email-paid-confirmation', NO_README_SHOTS));
+    expect(await step('list the e-mails to the guest', () => emailsTo(who.email), 15_000)).toHaveLength(1);
+    await step('close the e-mail', () => mail.close(), 15_000);
+  }, 150_000);
 });

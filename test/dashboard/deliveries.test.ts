@@ -115,7 +115,7 @@ async function roomOf(hotel: Tenant, number: string): Promise<string> {
     body: { external_source: 'pms', rooms: [{ external_room_id: `R${number}`, room_number: number, room_type: 'double', price: 120, max_occupancy: 2 }] },
   });
   expect(synced.status, synced.text).toBe(200);
-  const { listRooms } = await import('../../shared/store/property-store');
+  const { listRooms } = await import('../../shared/store/room-store');
   return (await listRooms(hotel.clientId)).find((room) => room.room_number === number)!.id;
 }
 

@@ -213,7 +213,7 @@ describe('callback URL and provider', () => {
       });
       expect(rooms.status).toBe(200);
       const { createReceptionBooking } = await import('../../shared/domain/bookings/reception-bookings');
-      const { listRooms } = await import('../../shared/store/property-store');
+      const { listRooms } = await import('../../shared/store/room-store');
       const [room] = await listRooms(tenant.clientId);
       await createReceptionBooking(tenant.clientId, room!.id, {
         guest_name: 'Ada Lovelace',

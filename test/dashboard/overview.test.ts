@@ -64,7 +64,7 @@ beforeAll(async () => {
     external_source: 'pms',
     rooms: ['101', '102', '103', '104'].map((n) => ({ external_room_id: `R${n}`, room_number: n, room_type: 'double', price: 120, max_occupancy: 2 })),
   });
-  const { listRooms } = await import('../../shared/store/property-store');
+  const { listRooms } = await import('../../shared/store/room-store');
   for (const room of await listRooms(hotel.clientId)) rooms.set(room.room_number, room.id);
   // From the PMS: one guest arriving on the hotel's today, one leaving on it, one arriving on UTC's today.
   await sync('bookings', {

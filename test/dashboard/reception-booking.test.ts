@@ -89,7 +89,7 @@ async function syncBooking(h: Hotel, room: string, checkIn: string, checkOut: st
 async function bookingOf(h: Hotel, posted: PageResponse) {
   expect(posted.status, textOf(posted.text).slice(0, 400)).toBe(303);
   const id = posted.location!.match(/^\/dashboard\/bookings\/([0-9a-f-]{36})$/)?.[1];
-  const { getBooking } = await import('../../shared/store/property-store');
+  const { getBooking } = await import('../../shared/store/booking-store');
   return (await getBooking(h.clientId, id!))!;
 }
 

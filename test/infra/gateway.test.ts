@@ -10,7 +10,8 @@ import { DEFAULT_API_KEY_CACHE_TTL_SECONDS, MAX_AUTHORIZER_CACHE_TTL_SECONDS, RE
 import { gatewayResponses } from '../../definitions/gateway-responses';
 import { DEFAULT_PLAN_LIMITS, PLANS } from '../../definitions/plans';
 import { type Route, routes, routesOfStage, servedByApi } from '../../definitions/routes';
-import { HotelIntegrationStack, type HotelIntegrationStackProps, usagePlanOutputKey } from '../../infra/stack';
+import { HotelIntegrationStack, usagePlanOutputKey } from '../../infra/stack';
+import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;

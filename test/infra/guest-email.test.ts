@@ -16,7 +16,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { routesOfStage } from '../../definitions/routes';
-import { HotelIntegrationStack, type HotelIntegrationStackProps } from '../../infra/stack';
+import { HotelIntegrationStack } from '../../infra/stack';
+import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;

@@ -6,7 +6,7 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { guestRoutes } from '../../definitions/routes';
+import { guestRoutes } from '../../definitions/page-routes';
 import { DEFAULT_SUPPORTED_CURRENCIES } from '../../definitions/service-defaults';
 import { HotelIntegrationStack } from '../../infra/stack';
 

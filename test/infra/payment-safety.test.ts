@@ -13,7 +13,8 @@ import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routes, sandboxRoutes as sandboxRouteTable } from '../../definitions/routes';
-import { HotelIntegrationStack, type HotelIntegrationStackProps } from '../../infra/stack';
+import { HotelIntegrationStack } from '../../infra/stack';
+import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
 
 const newApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 const build = (props: HotelIntegrationStackProps) => {

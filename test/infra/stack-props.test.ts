@@ -3,7 +3,8 @@ import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { HotelIntegrationStack, type HotelIntegrationStackProps } from '../../infra/stack';
+import { HotelIntegrationStack } from '../../infra/stack';
+import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
 
 const newApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 

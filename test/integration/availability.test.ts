@@ -204,7 +204,7 @@ describe('overlap', () => {
       ],
     });
     // Bookings made in the service itself (reception, paid orders) block rooms too.
-    const { createBooking } = await import('../../shared/store/property-store');
+    const { createBooking } = await import('../../shared/store/booking-store');
     const now = new Date().toISOString();
     const serviceBooking = (roomId: string, status: 'confirmed' | 'cancelled', origin: 'reception' | 'payment') => ({
       id: randomUUID(),

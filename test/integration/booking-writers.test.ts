@@ -12,12 +12,12 @@ import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const SOURCE = 'pms';
 let stack: TestStack;
-let store: typeof import('../../shared/store/property-store');
+let store: typeof import('../../shared/store/booking-store');
 let client: typeof import('../../shared/store/dynamo')['dynamoClient'];
 
 beforeAll(async () => {
   stack = await startTestStack();
-  store = await import('../../shared/store/property-store');
+  store = await import('../../shared/store/booking-store');
   client = (await import('../../shared/store/dynamo')).dynamoClient;
 });
 

@@ -17,7 +17,7 @@ let dns: TestDnsServer;
 type Domain = {
   bookings: typeof import('../../shared/domain/bookings/service-bookings');
   callbacks: typeof import('../../shared/domain/callbacks/deliveries');
-  store: typeof import('../../shared/store/property-store');
+  store: typeof import('../../shared/store/room-store');
   outbound: typeof import('../../shared/net/outbound-post');
   config: typeof import('../../shared/config');
 };
@@ -34,7 +34,7 @@ beforeAll(async () => {
   domain = {
     bookings: await import('../../shared/domain/bookings/service-bookings'),
     callbacks: await import('../../shared/domain/callbacks/deliveries'),
-    store: await import('../../shared/store/property-store'),
+    store: await import('../../shared/store/room-store'),
     outbound: await import('../../shared/net/outbound-post'),
     config: await import('../../shared/config'),
   };

@@ -15,7 +15,7 @@ let receiver: Receiver;
 type Domain = {
   bookings: typeof import('../../shared/domain/bookings/service-bookings');
   callbacks: typeof import('../../shared/domain/callbacks/deliveries');
-  store: typeof import('../../shared/store/property-store');
+  store: typeof import('../../shared/store/room-store');
 };
 let domain: Domain;
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   domain = {
     bookings: await import('../../shared/domain/bookings/service-bookings'),
     callbacks: await import('../../shared/domain/callbacks/deliveries'),
-    store: await import('../../shared/store/property-store'),
+    store: await import('../../shared/store/room-store'),
   };
 });
 

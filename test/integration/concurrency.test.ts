@@ -332,7 +332,7 @@ describe('parallel syncs of the same records create no duplicates', () => {
 
   it('six syncs linking one unlinked room by its number: linked once, one room', async () => {
     const tenant = await stack.createTenant();
-    const { createRoom } = await import('../../shared/store/property-store');
+    const { createRoom } = await import('../../shared/store/room-store');
     const now = new Date().toISOString();
     const existing = { id: randomUUID(), room_number: 'L1', room_type: 'double', price: 90, max_occupancy: 2, images: [], is_active: true, content_hash: 'reception', version: 1, created_at: now, updated_at: now };
     await createRoom(tenant.clientId, existing);
@@ -347,7 +347,7 @@ describe('parallel syncs of the same records create no duplicates', () => {
 
   it('six syncs linking one room number to six different external rooms: one wins, five get ROOM_NUMBER_CONFLICT', async () => {
     const tenant = await stack.createTenant();
-    const { createRoom } = await import('../../shared/store/property-store');
+    const { createRoom } = await import('../../shared/store/room-store');
     const now = new Date().toISOString();
     const existing = { id: randomUUID(), room_number: 'L2', room_type: 'double', price: 90, max_occupancy: 2, images: [], is_active: true, content_hash: 'reception', version: 1, created_at: now, updated_at: now };
     await createRoom(tenant.clientId, existing);

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, LOCAL_CREDENTIALS, LOCAL_REGION } from '../../infra/local/emulators';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../definitions/local-stack';
+import { freePort } from '../../infra/local/ports';
 import { waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -86,7 +87,7 @@ describe('callback receiver faults', () => {
     try {
       const { configureEndpoint, listDeliveries } = await import('../../shared/domain/callbacks/deliveries');
       const { confirmServiceBooking } = await import('../../shared/domain/bookings/service-bookings');
-      const { listRooms } = await import('../../shared/store/property-store');
+      const { listRooms } = await import('../../shared/store/room-store');
       const own = await stack.createTenant();
       await stack.request('PUT', '/api/v1/property-sync/rooms', {
         key: own.syncKey,

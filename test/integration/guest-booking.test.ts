@@ -24,7 +24,8 @@ let domain: {
   service: typeof import('../../shared/domain/bookings/service-bookings');
   holds: typeof import('../../shared/store/service-booking-store');
   markers: typeof import('../../shared/store/guest-booking-store');
-  store: typeof import('../../shared/store/property-store');
+  store: typeof import('../../shared/store/booking-store');
+  roomStore: typeof import('../../shared/store/room-store');
   orders: typeof import('../../shared/store/payment-store');
   orderList: typeof import('../../shared/domain/payments/list-orders');
   deliveryStore: typeof import('../../shared/store/delivery-store');
@@ -42,7 +43,8 @@ beforeAll(async () => {
     service: await import('../../shared/domain/bookings/service-bookings'),
     holds: await import('../../shared/store/service-booking-store'),
     markers: await import('../../shared/store/guest-booking-store'),
-    store: await import('../../shared/store/property-store'),
+    store: await import('../../shared/store/booking-store'),
+    roomStore: await import('../../shared/store/room-store'),
     orders: await import('../../shared/store/payment-store'),
     orderList: await import('../../shared/domain/payments/list-orders'),
     deliveryStore: await import('../../shared/store/delivery-store'),
@@ -108,7 +110,7 @@ async function hotel(): Promise<{ tenant: Tenant; rooms: Map<string, string> }> 
     },
   });
   expect(put.status, put.text).toBe(200);
-  return { tenant, rooms: new Map((await domain.store.listRooms(tenant.clientId)).map((r) => [r.room_number, r.id])) };
+  return { tenant, rooms: new Map((await domain.roomStore.listRooms(tenant.clientId)).map((r) => [r.room_number, r.id])) };
 }
 
 /** Room numbers the sync API's availability offers for the stay (real time). */

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../infra/local/emulators';
+import { freePort } from '../../infra/local/ports';
 import { type LocalFunction, supportFunction, withinInvocation } from '../../infra/local/lambda-runtime';
 import { signedInOperator, textOf } from '../support/dashboard-client';
 import { withEnv } from '../support/env';
@@ -110,7 +110,7 @@ const codesOf = (html: string) => {
 };
 
 const bookingsOf = async (clientId: string, email: string) => {
-  const { listBookings } = await import('../../shared/store/property-store');
+  const { listBookings } = await import('../../shared/store/booking-store');
   return (await listBookings(clientId)).filter((b) => b.guest_email === email);
 };
 

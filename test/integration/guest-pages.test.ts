@@ -366,7 +366,7 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
     return (await listClientOrders(tenant.clientId)).orders.filter((o) => o.customer_email === email);
   };
   const bookingsOf = async (email: string) => {
-    const { listBookings } = await import('../../shared/store/property-store');
+    const { listBookings } = await import('../../shared/store/booking-store');
     return (await listBookings(tenant.clientId)).filter((b) => b.guest_email === email);
   };
   /** The room's hold entries for the stay, and its open checkout markers for it. */

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensurePortFree, PortInUseError } from '../../infra/local/emulators';
+import { ensurePortFree, PortInUseError } from '../../infra/local/ports';
 import { freeStackPorts, killAllStackProcesses, portsClosed, type StackPorts, startStackProcess } from '../support/local-stack-process';
 
 const dataDirs: string[] = [];

@@ -27,7 +27,7 @@ let domain: {
   bookings: typeof import('../../shared/domain/bookings/list-bookings');
   service: typeof import('../../shared/domain/bookings/service-bookings');
   deliveryStore: typeof import('../../shared/store/delivery-store');
-  propertyStore: typeof import('../../shared/store/property-store');
+  roomStore: typeof import('../../shared/store/room-store');
   dynamo: typeof import('../../shared/store/dynamo');
 };
 
@@ -43,7 +43,7 @@ beforeAll(async () => {
     bookings: await import('../../shared/domain/bookings/list-bookings'),
     service: await import('../../shared/domain/bookings/service-bookings'),
     deliveryStore: await import('../../shared/store/delivery-store'),
-    propertyStore: await import('../../shared/store/property-store'),
+    roomStore: await import('../../shared/store/room-store'),
     dynamo: await import('../../shared/store/dynamo'),
   };
 });
@@ -404,7 +404,7 @@ describe("a client's deliveries", () => {
       key: hotel.syncKey,
       body: { external_source: 'pms', rooms: [{ external_room_id: 'R1', room_number: '1', room_type: 'double', price: 90, max_occupancy: 2 }] },
     });
-    const [room] = await domain.propertyStore.listRooms(hotel.clientId);
+    const [room] = await domain.roomStore.listRooms(hotel.clientId);
     await domain.callbacks.configureEndpoint(hotel.clientId, 'callback', { url: receiver.url });
     receiver.respondWith(400);
     const confirmed = await domain.service.confirmServiceBooking(hotel.clientId, {
@@ -472,7 +472,7 @@ describe('overview and rooms grid', () => {
       ],
     });
     expect(put.status).toBe(200);
-    rooms = new Map((await domain.propertyStore.listRooms(tenant.clientId)).map((r) => [r.room_number, r.id]));
+    rooms = new Map((await domain.roomStore.listRooms(tenant.clientId)).map((r) => [r.room_number, r.id]));
     const bookings = await sync(tenant, 'bookings', {
       bookings: [
         booking('ARRIVES', 'R101', d(0), d(2)),

@@ -17,11 +17,12 @@ let stack: TestStack;
 let dir: string;
 let stackFile: string;
 
-const ops = (args: string[], env: Record<string, string> = {}): Promise<OpsRun> => runOps(stackFile, args, env);
+// The run's bundle of bin/ops.ts; `via: 'tsx'` as `npm run ops` runs it (at least one test does).
+const ops = (args: string[], env: Record<string, string> = {}, via?: 'tsx'): Promise<OpsRun> => runOps(stackFile, args, env, { via });
 
 /** Runs with --json and expects success: stdout must be exactly one JSON object. */
-async function opsJson<T = any>(args: string[]): Promise<T> {
-  const run = await ops([...args, '--json']);
+async function opsJson<T = any>(args: string[], via?: 'tsx'): Promise<T> {
+  const run = await ops([...args, '--json'], {}, via);
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   expect(run.stdout.endsWith('}\n')).toBe(true);
@@ -84,7 +85,8 @@ describe('clients and keys', () => {
   let paymentKey: { key_id: string; key: string };
 
   it('creates a client on a plan', async () => {
-    const created = await opsJson(['clients', 'create', '--name', 'Ops Test Hotel', '--plan', 'premium']);
+    // Through tsx, as `npm run ops` runs it.
+    const created = await opsJson(['clients', 'create', '--name', 'Ops Test Hotel', '--plan', 'premium'], 'tsx');
     expect(created).toEqual({ client_id: expect.stringMatching(UUID), plan: 'premium', time_zone: 'UTC' });
     clientId = created.client_id;
   });

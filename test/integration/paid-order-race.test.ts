@@ -190,7 +190,7 @@ describe(`${ORDERS} paid orders racing for ${ROOMS} rooms (RACE_SEED=${SEED})`, 
     }
 
     // ---- in the table: one booking per order, and the room holds are exactly the locked stays
-    const { listBookings } = await import('../../shared/store/property-store');
+    const { listBookings } = await import('../../shared/store/booking-store');
     const { getRoomHolds } = await import('../../shared/store/service-booking-store');
     const bookings = await listBookings(tenant.clientId);
     expect(bookings).toHaveLength(ORDERS);

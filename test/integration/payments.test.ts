@@ -24,7 +24,7 @@ let webhooks: Receiver;
 
 type Domain = {
   deliveries: typeof import('../../shared/domain/callbacks/deliveries');
-  store: typeof import('../../shared/store/property-store');
+  store: typeof import('../../shared/store/room-store');
 };
 let domain: Domain;
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
   webhooks = await startReceiver();
   domain = {
     deliveries: await import('../../shared/domain/callbacks/deliveries'),
-    store: await import('../../shared/store/property-store'),
+    store: await import('../../shared/store/room-store'),
   };
 });
 

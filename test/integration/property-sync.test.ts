@@ -120,7 +120,7 @@ describe('room categories', () => {
     const ids = first.body.items.map((i: { id: string }) => i.id);
     expect(ids[0]).not.toBe(ids[1]);
 
-    const { listCategories } = await import('../../shared/store/property-store');
+    const { listCategories } = await import('../../shared/store/category-store');
     const stored = await listCategories(tenant.clientId);
     const storedStd = stored.find((c) => c.external_category_id === 'std')!;
 
@@ -235,7 +235,7 @@ describe('rooms', () => {
       expect.objectContaining({ id: id102, room_number: '102', external_category_id: 'suite' }),
     ]);
 
-    const { listRooms } = await import('../../shared/store/property-store');
+    const { listRooms } = await import('../../shared/store/room-store');
     const before = await listRooms(tenant.clientId);
     const again = await seedRooms(tenant, rooms);
     expect(again).toMatchObject({ received: 2, created: 0, updated: 0, unchanged: 2 });
@@ -354,7 +354,7 @@ describe('room-number linking', () => {
   beforeAll(async () => {
     tenant = await stack.createTenant();
     // A room set up in the service before any PMS knew it: no external ids.
-    const { createRoom } = await import('../../shared/store/property-store');
+    const { createRoom } = await import('../../shared/store/room-store');
     serviceRoomId = randomUUID();
     const now = new Date().toISOString();
     await createRoom(tenant.clientId, {
@@ -499,7 +499,7 @@ describe('bookings', () => {
     const ids = created.items.map((i: { id: string }) => i.id);
     expect(await availableNumbers(tenant.syncKey, '2027-06-01', '2027-06-02')).toEqual(['3', '4', '5']);
 
-    const { getBookings } = await import('../../shared/store/property-store');
+    const { getBookings } = await import('../../shared/store/booking-store');
     const before = await getBookings(tenant.clientId, ids);
     const again = await seedBookings(tenant, bookings);
     expect(again).toMatchObject({ received: 2, created: 0, updated: 0, unchanged: 2, conflicts: [] });
@@ -664,7 +664,7 @@ describe('booking conflicts with service bookings', () => {
     const tenant = await stack.createTenant();
     const rooms = await seedRooms(tenant, [room('S1', '1')]);
     const roomId = rooms.items[0].id;
-    const { createBooking } = await import('../../shared/store/property-store');
+    const { createBooking } = await import('../../shared/store/booking-store');
     const now = new Date().toISOString();
     const reception = {
       id: randomUUID(),

@@ -66,7 +66,7 @@ describe('the rate check', () => {
     const { sync } = await paidRoomBooking(stack, tenant, { ...stay, serviceRoomId: rooms.get('101') }, { amountMinor: 100 });
     expect(sync).toMatchObject({ status: 'synced', room_assignment: 'locked', room_id: rooms.get('101'), below_rate: true, room_assignment_reason: null });
     expect(await available(tenant, stay)).toEqual(['102']);
-    const { getBooking } = await import('../../shared/store/property-store');
+    const { getBooking } = await import('../../shared/store/booking-store');
     expect(await getBooking(tenant.clientId, sync.booking_id)).toMatchObject({ rate_total: 240, below_rate: true, total_amount: 1 });
   });
 

@@ -18,7 +18,8 @@ let domain: {
   assign: typeof import('../../shared/domain/bookings/assign-room');
   service: typeof import('../../shared/domain/bookings/service-bookings');
   deliveries: typeof import('../../shared/domain/callbacks/deliveries');
-  store: typeof import('../../shared/store/property-store');
+  store: typeof import('../../shared/store/booking-store');
+  roomStore: typeof import('../../shared/store/room-store');
   holds: typeof import('../../shared/store/service-booking-store');
 };
 
@@ -31,7 +32,8 @@ beforeAll(async () => {
     assign: await import('../../shared/domain/bookings/assign-room'),
     service: await import('../../shared/domain/bookings/service-bookings'),
     deliveries: await import('../../shared/domain/callbacks/deliveries'),
-    store: await import('../../shared/store/property-store'),
+    store: await import('../../shared/store/booking-store'),
+    roomStore: await import('../../shared/store/room-store'),
     holds: await import('../../shared/store/service-booking-store'),
   };
 });
@@ -64,7 +66,7 @@ async function hotel(): Promise<{ tenant: Tenant; rooms: Map<string, string> }> 
     body: { external_source: 'pms', rooms: ['101', '102'].map((n) => ({ external_room_id: `R${n}`, room_number: n, room_type: 'double', price: 100, max_occupancy: 2 })) },
   });
   expect(put.status).toBe(200);
-  return { tenant, rooms: new Map((await domain.store.listRooms(tenant.clientId)).map((r) => [r.room_number, r.id])) };
+  return { tenant, rooms: new Map((await domain.roomStore.listRooms(tenant.clientId)).map((r) => [r.room_number, r.id])) };
 }
 
 async function availableRoomNumbers(tenant: Tenant, checkIn: string, checkOut: string): Promise<string[]> {
@@ -87,7 +89,7 @@ describe('rooms set up in the service', () => {
     });
     expect(put.status).toBe(200);
     expect(put.body.items).toEqual([{ external_room_id: 'R201', id: room.id, action: 'linked' }]);
-    const linked = (await domain.store.listRooms(tenant.clientId)).find((r) => r.id === room.id);
+    const linked = (await domain.roomStore.listRooms(tenant.clientId)).find((r) => r.id === room.id);
     expect(linked).toMatchObject({ room_number: '201', external_source: 'pms', external_room_id: 'R201', price: 260 });
 
     // Once linked, the number's rules are the sync's: another PMS room cannot take it.
@@ -117,7 +119,7 @@ describe('rooms set up in the service', () => {
       status: 422,
       code: 'ROOM_NUMBER_CONFLICT',
     });
-    expect((await domain.store.listRooms(tenant.clientId)).map((r) => r.room_number).sort()).toEqual(['101', '102']);
+    expect((await domain.roomStore.listRooms(tenant.clientId)).map((r) => r.room_number).sort()).toEqual(['101', '102']);
   });
 });
 

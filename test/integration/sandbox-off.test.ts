@@ -17,8 +17,8 @@ let tenant: Tenant;
 type Domain = {
   providers: typeof import('../../shared/domain/payments/providers');
   payments: typeof import('../../shared/store/payment-store');
-  bookings: typeof import('../../shared/store/property-store');
-  serviceBookings: typeof import('../../shared/store/service-booking-store');
+  bookings: typeof import('../../shared/store/booking-store');
+  transactions: typeof import('../../shared/store/transactions');
 };
 let domain: Domain;
 
@@ -30,8 +30,8 @@ beforeAll(async () => {
   domain = {
     providers: await import('../../shared/domain/payments/providers'),
     payments: await import('../../shared/store/payment-store'),
-    bookings: await import('../../shared/store/property-store'),
-    serviceBookings: await import('../../shared/store/service-booking-store'),
+    bookings: await import('../../shared/store/booking-store'),
+    transactions: await import('../../shared/store/transactions'),
   };
   tenant = await stack.createTenant();
 });
@@ -134,7 +134,7 @@ describe('a stage without the sandbox', () => {
       created_at: now,
       updated_at: now,
     };
-    await domain.serviceBookings.transactWrite(
+    await domain.transactions.transactWrite(
       domain.payments.newOrderItems(order, { attempt: 1, provider: 'sandbox', provider_reference: providerReference, checkout_url: order.checkout_url, outcome: 'open', created_at: now, updated_at: now }),
     );
 

@@ -391,8 +391,9 @@ describe('platform secrets from SSM (as in the stack)', () => {
         const body = JSON.parse(text);
         calls.push({ target: String(req.headers['x-amz-target']), body });
         const value = values[body.Name];
+        const failure = body.Name.endsWith('/throttled') ? 'ThrottlingException' : 'ParameterNotFound';
         res.writeHead(value ? 200 : 400, { 'Content-Type': 'application/x-amz-json-1.1' });
-        res.end(JSON.stringify(value ? { Parameter: { Name: body.Name, Type: 'SecureString', Value: value, Version: 1 } } : { __type: 'ParameterNotFound', message: '' }));
+        res.end(JSON.stringify(value ? { Parameter: { Name: body.Name, Type: 'SecureString', Value: value, Version: 1 } } : { __type: failure, message: '' }));
       });
     });
     await new Promise<void>((resolve) => ssm.listen(0, '127.0.0.1', resolve));
@@ -421,6 +422,11 @@ describe('platform secrets from SSM (as in the stack)', () => {
       const missing = domain.secrets.stripeSecret('secretKey');
       await expect(missing).rejects.toThrow(/SSM parameter \/hotel-integration\/test\/stripe\/missing: ParameterNotFound/);
       await expect(missing).rejects.not.toThrow(/sk_test/);
+
+      // SSM throttling (after the client's own retries) is the platform's moment, not a missing setting.
+      process.env.STRIPE_SECRET_KEY_PARAMETER = '/hotel-integration/test/stripe/throttled';
+      resetConfig();
+      await expect(domain.secrets.stripeSecret('secretKey')).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
     } finally {
       for (const name of ['STRIPE_SECRET_KEY_PARAMETER', 'STRIPE_WEBHOOK_SECRET_PARAMETER', 'AWS_ENDPOINT_URL_SSM']) delete process.env[name];
       Object.assign(process.env, { STRIPE_SECRET_KEY: saved.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: saved.STRIPE_WEBHOOK_SECRET });

@@ -17,7 +17,8 @@ export interface SentEmail {
 
 /** Every e-mail sent to `address` so far, oldest first. */
 export async function emailsTo(address: string): Promise<SentEmail[]> {
-  const response = await fetch(`${inject('emulators').sesEndpoint}/store`);
+  // A stalled answer must not outlive the caller's wait (waitFor checks its deadline between calls).
+  const response = await fetch(`${inject('emulators').sesEndpoint}/store`, { signal: AbortSignal.timeout(10_000) });
   const { emails } = (await response.json()) as { emails: SentEmail[] };
   return emails.filter((email) => email.destination.to.includes(address));
 }

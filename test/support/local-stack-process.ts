@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { freePort } from '../../infra/local/emulators';
+import { freePort } from '../../infra/local/ports';
 
 export interface StackPorts {
   api: number;

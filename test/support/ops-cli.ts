@@ -1,6 +1,7 @@
 /** The operator CLI as operators run it: a child process finding the stack through a stack file. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -10,10 +11,16 @@ export interface OpsRun {
   stderr: string;
 }
 
-/** Runs `npm run ops -- <args>` against the stack whose stack.json is `stackFile`. */
-export function runOps(stackFile: string, args: string[], env: Record<string, string> = {}): Promise<OpsRun> {
+/**
+ * Runs `npm run ops -- <args>` against the stack whose stack.json is `stackFile`. By default the
+ * run's bundle of bin/ops.ts (test/support/ops-cli-bundle.ts: same code, less CPU per command);
+ * `via: 'tsx'` runs bin/ops.ts through tsx exactly as `npm run ops` does.
+ */
+export function runOps(stackFile: string, args: string[], env: Record<string, string> = {}, options: { via?: 'bundle' | 'tsx' } = {}): Promise<OpsRun> {
+  const bundle = options.via === 'tsx' ? '' : inject('opsCliBundle');
+  const entry = bundle ? [bundle] : ['--import', 'tsx', 'bin/ops.ts'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/ops.ts', ...args], {
+    const child = spawn(process.execPath, [...entry, ...args], {
       cwd: root,
       env: { ...process.env, OPS_STACK_FILE: stackFile, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

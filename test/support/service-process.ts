@@ -14,8 +14,10 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureKeyFile } from '../../infra/local/key-files';
-import { ensureQueues, ensureTable } from '../../infra/local/emulators';
-import { DEFAULT_TABLE_NAME, serve } from '../../infra/local/stack';
+import { ensureQueues } from '../../infra/local/local-queues';
+import { ensureTable } from '../../infra/local/local-table';
+import { serve } from '../../infra/local/serve';
+import { DEFAULT_TABLE_NAME } from '../../infra/local/stack';
 
 const required = (name: string) => {
   const value = process.env[name];

@@ -1,5 +1,5 @@
 /**
- * An integration test's view of the service: the shared emulators, its own callback queues,
+ * An integration test's view of the service: the run's emulators, the file's own table, its own callback queues,
  * and its own local gateway (same route table and authorizer as the stack) on a free port, with
  * the sandbox checkout on another free port (its own origin, as in the stack).
  */
@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { Plan, PlanLimits } from '../../definitions/plans';
 import type { KeyKind } from '../../definitions/routes';
-import { ensureQueues, ensureTable } from '../../infra/local/emulators';
+import { ensureQueues } from '../../infra/local/local-queues';
+import { ensureTable } from '../../infra/local/local-table';
 import { ensureKeyFile } from '../../infra/local/key-files';
-import { serve, type ServingStack } from '../../infra/local/stack';
+import { serve, type ServingStack } from '../../infra/local/serve';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -47,13 +48,19 @@ export interface TestStack extends ServingStack {
   issueKey(clientId: string, kind: KeyKind, options?: { scopes?: string[]; origins?: string[] }): Promise<{ key: string; key_id: string }>;
 }
 
+// This module is loaded once per test file (each file runs in a process of its own).
+const FILE_TABLE = `hotel-integration-test-${randomUUID().slice(0, 8)}`;
+
 const UNTHROTTLED: Record<Plan, PlanLimits> = { standard: { rateLimit: 100_000, burstLimit: 100_000 }, premium: { rateLimit: 100_000, burstLimit: 100_000 } };
 
 export async function startTestStack(
   options: {
     sweepIntervalMs?: number;
     sandboxPayments?: boolean;
-    /** A table of the file's own instead of the run's shared one (created if missing): no other file's sweeper reads its due index. */
+    /**
+     * A named table (created if missing). By default the test file's own table, made on its first
+     * stack: files run side by side, and no other file's sweeper reads its due index.
+     */
     tableName?: string;
     /**
      * Per-client limits of each plan. By default so high that no test depends on how fast the
@@ -66,8 +73,8 @@ export async function startTestStack(
 ): Promise<TestStack> {
   const emulators = inject('emulators');
   const { dynamodbEndpoint, sqsEndpoint } = emulators;
-  const tableName = options.tableName ?? emulators.tableName;
-  if (options.tableName) await ensureTable(dynamodbEndpoint, tableName);
+  const tableName = options.tableName ?? FILE_TABLE;
+  await ensureTable(dynamodbEndpoint, tableName);
   const queues = await ensureQueues(sqsEndpoint, `test-${randomUUID().slice(0, 8)}`);
   // Each test stack seals with its own key file, as each local stack has its own.
   const keyDir = mkdtempSync(join(tmpdir(), 'test-stack-secrets-'));

@@ -57,7 +57,7 @@ describe('configuration', () => {
   });
 
   it('lets the X-Ray tracer load only where Powertools Tracer would trace (in Lambda, unless turned off)', async () => {
-    const lambda = { AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x' };
+    const lambda = { AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x' };
     expect(tracingPossible(lambda)).toBe(true);
     expect(tracingPossible({ ...lambda, POWERTOOLS_TRACE_ENABLED: 'true' })).toBe(true);
     expect(tracingPossible({ ...lambda, POWERTOOLS_TRACE_ENABLED: 'FALSE' })).toBe(false);

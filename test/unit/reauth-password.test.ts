@@ -1,5 +1,5 @@
 /**
- * The password check of a re-authentication (shared/store/operator-directory.ts `passwordAccepted`)
+ * The password check of a re-authentication (shared/store/operator-sign-in.ts `passwordAccepted`)
  * against a stubbed Cognito client, for what cognito-local cannot show: an operator with MFA,
  * whom Cognito answers with a challenge once the password is right (SOFTWARE_TOKEN_MFA, or
  * MFA_SETUP), which counts as the password accepted; and the SECRET_HASH and user context data
@@ -44,7 +44,7 @@ vi.mock('@aws-sdk/client-cognito-identity-provider', async (importOriginal) => {
   return { ...sdk, CognitoIdentityProviderClient: StubClient };
 });
 
-const { passwordAccepted } = await import('../../shared/store/operator-directory');
+const { passwordAccepted } = await import('../../shared/store/operator-sign-in');
 
 const refused = (name: string) => () => Promise.reject(Object.assign(new Error(name), { name }));
 

@@ -5,7 +5,7 @@
  */
 import { type AuditEntry, listAudit } from '../../domain/audit';
 import { type AuditSubjects, auditSubjects } from '../../domain/audit-subjects';
-import { getClient } from '../../store/api-key-store';
+import { findClient } from '../../domain/clients';
 import { auditSentence } from '../audit-words';
 import { formatTime as when } from '../format';
 import { Empty, type Links, Page, Pager, Table } from '../layout';
@@ -51,7 +51,7 @@ function About({ entry, subjects, links }: { entry: AuditEntry; subjects: AuditS
 export const auditPage: PageAction = async (request) => {
   const { links, query, operator } = request;
   const target = query.target?.trim() || undefined;
-  const [page, client] = await Promise.all([listAudit(operator.client_id, { limit: limitOf(query), cursor: query.cursor || undefined, target }), getClient(operator.client_id)]);
+  const [page, client] = await Promise.all([listAudit(operator.client_id, { limit: limitOf(query), cursor: query.cursor || undefined, target }), findClient(operator.client_id)]);
   const subjects = await auditSubjects(operator.client_id, page.entries);
   const roomLabel = (entry: AuditEntry) => {
     const room = subjects.rooms.get(entry.id);

@@ -4,22 +4,23 @@
  * (shared/domain/bookings/booking-story.ts); and "Assign room" for a paid booking recorded for
  * manual assignment, offering the rooms free for its stay with their category and price a night.
  */
-import { assignBookingRoom } from '../../domain/bookings/assign-room';
 import { type BookingStory, bookingStory } from '../../domain/bookings/booking-story';
 import { bookingRoom, type RoomName, roomNames } from '../../domain/bookings/room-names';
+import { findClient } from '../../domain/clients';
+import { assignRoom as assignBookingRoom } from '../../domain/operator-actions/bookings';
 import { findAvailableRooms } from '../../domain/property-sync/availability';
-import { AppError } from '../../errors';
-import { getClient } from '../../store/api-key-store';
-import type { BookingRecord } from '../../store/property-store';
+import { type AppError, errors } from '../../errors';
 import { formatPrice, formatTime as when, inWords } from '../format';
 import { Dl, Empty, ErrorSummary, NoticeBox, Page, Select } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 import { BookingHistory, roomName, WAYS } from './booking-history';
-import { BOOKING_ID, LIST, assignPath, audit, bookingPath, isRefusal, nights } from './bookings-common';
+import { BOOKING_ID, LIST, assignPath, bookingPath, isRefusal, nights } from './bookings-common';
 
 // ---- one booking
 
-const notFound = () => new AppError(404, 'NOT_FOUND', 'There is no such booking.');
+type BookingRecord = BookingStory['booking'];
+
+const notFound = errors.noSuchBooking;
 
 /** The booking's id from the path: only an id the service could have minted is looked up. */
 function bookingIdOf(request: PageRequest): string {
@@ -139,7 +140,7 @@ async function assignRoomPage(request: PageRequest, found: { booking: BookingRec
     // Only the active rooms large enough and free for every night of the stay (the availability rules).
     const [{ available_rooms }, client] = await Promise.all([
       findAvailableRooms(operator.client_id, { check_in_date: b.check_in_date, check_out_date: b.check_out_date, guests: b.guests }, request.now),
-      getClient(operator.client_id),
+      findClient(operator.client_id),
     ]);
     const currency = client?.currency ?? '';
     const options = [{ value: '', label: 'Choose a room' }, ...available_rooms.map((r) => ({ value: r.id, label: roomOption(r, currency) }))];
@@ -198,7 +199,7 @@ export const assignRoom: PageAction = async (request) => {
   if (!roomId) return assignRoomPage(request, found, { error: 'Choose a room', status: 400 });
   let assigned;
   try {
-    assigned = await assignBookingRoom(request.operator.client_id, found.booking.id, roomId, request.now);
+    assigned = await assignBookingRoom(request.operator, found.booking.id, roomId, request.now);
   } catch (error) {
     if (!isRefusal(error)) throw error;
     // The booking as it is now (another operator may just have given it a room).
@@ -206,13 +207,6 @@ export const assignRoom: PageAction = async (request) => {
     const message = current.awaiting_room ? await refusalMessage(request, error, roomId) : undefined;
     return assignRoomPage(request, current, { roomId, error: message, status: error.status });
   }
-  const { booking: updated, room, delivery_id } = assigned;
-  await audit(request, 'booking.assign_room', updated.id, {
-    room_id: room.id,
-    room_number: room.room_number,
-    check_in_date: updated.check_in_date,
-    check_out_date: updated.check_out_date,
-    booking_confirmed_delivery: delivery_id ?? null,
-  });
+  const { booking: updated, room } = assigned;
   return { redirect: bookingPath(updated.id), notice: { kind: 'success', message: `Room ${room.room_number} assigned` } };
 };

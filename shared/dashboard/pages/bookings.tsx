@@ -2,16 +2,16 @@
  * Bookings (docs/behaviour.md "Hotel dashboard"): every origin with filters and pages, the paid
  * bookings awaiting a room first, a detail page per booking with its history, a reception booking
  * ("New booking") and a room for a paid booking recorded for manual assignment ("Assign room").
- * Every action is the use case the ops CLI calls (`bookings list|create|assign`); the client is
- * the operator's own, so another client's booking is simply not found (404).
+ * The list is the query of `ops bookings list`; each action is one use case that does the work of
+ * `ops bookings create|assign` and records its audit entry (shared/domain/operator-actions/bookings.ts);
+ * the client is the operator's own, so another client's booking is simply not found (404).
  */
 import { type BookingListFilters, type BookingView, listClientBookings } from '../../domain/bookings/list-bookings';
 import { requireClient } from '../../domain/clients';
-import { categoryIndex, toRoomView } from '../../domain/property-sync/availability';
+import { roomLabels } from '../../domain/rooms/room-list';
 import { AppError } from '../../errors';
 import { BOOKING_ORIGINS } from '../../schemas/bookings';
 import { BOOKING_STATUSES } from '../../schemas/property-sync';
-import { listCategories, listRooms } from '../../store/property-store';
 import { formatPrice, inWords } from '../format';
 import { Empty, ErrorSummary, Field, type Links, Page, Pager, Select, Table } from '../layout';
 import type { PageAction } from '../page-function';
@@ -75,13 +75,8 @@ interface RowWords {
 }
 
 async function rowWordsOf(clientId: string): Promise<RowWords> {
-  const [client, rooms, categories] = await Promise.all([requireClient(clientId), listRooms(clientId), listCategories(clientId)]);
-  const byKey = categoryIndex(categories);
-  const named = rooms.map((room) => {
-    const view = toRoomView(room, byKey);
-    return [room.id, `${view.room_number} (${view.category?.name ?? view.room_type})`] as const;
-  });
-  return { currency: client.currency, rooms: new Map(named) };
+  const [client, rooms] = await Promise.all([requireClient(clientId), roomLabels(clientId)]);
+  return { currency: client.currency, rooms };
 }
 
 function roomCell(b: BookingView, words: RowWords) {

@@ -2,23 +2,24 @@
  * Deliveries: every callback (a booking confirmed, to the PMS) and webhook (an order paid, to the
  * hotel's website) of the client, newest first, each named by the guest, room and stay it is
  * about, with their attempts; "Retry" on a failed or needs_review one, "Retry all failed and
- * needs review" for all of them. The retry use cases name a delivery by id alone, so the page
- * checks first that it is the operator's client's: another client's delivery is as absent as a
- * missing one (404).
+ * needs review" for all of them, each one use case that also records the audit entry
+ * (operator-retries.ts, as `ops deliveries retry` does). The page checks first that a delivery
+ * is the operator's client's: another client's delivery is as absent as a missing one (404).
  *
  * After "Retry" the action waits a few seconds for the attempt and then redirects
  * (POST-redirect-GET), so the page shows its outcome; a delivery still being sent when the page
  * opens is shown as "Sending…" and the page reloads itself (a plain meta refresh: no script)
  * until the outcome is known, for REFRESH_FOR_MS at most.
  */
-import { recordAudit } from '../../domain/audit';
-import { retryDeliveries, retryDelivery, showDelivery } from '../../domain/callbacks/deliveries';
+import { showDelivery } from '../../domain/callbacks/deliveries';
 import { DELIVERY_STATUSES, type DeliveryView, describeDeliveries, listDeliveriesPage } from '../../domain/callbacks/delivery-views';
+import { afterRetryAttempt, retryFailedDeliveries, retryOneDelivery } from '../../domain/callbacks/operator-retries';
 import { timeZoneOf } from '../../domain/client-settings';
 import { localDateTime } from '../../domain/hotel-time';
-import { AppError } from '../../errors';
+import { AppError, errors } from '../../errors';
+import { RETRYABLE_DELIVERY_STATUSES, WAITING_DELIVERY_STATUSES } from '../../schemas/deliveries';
 import { getClient } from '../../store/api-key-store';
-import { type DeliveryRecord, type DeliveryStatus, getDelivery } from '../../store/delivery-store';
+import type { DeliveryRecord, DeliveryStatus } from '../../store/delivery-store';
 import { type EndpointConfig, type EndpointKind, getEndpoint } from '../../store/endpoint-store';
 import { inWords } from '../format';
 import { Dl, Empty, type Links, Page, Pager, Select, Table } from '../layout';
@@ -28,11 +29,10 @@ import { eventInWords, receiverOf, subjectOf } from './delivery-words';
 
 const PAGE = '/dashboard/deliveries';
 const PAGE_SIZE = 50;
-const RETRYABLE: readonly DeliveryStatus[] = ['failed', 'needs_review'];
-const WAITING: readonly DeliveryStatus[] = ['pending', 'retrying'];
+const RETRYABLE: readonly DeliveryStatus[] = RETRYABLE_DELIVERY_STATUSES;
+const WAITING: readonly DeliveryStatus[] = WAITING_DELIVERY_STATUSES;
 /** How long "Retry" waits for the attempt before it answers (the function has 10 s in all). */
 export const RETRY_WAIT_MS = 4000;
-const RETRY_POLL_MS = 200;
 /** How often a page of a delivery being sent reloads itself. */
 export const REFRESH_SECONDS = 2;
 /** For how long after it was queued a delivery's page reloads itself; later it asks for a reload. */
@@ -155,7 +155,7 @@ export const deliveriesPage: PageAction = async (request) => {
 /** The delivery, if it is the operator's client's; else 404, the same as for one that does not exist. */
 async function ownDelivery(request: PageRequest): Promise<DeliveryRecord> {
   const deliveryId = request.params.delivery_id ?? '';
-  const notFound = () => new AppError(404, 'NOT_FOUND', 'There is no such delivery.');
+  const notFound = () => errors.noSuchDelivery();
   if (!deliveryId || deliveryId.length > 128) throw notFound();
   const delivery = await showDelivery(deliveryId).catch((error: unknown) => {
     if (error instanceof AppError && error.status === 404) return undefined;
@@ -342,21 +342,6 @@ function backTo(request: PageRequest, deliveryId: string, bookingId?: string): s
   return isStatus(status) ? `${PAGE}?status=${status}` : PAGE;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * The delivery once the attempt after a retry is recorded (or it left the waiting statuses), or
- * as it stands after RETRY_WAIT_MS: the sender is another function, so this reads the record.
- */
-async function afterAttempt(deliveryId: string, attemptsBefore: number): Promise<DeliveryRecord | undefined> {
-  const deadline = Date.now() + RETRY_WAIT_MS;
-  for (;;) {
-    const delivery = await getDelivery(deliveryId);
-    if (!delivery || delivery.attempts.length > attemptsBefore || !WAITING.includes(delivery.status) || Date.now() >= deadline) return delivery;
-    await sleep(RETRY_POLL_MS);
-  }
-}
-
 /** What a retry came to, for the notice on the page it is answered on. */
 function retryNotice(delivery: DeliveryRecord | undefined, attemptsBefore: number, who: string): Notice {
   const receiver = delivery ? receiverOf(delivery.endpoint) : 'the receiver';
@@ -380,29 +365,17 @@ function retryNotice(delivery: DeliveryRecord | undefined, attemptsBefore: numbe
 export const retryDeliveryAction: PageAction = async (request) => {
   const delivery = await ownDelivery(request);
   return act(backTo(request, delivery.delivery_id, delivery.booking_id), async () => {
-    await retryDelivery(delivery.delivery_id, request.now);
-    await recordAudit(
-      request.operator.client_id,
-      { operator: request.operator.email, action: 'delivery.retry', target: delivery.delivery_id, changes: { event: delivery.event, status: 'pending', was: delivery.status } },
-      request.now,
-    );
+    await retryOneDelivery({ delivery, actor: request.operator.email, now: request.now });
     const view = (await describeDeliveries(request.operator.client_id, [delivery]))[0]!;
     const who = [eventInWords(delivery.event), view.about.guest_name].filter(Boolean).join(' for ');
-    return retryNotice(await afterAttempt(delivery.delivery_id, delivery.attempts.length), delivery.attempts.length, who);
+    return retryNotice(await afterRetryAttempt(delivery.delivery_id, delivery.attempts.length, RETRY_WAIT_MS), delivery.attempts.length, who);
   });
 };
 
 export const retryFailedAction: PageAction = (request) =>
   act(PAGE, async () => {
-    const clientId = request.operator.client_id;
-    const failed = await retryDeliveries(clientId, 'failed', request.now);
-    const review = await retryDeliveries(clientId, 'needs_review', request.now);
+    const { failed, needs_review: review } = await retryFailedDeliveries({ clientId: request.operator.client_id, actor: request.operator.email, now: request.now });
     const count = failed.length + review.length;
-    await recordAudit(
-      clientId,
-      { operator: request.operator.email, action: 'delivery.retry_all', changes: { count, failed: failed.length, needs_review: review.length } },
-      request.now,
-    );
     return {
       kind: 'success',
       message:

@@ -5,7 +5,7 @@
  * not bundle the retry actions.
  */
 import type { DeliveryAbout } from '../../domain/callbacks/delivery-views';
-import type { EndpointKind } from '../../store/endpoint-store';
+import type { EndpointKind } from '../../domain/integrations';
 
 const EVENTS: Record<string, string> = {
   'booking.confirmed': 'Booking confirmed',

@@ -2,33 +2,27 @@
  * Hotel settings (admins; linked from Integrations): the hotel's time zone, which its "today",
  * arrivals, departures, occupancy nights and deadlines follow everywhere, and what guests are
  * told: whether prices include taxes, the cancellation policy, the check-in time, the address.
- * Saved with setClientSettings (the use case of `ops clients settings`) and audited with the old
- * and the new values, POST-redirect-GET. A form with problems comes back (status 400) in the
- * GOV.UK pattern: an error summary linking to each field, the message beside it, what was typed.
+ * Saved with saveHotelSettings (setClientSettings, as `ops clients settings` saves them, audited
+ * with the old and the new values), POST-redirect-GET. A form with problems comes back (status
+ * 400) in the GOV.UK pattern: an error summary linking to each field, the message beside it, what
+ * was typed.
  * An empty text, or "Not said", takes the setting away: guests are told nothing about it.
  */
 import type { ComponentChildren } from 'preact';
-import { recordAudit } from '../../domain/audit';
 import { type AppliedSettings, clientSettingsOf, MAX_SETTING_TEXT } from '../../domain/client-settings';
-import { requireClient, setClientSettings } from '../../domain/clients';
+import { requireClient } from '../../domain/clients';
 import { isTimeZone, localDateTime } from '../../domain/hotel-time';
+import { type ClientSettingsChange, HOTEL_SETTINGS, type HotelSetting, saveHotelSettings as saveSettings } from '../../domain/operator-actions/hotel-settings';
 import { AppError } from '../../errors';
-import type { ClientSettingsChange } from '../../store/api-key-store';
 import { ErrorSummary, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 
 const PATH = '/dashboard/settings';
 const INTEGRATIONS = '/dashboard/integrations';
 
-/** The form's fields, as typed (or as saved, before any change). */
-interface SettingsForm {
-  time_zone: string;
-  taxes_included: string;
-  cancellation_policy: string;
-  check_in_time: string;
-  address: string;
-}
-type FieldName = keyof SettingsForm;
+/** The form's fields (the hotel settings), as typed (or as saved, before any change). */
+type SettingsForm = Record<HotelSetting, string>;
+type FieldName = HotelSetting;
 type Errors = Partial<Record<FieldName | 'form', string>>;
 
 const TAXES: readonly { value: string; label: string; saved: boolean | null }[] = [
@@ -207,30 +201,23 @@ export const hotelSettingsPage: PageAction = async (request) => {
   return settingsView(request, formOf(settings), {}, localDateTime(settings.time_zone, request.now));
 };
 
-type AuditValue = string | boolean | null;
-const AUDITED: readonly FieldName[] = ['time_zone', 'taxes_included', 'cancellation_policy', 'check_in_time', 'address'];
-
 export const saveHotelSettings: PageAction = async (request) => {
-  const values = Object.fromEntries(AUDITED.map((name) => [name, typed(request.form, name)])) as unknown as SettingsForm;
+  const values = Object.fromEntries(HOTEL_SETTINGS.map((name) => [name, typed(request.form, name)])) as SettingsForm;
   const { change, errors } = parse(values);
   if (Object.keys(errors).length) return settingsView(request, values, errors);
 
-  const clientId = request.operator.client_id;
-  const before = clientSettingsOf(await requireClient(clientId));
-  let after: AppliedSettings;
+  let changed: HotelSetting[];
   try {
-    after = await setClientSettings(clientId, change);
+    ({ changed } = await saveSettings(request.operator, change, request.now));
   } catch (error) {
-    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    // An unknown client is the error page (404); a refused setting comes back beside its field.
+    if (!(error instanceof AppError) || error.status >= 500 || error.code === 'NOT_FOUND') throw error;
     const refused: Errors = {};
     for (const detail of error.details ?? [{ path: 'form', message: error.message }]) refused[detail.path in LABELS ? (detail.path as FieldName) : 'form'] ??= `${LABELS[detail.path as FieldName] ?? 'The settings'} ${detail.message}`;
     return settingsView(request, values, refused);
   }
 
-  const changed = AUDITED.filter((name) => before[name] !== after[name]);
   if (changed.length === 0) return { redirect: PATH, notice: { kind: 'success', message: 'Nothing changed: the settings were already these.' } };
-  const pick = (settings: AppliedSettings) => Object.fromEntries(changed.map((name) => [name, settings[name] as AuditValue]));
-  await recordAudit(clientId, { operator: request.operator.email, action: 'hotel_settings.set', changes: pick(after), previous: pick(before) }, request.now);
   return {
     redirect: PATH,
     notice: { kind: 'success', message: `Hotel settings saved: ${changed.map((name) => LABELS[name].toLowerCase()).join(', ')}.` },

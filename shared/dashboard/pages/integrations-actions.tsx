@@ -3,34 +3,25 @@
  * URL, choose the payment provider, pay at the hotel. Each checks what it can first and, on a
  * problem, answers the page again with that form's errors and what was typed (the GOV.UK
  * pattern); a use case's refusal comes back the same way. Done, it redirects with a one-time
- * notice (POST-redirect-GET). Every action is the use case the ops CLI calls, and is audited.
+ * notice (POST-redirect-GET). Every action is one use case of shared/domain/operator-actions/,
+ * which does the work and records its audit entry.
  */
 import { PAYMENT_KEY_PLANS } from '../../../definitions/plans';
 import { normalizeOrigin } from '../../auth/authorize';
-import { recordAudit } from '../../domain/audit';
-import { setEndpointUrl, validateEndpointUrl } from '../../domain/callbacks/deliveries';
-import { issueApiKey, requireClient } from '../../domain/clients';
-import { setPayAtProperty } from '../../domain/guest-booking/guest-bookings';
-import { chooseProvider, linkedStripeAccounts } from '../../domain/payments/provider-accounts';
+import { validateEndpointUrl } from '../../domain/callbacks/deliveries';
+import { requireClient } from '../../domain/clients';
+import type { EndpointKind, ProviderSettings } from '../../domain/integrations';
+import { saveEndpointUrl } from '../../domain/operator-actions/endpoints';
+import { createApiKey } from '../../domain/operator-actions/keys';
+import { choosePayAtProperty, choosePaymentProvider } from '../../domain/operator-actions/payments';
+import { linkedStripeAccounts } from '../../domain/payments/provider-accounts';
 import { providerSettingsOf } from '../../domain/payments/providers';
-import { AppError } from '../../errors';
-import type { EndpointKind } from '../../store/endpoint-store';
-import type { ProviderSettings } from '../../store/payment-store';
+import { AppError, errors } from '../../errors';
 import { inWords } from '../format';
 import type { Notice } from '../notice';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 import { type ConfirmedAction, withRecentPassword } from '../reauthentication';
 import { ENDPOINT_WORDS, type IntegrationsForm, integrationsView, PAGE } from './integrations';
-
-type AuditValues = Record<string, string | number | boolean | null>;
-
-/** Records the action; `previous`: the old values of the fields it replaced. */
-export const audit = (request: PageRequest, action: string, target: string | undefined, changes: AuditValues, previous?: AuditValues) =>
-  recordAudit(
-    request.operator.client_id,
-    { operator: request.operator.email, action, ...(target ? { target } : {}), changes, ...(previous ? { previous } : {}) },
-    request.now,
-  );
 
 /** Answers the page again with `form`'s errors and what was typed. */
 const again = (request: PageRequest, form: IntegrationsForm, errors: Record<string, string>, status = 400): Promise<PageOutcome> =>
@@ -76,7 +67,7 @@ export const createKey: PageAction = (request) => {
   const kind = request.form.get('kind');
   if (kind === 'sync') return createSyncKey(request);
   if (kind === 'payment') return createPaymentKey(request);
-  throw new AppError(400, 'VALIDATION_ERROR', 'Choose a sync or a payment key');
+  throw errors.chooseKeyKind();
 };
 
 const createSyncKey: PageAction = async (request) => {
@@ -117,17 +108,11 @@ async function issueKey(
   const { kind, name } = input;
   let issued;
   try {
-    issued = await issueApiKey({ clientId: request.operator.client_id, kind, ...(input.scopes ? { scopes: input.scopes } : { origins: input.origins }), ...(name ? { name } : {}) });
+    issued = await createApiKey(request.operator, { kind, ...(input.scopes ? { scopes: input.scopes } : { origins: input.origins }), ...(name ? { name } : {}) }, request.now);
   } catch (error) {
     const { errors, status } = refusal(error, () => (error instanceof AppError && error.code === 'PLAN_REQUIRED' ? 'form' : field));
     return again(request, form, errors, status);
   }
-  await audit(request, 'key.create', issued.key_id, {
-    kind,
-    scopes: issued.scopes.join(' ') || null,
-    origins: issued.origins.join(' ') || null,
-    name: issued.name ?? null,
-  });
   return done({
     kind: 'success',
     message: `The ${kind} key ${issued.name ? `"${issued.name}" ` : ''}was created (key id ${issued.key_id}).`,
@@ -139,7 +124,7 @@ async function issueKey(
 
 export function endpointKind(request: PageRequest): EndpointKind {
   const kind = request.params.kind;
-  if (kind !== 'callback' && kind !== 'webhook') throw new AppError(404, 'NOT_FOUND', 'There is no such page.');
+  if (kind !== 'callback' && kind !== 'webhook') throw errors.noSuchPage();
   return kind;
 }
 
@@ -173,12 +158,11 @@ export const setEndpoint: PageAction = async (request) => {
   return withRecentPassword(request, confirmation, async () => {
     let saved;
     try {
-      saved = await setEndpointUrl(request.operator.client_id, kind, { url }, request.now);
+      saved = await saveEndpointUrl(request.operator, kind, url, request.now);
     } catch (error) {
       const { errors, status } = refusal(error, () => field);
       return again(request, form, errors, status);
     }
-    await audit(request, `${kind}.set_url`, undefined, { kind, url: saved.url, ...(saved.secret ? { secret: 'new' } : {}) }, { url: saved.previousUrl ?? null });
     return done(
       saved.secret
         ? {
@@ -215,19 +199,12 @@ export const setProvider: PageAction = async (request) => {
   return withRecentPassword(request, confirmation, async () => {
     let choice;
     try {
-      choice = await chooseProvider(request.operator.client_id, { provider, ...(account ? { account } : {}) });
+      choice = await choosePaymentProvider(request.operator, { provider, ...(account ? { account } : {}) }, request.now);
     } catch (error) {
       const { errors, status } = refusal(error, fieldOf);
       return again(request, 'provider', errors, status);
     }
-    const { settings, previous } = choice;
-    await audit(
-      request,
-      'provider.set',
-      undefined,
-      { provider: settings.provider, account: settings.account ?? null },
-      { provider: previous?.provider ?? null, account: previous?.account ?? null },
-    );
+    const { settings } = choice;
     return done({
       kind: 'success',
       message: choice.changed ? `Payments now use ${providerWords(settings)}.` : `Payments already use ${providerWords(settings)}: nothing changed.`,
@@ -240,12 +217,11 @@ export const setProvider: PageAction = async (request) => {
 export const setPayAtPropertyAction: PageAction = async (request) => {
   const enabled = request.form.get('pay_at_property') === 'on';
   try {
-    await setPayAtProperty(request.operator.client_id, enabled);
+    await choosePayAtProperty(request.operator, enabled, request.now);
   } catch (error) {
     const { errors, status } = refusal(error, () => 'form');
     return again(request, 'guest-booking', errors, status);
   }
-  await audit(request, 'guest_booking.pay_at_property', undefined, { pay_at_property: enabled });
   return done({
     kind: 'success',
     message: enabled ? 'Guests may now confirm a booking and pay at the hotel.' : 'Guests now pay online when they book.',

@@ -5,16 +5,16 @@
  * acts only on the confirmation form's `confirm=yes`: any other POST (a stale form, a one-click
  * post) is sent to the confirmation page and changes nothing.
  */
-import { configureEndpoint } from '../../domain/callbacks/deliveries';
-import { listClientKeys, revokeClientKey } from '../../domain/clients';
-import { AppError } from '../../errors';
-import type { ApiKeyRecord } from '../../store/api-key-store';
-import { getEndpoint } from '../../store/endpoint-store';
+import { listClientKeys } from '../../domain/clients';
+import { type ApiKeyRecord, endpointOf } from '../../domain/integrations';
+import { rotateSigningSecret } from '../../domain/operator-actions/endpoints';
+import { revokeApiKey } from '../../domain/operator-actions/keys';
+import { AppError, errors } from '../../errors';
 import { formatTime } from '../format';
 import { Dl, type Links, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 import { ENDPOINT_WORDS, PAGE } from './integrations';
-import { audit, endpointKind } from './integrations-actions';
+import { endpointKind } from './integrations-actions';
 
 const CONFIRM_FIELD = 'confirm';
 
@@ -39,7 +39,7 @@ const revokePath = (keyId: string) => `${PAGE}/keys/${encodeURIComponent(keyId)}
 async function keyOf(request: PageRequest): Promise<ApiKeyRecord> {
   const keyId = request.params.key_id ?? '';
   const key = (await listClientKeys(request.operator.client_id)).find((k) => k.key_id === keyId);
-  if (!key) throw new AppError(404, 'NOT_FOUND', 'No such key');
+  if (!key) throw errors.noSuchKey();
   return key;
 }
 
@@ -88,14 +88,12 @@ export const revokeKeyPage: PageAction = async (request) => {
 export const revokeKeyAction: PageAction = async (request) => {
   const keyId = request.params.key_id ?? '';
   if (!confirmedByForm(request)) return { redirect: revokePath(keyId) };
-  let revoked: ApiKeyRecord;
   try {
-    revoked = await revokeClientKey(request.operator.client_id, keyId);
+    await revokeApiKey(request.operator, keyId, request.now);
   } catch (error) {
     if (error instanceof AppError && error.status < 500) return { redirect: PAGE, notice: { kind: 'error', message: error.message } };
     throw error;
   }
-  await audit(request, 'key.revoke', keyId, { kind: revoked.kind, revoked_at: revoked.revoked_at ?? null });
   return { redirect: PAGE, notice: { kind: 'success', message: `Key ${keyId} was revoked: it stops working within a minute.` } };
 };
 
@@ -103,7 +101,7 @@ const rotatePath = (kind: string) => `${PAGE}/endpoints/${kind}/rotate`;
 
 export const rotateSecretPage: PageAction = async (request) => {
   const kind = endpointKind(request);
-  const endpoint = await getEndpoint(request.operator.client_id, kind);
+  const endpoint = await endpointOf(request.operator.client_id, kind);
   const words = ENDPOINT_WORDS[kind];
   const { links } = request;
   return {
@@ -140,16 +138,14 @@ export const rotateSecretPage: PageAction = async (request) => {
 export const rotateSecret: PageAction = async (request): Promise<PageOutcome> => {
   const kind = endpointKind(request);
   if (!confirmedByForm(request)) return { redirect: rotatePath(kind) };
-  const endpoint = await getEndpoint(request.operator.client_id, kind);
-  if (!endpoint) return { redirect: PAGE, notice: { kind: 'error', message: `Set the ${kind} URL first: there is no secret to rotate.` } };
   let saved;
   try {
-    saved = await configureEndpoint(request.operator.client_id, kind, { url: endpoint.url }, request.now);
+    saved = await rotateSigningSecret(request.operator, kind, request.now);
   } catch (error) {
     if (error instanceof AppError && error.status < 500) return { redirect: PAGE, notice: { kind: 'error', message: `The secret was not rotated: ${error.message}` } };
     throw error;
   }
-  await audit(request, `${kind}.rotate_secret`, undefined, { kind, url: saved.url });
+  if (!saved) return { redirect: PAGE, notice: { kind: 'error', message: `Set the ${kind} URL first: there is no secret to rotate.` } };
   return {
     redirect: PAGE,
     notice: {

@@ -13,15 +13,11 @@ import { PAYMENT_KEY_PLANS } from '../../../definitions/plans';
 import { SYNC_SCOPES } from '../../../definitions/routes';
 import { config } from '../../config';
 import { clientSettingsOf } from '../../domain/client-settings';
-import { listClientKeys, requireClient } from '../../domain/clients';
-import { guestBookingClient } from '../../domain/guest-booking/guest-bookings';
 import { emailEnabled } from '../../domain/guest-email/outbox';
-import { type LinkedStripeAccount, linkedStripeAccounts } from '../../domain/payments/provider-accounts';
+import { type ApiKeyRecord, type EndpointConfig, type EndpointKind, integrationsOf, type ProviderSettings } from '../../domain/integrations';
+import type { LinkedStripeAccount } from '../../domain/payments/provider-accounts';
 import { PROVIDERS } from '../../domain/payments/providers';
 import { bookingPageUrl, qrCodePath } from '../../guest/urls';
-import type { ApiKeyRecord } from '../../store/api-key-store';
-import { type EndpointConfig, type EndpointKind, getEndpoint } from '../../store/endpoint-store';
-import { getProviderSettings, type ProviderSettings } from '../../store/payment-store';
 import { formatTime, inWords } from '../format';
 import { Dl, Empty, ErrorSummary, Field, type Links, Page, Select } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
@@ -313,16 +309,7 @@ const ON_THIS_PAGE: readonly [string, string][] = [
 /** The Integrations page; with `problem`, the form that came back shows its errors and what was typed (status 400). */
 export async function integrationsView(request: PageRequest, problem?: FormProblem, status = 400): Promise<PageOutcome> {
   const clientId = request.operator.client_id;
-  const [client, keys, callback, webhook, provider, linkedAccounts, guestBooking] = await Promise.all([
-    requireClient(clientId),
-    listClientKeys(clientId),
-    getEndpoint(clientId, 'callback'),
-    getEndpoint(clientId, 'webhook'),
-    getProviderSettings(clientId),
-    linkedStripeAccounts(clientId),
-    guestBookingClient(clientId),
-  ]);
-  const endpoints = { callback, webhook };
+  const { client, keys, endpoints, provider, linkedAccounts, guestBooking } = await integrationsOf(clientId);
   const byNewest = (a: ApiKeyRecord, b: ApiKeyRecord) => b.created_at.localeCompare(a.created_at);
   const syncKeys = keys.filter((k) => k.kind === 'sync').sort(byNewest);
   const paymentKeys = keys.filter((k) => k.kind === 'payment').sort(byNewest);

@@ -8,9 +8,9 @@
 import type { BookingView } from '../../domain/bookings/list-bookings';
 import type { DeliveryView, PmsReceipt } from '../../domain/callbacks/delivery-views';
 import { timeZoneOf } from '../../domain/client-settings';
+import { findClient } from '../../domain/clients';
 import { hotelClock, localTime } from '../../domain/hotel-time';
 import { type ArrivalView, type OccupancyNight, overviewOf } from '../../domain/overview';
-import { getClient } from '../../store/api-key-store';
 import { formatAmount, inWords } from '../format';
 import { Empty, type Links, Page } from '../layout';
 import type { PageAction } from '../page-function';
@@ -145,7 +145,7 @@ function OccupancyChart({ nights }: { nights: OccupancyNight[] }) {
 
 export const overviewPage: PageAction = async (request) => {
   const clientId = request.operator.client_id;
-  const client = await getClient(clientId);
+  const client = await findClient(clientId);
   const zone = client ? timeZoneOf(client) : 'UTC';
   const { today } = hotelClock(zone, request.now);
   const overview = await overviewOf(clientId, today, zone);

@@ -7,7 +7,7 @@
  */
 import { bookingRoom, isGuestPageOrder } from '../../domain/bookings/room-names';
 import { clientOrderDetail, listClientOrders, type OrderDetailView, type OrderSummary } from '../../domain/payments/list-orders';
-import { AppError } from '../../errors';
+import { errors } from '../../errors';
 import { nightsBetween } from '../../schemas/common';
 import { formatAmount, formatTime as when, inWords } from '../format';
 import { Dl, Empty, type Links, Page, Pager, Table } from '../layout';
@@ -99,7 +99,7 @@ export const paymentPage: PageAction = async (request) => {
   const clientId = request.operator.client_id;
   const reference = request.params.order_reference ?? '';
   const detail = await clientOrderDetail(clientId, reference);
-  if (!detail) throw new AppError(404, 'NOT_FOUND', 'There is no such payment order.');
+  if (!detail) throw errors.noSuchPaymentOrder();
   const { order, attempts, provider_events: events, transactions } = detail;
   // The room is the booking's as it is now (staff may have assigned one since it was paid), not the order's record of how it was paid.
   const booking = order.booking_sync.booking_id ? await bookingRoom(clientId, order.booking_sync.booking_id) : undefined;

@@ -6,7 +6,7 @@
  *    number, category, price per night and the stay's total, as a radio choice, "Continue";
  * 3. the same URL with the room chosen: the guest's name, an e-mail or a phone (one is enough),
  *    and the total filled in from the room's price x nights, editable; "Create booking" POSTs to
- *    /dashboard/bookings (the use case the ops CLI's `bookings create` calls).
+ *    /dashboard/bookings (createDeskBooking: the booking `ops bookings create` makes, and its audit entry).
  * Choosing the room on a page of its own is what lets step 3 fill in the total for that room.
  * A room taken meanwhile (by anyone, at any step) comes back as the rooms free now, the typed
  * details kept, the room named by its number. Errors follow the GOV.UK pattern: a summary at the
@@ -14,7 +14,6 @@
  */
 import type { ComponentChildren } from 'preact';
 import {
-  createReceptionBooking,
   type FreeRoom,
   freeRoomsForStay,
   type ReceptionDesk,
@@ -25,13 +24,14 @@ import {
   RoomRefused,
   roomRefusal,
 } from '../../domain/bookings/reception-bookings';
+import { createDeskBooking } from '../../domain/operator-actions/bookings';
 import { AppError, type ErrorDetail } from '../../errors';
 import { minorUnits } from '../../schemas/payments';
 import { formatPrice } from '../format';
 import { Dl, Empty, ErrorSummary, Field, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 
-import { type FieldErrors, LIST, audit, bookingPath, isRefusal } from './bookings-common';
+import { type FieldErrors, LIST, bookingPath, isRefusal } from './bookings-common';
 
 const NEW = `${LIST}/new`;
 const STAY_FIELDS = ['check_in_date', 'check_out_date', 'guests'] as const;
@@ -309,18 +309,7 @@ export const createBooking: PageAction = async (request) => {
   let general: { message: string; status: number } | undefined;
   if (values.room_id && guest.guest) {
     try {
-      const { booking, room } = await createReceptionBooking(clientId, values.room_id, values, now);
-      await audit(request, 'booking.create', booking.id, {
-        origin: booking.origin,
-        booking_reference: booking.booking_reference ?? null,
-        room_id: room?.id ?? null,
-        room_number: room?.room_number ?? null,
-        guest_name: booking.guest_name,
-        check_in_date: booking.check_in_date,
-        check_out_date: booking.check_out_date,
-        guests: booking.guests,
-        total_amount: booking.total_amount ?? null,
-      });
+      const { booking } = await createDeskBooking(operator, values.room_id, values, now);
       return {
         redirect: bookingPath(booking.id),
         notice: { kind: 'success', message: `Booking ${booking.booking_reference} created. Confirmation code: ${booking.confirmation_code}.` },

@@ -1,17 +1,15 @@
 /**
  * Rooms: every room of the client with its category, price, guests, where it comes from and its
- * state; "Add room" (the use case of `ops rooms create`); and a rooms x 14 nights grid of booked
- * nights from the stay index.
+ * state; "Add room" (addRoom: the room, as `ops rooms create` makes it, and its audit entry); and
+ * a rooms x 14 nights grid of booked nights from the stay index.
  */
-import { recordAudit } from '../../domain/audit';
 import { timeZoneOf } from '../../domain/client-settings';
 import { requireClient } from '../../domain/clients';
 import { hotelClock } from '../../domain/hotel-time';
 import { roomGrid } from '../../domain/overview';
-import { categoryIndex, toRoomView, byRoomNumber } from '../../domain/property-sync/availability';
-import { createServiceRoom } from '../../domain/rooms/service-rooms';
+import { addRoom as addServiceRoom } from '../../domain/operator-actions/rooms';
+import { listClientRooms } from '../../domain/rooms/room-list';
 import { AppError } from '../../errors';
-import { listCategories, listRooms } from '../../store/property-store';
 import { formatPrice } from '../format';
 import { Empty, ErrorSummary, Field, Page, Table } from '../layout';
 import type { PageAction, PageRequest } from '../page-function';
@@ -24,9 +22,7 @@ async function roomsPage(request: PageRequest, form?: { values: Record<string, s
   const client = await requireClient(clientId);
   // The grid starts on the hotel's today, in its time zone.
   const { today } = hotelClock(timeZoneOf(client), request.now);
-  const [rooms, categories, grid] = await Promise.all([listRooms(clientId), listCategories(clientId), roomGrid(clientId, today)]);
-  const byKey = categoryIndex(categories);
-  const views = rooms.sort(byRoomNumber).map((room) => ({ view: toRoomView(room, byKey), active: room.is_active }));
+  const [views, grid] = await Promise.all([listClientRooms(clientId), roomGrid(clientId, today)]);
   const { links } = request;
   const values = form?.values ?? {};
   const errors = form?.errors ?? {};
@@ -133,15 +129,9 @@ export const addRoom: PageAction = async (request) => {
   const typed = roomFormErrors(values);
   if (Object.keys(typed).length) return { html: await roomsPage(request, { values, errors: typed }), status: 400 };
   try {
-    const room = await createServiceRoom(request.operator.client_id, {
-      room_number: values.room_number,
-      room_type: values.room_type,
-      price: Number(values.price),
-      max_occupancy: Number(values.max_occupancy),
-    });
-    await recordAudit(
-      request.operator.client_id,
-      { operator: request.operator.email, action: 'room.create', target: room.id, changes: { room_number: room.room_number, room_type: room.room_type, price: room.price, max_occupancy: room.max_occupancy } },
+    const room = await addServiceRoom(
+      request.operator,
+      { room_number: values.room_number, room_type: values.room_type, price: Number(values.price), max_occupancy: Number(values.max_occupancy) },
       request.now,
     );
     return { redirect: '/dashboard/rooms', notice: { kind: 'success', message: `Room ${room.room_number} was added.` } };

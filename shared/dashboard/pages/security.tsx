@@ -2,11 +2,12 @@
  * Security: the signed-in operator's own second factor. Two-step verification (TOTP, an
  * authenticator app) is shown on or off, and turned on: a new secret for the app
  * (AssociateSoftwareToken), its first code (VerifySoftwareToken), then TOTP preferred
- * (SetUserMFAPreference), so that Cognito asks for a code at every sign-in. Each call takes an
- * access token of the operator's session, which the session's refresh token gives.
+ * (SetUserMFAPreference), so that Cognito asks for a code at every sign-in, and recorded in the
+ * audit trail (turnOnTwoStep). Each call takes an access token of the operator's session, which
+ * the session's refresh token gives.
  */
-import { recordAudit } from '../../domain/audit';
-import { enableTotp, IncorrectCodeError, SignInRefusedError, startTotpSetup, totpStatus } from '../../domain/operators';
+import { turnOnTwoStep } from '../../domain/operator-actions/two-step';
+import { IncorrectCodeError, SignInRefusedError, startTotpSetup, totpStatus } from '../../domain/operators';
 import { ActionButton, Dl, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 import { accessTokenOf } from '../session';
@@ -93,13 +94,12 @@ export const enableTotpAction: PageAction = async (request) => {
   if (!accessToken) return SESSION_ENDED;
   const code = (request.form.get('code') ?? '').trim();
   try {
-    await enableTotp(accessToken, code);
+    await turnOnTwoStep(request.operator, accessToken, code, request.now);
   } catch (error) {
     if (error instanceof IncorrectCodeError) return { html: await setupPage(request, secret, INCORRECT_CODE, code), status: 400 };
     if (error instanceof SignInRefusedError) return SESSION_ENDED;
     throw error;
   }
-  await recordAudit(request.operator.client_id, { operator: request.operator.email, action: 'operator.totp_on', target: request.operator.email, changes: { totp: true } }, request.now);
   return {
     redirect: '/dashboard/security',
     notice: { kind: 'success', message: 'Two-step verification is on. From your next sign-in, enter a code from your app after your password.' },

@@ -6,12 +6,14 @@
  * booking), the paid order's booking_sync naming the room, and a second booking.confirmed
  * delivery for the same booking id, now with the room, under a new delivery id.
  */
-import { AppError, errors } from '../../errors';
+import { errors } from '../../errors';
 import { newDelivery } from '../../store/delivery-store';
 import { getEndpoint } from '../../store/endpoint-store';
 import { isConditionFailure } from '../../store/items';
-import { type BookingRecord, getBooking, isActive, type RoomRecord } from '../../store/property-store';
-import { getBookingClient, getRoom, getRoomHolds, roomAssignmentItems, transactWrite } from '../../store/service-booking-store';
+import type { RoomRecord } from '../../store/room-store';
+import { type BookingRecord, getBooking, isActive } from '../../store/booking-store';
+import { getBookingClient, getRoom, getRoomHolds, roomAssignmentItems } from '../../store/service-booking-store';
+import { transactWrite } from '../../store/transactions';
 import { bookingConfirmedPayload } from '../callbacks/payloads';
 import { withConcurrencyRetry } from '../property-sync/results';
 import { dispatchAll, holdsWith, roomProblem } from './service-bookings';
@@ -29,7 +31,7 @@ export interface AssignedRoom {
  */
 export async function findBookingClient(bookingId: string): Promise<string> {
   const clientId = await getBookingClient(bookingId);
-  if (!clientId) throw new AppError(404, 'NOT_FOUND', `No booking ${bookingId}`);
+  if (!clientId) throw errors.bookingNotFound(bookingId);
   return clientId;
 }
 
@@ -46,17 +48,17 @@ export async function assignBookingRoom(clientId: string, bookingId: string, roo
   try {
     const planned = await withConcurrencyRetry(async () => {
       const booking = await getBooking(clientId, bookingId);
-      if (!booking) throw new AppError(404, 'NOT_FOUND', `No booking ${bookingId}`);
-      if (booking.room_id) throw new AppError(409, 'BOOKING_ALREADY_ASSIGNED', `Booking ${bookingId} already has room ${booking.room_id}`);
+      if (!booking) throw errors.bookingNotFound(bookingId);
+      if (booking.room_id) throw errors.bookingAlreadyAssigned(bookingId, booking.room_id);
       if (booking.origin === 'sync') {
-        throw new AppError(409, 'BOOKING_NOT_ASSIGNABLE', `Booking ${bookingId} was synced from ${booking.external_source}; its PMS assigns its room`);
+        throw errors.bookingSyncedFromPms(bookingId, booking.external_source);
       }
-      if (!isActive(booking.status)) throw new AppError(409, 'BOOKING_NOT_ASSIGNABLE', `Booking ${bookingId} is ${booking.status}; only active bookings get a room`);
+      if (!isActive(booking.status)) throw errors.bookingNotActive(bookingId, booking.status);
 
       const [room, holds] = await Promise.all([getRoom(clientId, roomId), getRoomHolds(clientId, roomId)]);
-      if (!room) throw new AppError(404, 'NOT_FOUND', `No room ${roomId}`);
+      if (!room) throw errors.roomNotFound(roomId);
       const problem = await roomProblem(room, booking, holds.holds, { now, bookingId: booking.id });
-      if (problem) throw new AppError(409, 'ROOM_NOT_AVAILABLE', `Cannot assign room ${room.room_number} (${roomId}): ${problem}`);
+      if (problem) throw errors.roomNotAssignable(room.room_number, roomId, problem);
 
       const assigned: BookingRecord = { ...booking, room_id: room.id, updated_at: timestamp };
       const deliveries = endpoint

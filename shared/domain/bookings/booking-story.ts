@@ -14,7 +14,7 @@ import { getClient } from '../../store/api-key-store';
 import { bookingConfirmedDeliveryIds, type DeliveryRecord, type DeliveryStatus, getDeliveries } from '../../store/delivery-store';
 import { type EmailKind, type EmailStatus, type EmailRecord, getEmail } from '../../store/email-store';
 import { type AttemptRecord, getOrder, orderHistory, type PaymentOrderRecord } from '../../store/payment-store';
-import { type BookingRecord, getBooking } from '../../store/property-store';
+import { type BookingRecord, getBooking } from '../../store/booking-store';
 import { type AuditEntry, auditAbout } from '../audit';
 import { guestEmailId } from '../guest-email/outbox';
 import { awaitingRoom, isGuestPageOrder, type RoomName, roomNames } from './room-names';

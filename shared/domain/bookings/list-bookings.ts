@@ -12,7 +12,8 @@ import { calendarDate } from '../../schemas/common';
 import { BOOKING_STATUSES } from '../../schemas/property-sync';
 import { type CheckInPosition, listBookingsByCheckIn } from '../../store/booking-index-store';
 import { keys } from '../../store/keys';
-import { type BookingFilter, type BookingRecord, isActive, listBookings, listRooms } from '../../store/property-store';
+import { listRooms } from '../../store/room-store';
+import { type BookingFilter, type BookingRecord, isActive, listBookings } from '../../store/booking-store';
 
 /** What an operator sees of a booking in a list: its stay, state, room and references. */
 export interface BookingView {

@@ -90,17 +90,17 @@ export class RoomRefused extends AppError {
   constructor(
     readonly reason: 'unknown' | 'inactive' | 'too_small' | 'taken',
     readonly roomNumber: string | undefined,
-    message: string,
+    refusal: AppError,
     /** The room's price x nights, when it exists (the total a form offered for it). */
     readonly stayTotal?: number,
   ) {
-    super(reason === 'unknown' ? 404 : 409, reason === 'unknown' ? 'NOT_FOUND' : 'ROOM_NOT_AVAILABLE', message, [{ path: 'room_id', message }]);
+    super(refusal.status, refusal.code, refusal.message, refusal.details);
   }
 }
 
 export async function receptionDesk(clientId: string, now = new Date()): Promise<ReceptionDesk> {
   const client = await getClient(clientId);
-  if (!client) throw new AppError(404, 'NOT_FOUND', `No client ${clientId}`);
+  if (!client) throw errors.clientNotFound(clientId);
   const timeZone = timeZoneOf(client);
   return { client_id: clientId, currency: client.currency, time_zone: timeZone, today: localDate(timeZone, now) };
 }
@@ -189,14 +189,13 @@ export async function freeRoomsForStay(clientId: string, stay: ReceptionStay, cu
  */
 export async function roomRefusal(clientId: string, roomId: string, stay: ReceptionStay, currency: string): Promise<RoomRefused> {
   const room = /^[A-Za-z0-9-]{1,128}$/.test(roomId) ? await getRoom(clientId, roomId) : undefined;
-  if (!room) return new RoomRefused('unknown', undefined, 'There is no such room: choose one of the rooms free for the stay');
+  if (!room) return new RoomRefused('unknown', undefined, errors.receptionRoomUnknown());
   const total = stayTotal(room.price, stay.nights, currency);
-  if (!room.is_active) return new RoomRefused('inactive', room.room_number, `Room ${room.room_number} is not in use: choose another room`, total);
+  if (!room.is_active) return new RoomRefused('inactive', room.room_number, errors.receptionRoomInactive(room.room_number), total);
   if (room.max_occupancy < stay.guests) {
-    const most = room.max_occupancy === 1 ? '1 guest' : `${room.max_occupancy} guests`;
-    return new RoomRefused('too_small', room.room_number, `Room ${room.room_number} takes at most ${most}: choose another room`, total);
+    return new RoomRefused('too_small', room.room_number, errors.receptionRoomTooSmall(room.room_number, room.max_occupancy), total);
   }
-  return new RoomRefused('taken', room.room_number, `Room ${room.room_number} is already booked for some of these nights: choose another room`, total);
+  return new RoomRefused('taken', room.room_number, errors.receptionRoomTaken(room.room_number), total);
 }
 
 /**

@@ -3,10 +3,12 @@
  * page and its order's page. Read by key (GetItem each room; the property's categories only when
  * a room names one), never by the client's history.
  */
-import { getBooking, isActive, listCategories, type BookingRecord, type RoomRecord } from '../../store/property-store';
+import { listCategories } from '../../store/category-store';
+import type { RoomRecord } from '../../store/room-store';
+import { getBooking, isActive, type BookingRecord } from '../../store/booking-store';
 import { getRoom } from '../../store/service-booking-store';
 
-/** Orders the guest booking page makes for itself carry this partner reference prefix (guest-bookings.ts). */
+/** Orders the guest booking page makes for itself carry this partner reference prefix (guest-booking/online-checkout.ts). */
 const GUEST_PAGE_REFERENCE = 'guest:';
 
 /** An order made by the hotel's own booking page, not by a partner's website. */

@@ -10,7 +10,8 @@
  */
 import { errors } from '../../errors';
 import { findOrderByExternalReference } from '../../store/payment-store';
-import { type BookingRecord, getBookings, listRooms } from '../../store/property-store';
+import { listRooms } from '../../store/room-store';
+import { type BookingRecord, getBookings } from '../../store/booking-store';
 import { bookingKeys, findSearchEntries, folded, nameWords, roomIdsByNumber, searchTerm } from '../../store/search-store';
 import { type BookingView, bookingView } from './list-bookings';
 

@@ -3,13 +3,15 @@
  * issue) paid room-booking orders. Both are confirmed here, so both emit booking.confirmed.
  */
 import { randomInt } from 'node:crypto';
-import { AppError } from '../../errors';
+import { errors } from '../../errors';
 import { newId } from '../../ids';
 import type { PaymentStatus } from '../../schemas/property-sync';
 import { type DeliveryRecord, newDelivery } from '../../store/delivery-store';
 import { type EndpointConfig, getEndpoint } from '../../store/endpoint-store';
-import { activeBookingsOfRoom, type BookingOrigin, type BookingRecord, type RoomRecord } from '../../store/property-store';
-import { getRoom, getRoomHolds, type Hold, serviceBookingItems, type TransactItem, transactWrite } from '../../store/service-booking-store';
+import type { RoomRecord } from '../../store/room-store';
+import { activeBookingsOfRoom, type BookingOrigin, type BookingRecord } from '../../store/booking-store';
+import { getRoom, getRoomHolds, type Hold, serviceBookingItems } from '../../store/service-booking-store';
+import { type TransactItem, transactWrite } from '../../store/transactions';
 import { bookingConfirmedPayload } from '../callbacks/payloads';
 import { dispatch } from '../callbacks/deliveries';
 import { withConcurrencyRetry } from '../property-sync/results';
@@ -131,8 +133,7 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
       ? await roomProblem(room, input, holds!.holds, { now, bookingId: input.bookingId })
       : 'no room was chosen';
   if (problem && input.requireRoom) {
-    const status = room || !input.roomId ? 409 : 404;
-    throw new AppError(status, status === 404 ? 'NOT_FOUND' : 'ROOM_NOT_AVAILABLE', `Cannot book room ${input.roomId}: ${problem}`);
+    throw room || !input.roomId ? errors.bookingRoomNotAvailable(input.roomId, problem) : errors.bookingRoomNotFound(input.roomId, problem);
   }
   const locked = !problem && room ? room : undefined;
   const booking: BookingRecord = {

@@ -6,7 +6,7 @@
  */
 import { callbackQueue } from '../../../definitions/queues';
 import { config } from '../../config';
-import { AppError, errors } from '../../errors';
+import { errors } from '../../errors';
 import { describeHostRefusal, refusedHost } from '../../net/address-policy';
 import { postOutbound } from '../../net/outbound-post';
 import { logger } from '../../observability';
@@ -72,7 +72,7 @@ export async function configureEndpoint(
 ): Promise<{ secret: string; url: string }> {
   const url = validateEndpointUrl(input.url);
   if (input.secret !== undefined && input.secret.length < 16) {
-    throw new AppError(400, 'VALIDATION_ERROR', 'A secret needs at least 16 characters');
+    throw errors.secretTooShort();
   }
   const secret = input.secret ?? generateSigningSecret();
   await putEndpoint(clientId, kind, { url, secret, updated_at: now.toISOString() });
@@ -284,8 +284,8 @@ export async function retryDelivery(deliveryId: string, now = new Date()): Promi
   const requeued = await requeueDelivery(deliveryId, now.toISOString());
   if (!requeued) {
     const existing = await getDelivery(deliveryId);
-    if (!existing) throw new AppError(404, 'NOT_FOUND', `No delivery ${deliveryId}`);
-    throw new AppError(409, 'DELIVERY_NOT_RETRYABLE', `Delivery ${deliveryId} is ${existing.status}; only failed or needs_review deliveries are retried`);
+    if (!existing) throw errors.deliveryNotFound(deliveryId);
+    throw errors.deliveryNotRetryable(deliveryId, existing.status);
   }
   await dispatch(deliveryId, requeued.due_at, now);
   return requeued;
@@ -304,7 +304,7 @@ export async function retryDeliveries(clientId: string, status: 'failed' | 'need
 
 export async function showDelivery(deliveryId: string): Promise<DeliveryRecord> {
   const delivery = await getDelivery(deliveryId);
-  if (!delivery) throw new AppError(404, 'NOT_FOUND', `No delivery ${deliveryId}`);
+  if (!delivery) throw errors.deliveryNotFound(deliveryId);
   return delivery;
 }
 

@@ -7,26 +7,25 @@
  * bundle the sender.
  */
 import * as z from 'zod/mini';
+import { DELIVERY_STATUSES, RETRYABLE_DELIVERY_STATUSES } from '../../schemas/deliveries';
 import { batchGet } from '../../store/batch';
 import {
   bookingConfirmedDeliveryIds,
-  type DeliveryAttempt,
   type DeliveryRecord,
   type DeliveryStatus,
   deliveriesPage,
   deliveriesPageKey,
   getDeliveries,
 } from '../../store/delivery-store';
-import type { EndpointKind } from '../../store/endpoint-store';
 import { fromItem } from '../../store/items';
 import { keys } from '../../store/keys';
 import type { PaymentOrderRecord } from '../../store/payment-store';
-import type { RoomRecord } from '../../store/property-store';
+import type { RoomRecord } from '../../store/room-store';
 import { invalid, nextCursor, readPage } from '../paging';
 
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'needs_review'] as const satisfies readonly DeliveryStatus[];
+export { DELIVERY_STATUSES };
 /** What an operator has to look at: retries are over, or the receiver refused the event. */
-export const ATTENTION_STATUSES: readonly DeliveryStatus[] = ['failed', 'needs_review'];
+export const ATTENTION_STATUSES: readonly DeliveryStatus[] = RETRYABLE_DELIVERY_STATUSES;
 
 /**
  * Who and what a delivery is about, as staff know them: a booking's guest, room and stay (from a
@@ -43,23 +42,15 @@ export interface DeliveryAbout {
   order_reference: string | null;
 }
 
-/** A delivery as listed: the record without its lease, with its attempts and what it is about. */
-export interface DeliveryView {
-  delivery_id: string;
-  event: string;
-  endpoint: EndpointKind;
-  status: DeliveryStatus;
-  attempts: DeliveryAttempt[];
-  round_attempts: number;
-  due_at: string;
-  created_at: string;
-  updated_at: string;
+/**
+ * A delivery as listed: the record (its payload and attempts included) without its client and
+ * lease, its optional links as null, and what it is about.
+ */
+export type DeliveryView = Omit<DeliveryRecord, 'client_id' | 'lease_until' | 'booking_id' | 'payment_order_id'> & {
   booking_id: string | null;
   payment_order_id: string | null;
-  /** The JSON body, as sent on every attempt. */
-  payload: string;
   about: DeliveryAbout;
-}
+};
 
 interface BookingPayload {
   booking?: { id?: string; booking_reference?: string; guest_name?: string; check_in_date?: string; check_out_date?: string };

@@ -1,6 +1,7 @@
 /** Event payloads, serialized once when the event happens; every attempt sends these bytes. */
 import type { PaymentOrderRecord } from '../../store/payment-store';
-import type { BookingRecord, RoomRecord } from '../../store/property-store';
+import type { RoomRecord } from '../../store/room-store';
+import type { BookingRecord } from '../../store/booking-store';
 
 /** The spec types these fields as strings: an absent value is sent as "". */
 const text = (value: string | undefined) => value ?? '';

@@ -15,15 +15,23 @@
  * Kept apart from guest-bookings.ts so that settling an order (verify, webhooks) can release a
  * hold without loading the guest page's use cases.
  */
-import { AppError, errors } from '../../errors';
+import { errors } from '../../errors';
 import { logger } from '../../observability';
 import { checkoutHoldPutItem, checkoutHoldReleaseItem } from '../../store/guest-booking-store';
 import { isConditionFailure } from '../../store/items';
-import type { RoomRecord } from '../../store/property-store';
-import { getRoomHolds, type Hold, holdItem, type TransactItem, transactWrite } from '../../store/service-booking-store';
+import type { RoomRecord } from '../../store/room-store';
+import { getRoomHolds, type Hold, holdItem } from '../../store/service-booking-store';
+import { type TransactItem, transactWrite } from '../../store/transactions';
 import { currentHolds, holdExpired, roomProblem } from '../bookings/service-bookings';
 import { withConcurrencyRetry } from '../property-sync/results';
 import { sourceHoldItem } from './source-limit';
+
+/**
+ * How long a guest's checkout (or booking to pay at the hotel) holds its room: as long as the
+ * checkout can be paid, Stripe's shortest Checkout Session `expires_at` (30 minutes after
+ * creation). The session is created to expire at the hold's end, the sandbox's too.
+ */
+export const HOLD_MINUTES = 30;
 
 /** Concurrent writers of one room's hold item (a race for the last free room) each get this many reads. */
 const HOLD_ATTEMPTS = 10;
@@ -62,7 +70,7 @@ export async function holdRoomForCheckout(hold: CheckoutHold, now: Date, extra: 
       const holds = await getRoomHolds(clientId, room.id);
       if (holds.holds.some((h) => h.booking_id === hold.bookingId && !holdExpired(h, now))) return false;
       const problem = await roomProblem(room, hold, holds.holds, { now });
-      if (problem) throw new AppError(409, 'ROOM_NOT_AVAILABLE', `Room ${room.room_number} cannot be booked: ${problem}`);
+      if (problem) throw errors.roomNotBookable(room.room_number, problem);
       // A room the guest could have: counted toward the source's open holds (429 past three).
       const sourceItems = hold.source ? [await sourceHoldItem(clientId, hold.source, { bookingId: hold.bookingId, roomId: room.id, expiresAt: hold.expiresAt }, now)] : [];
       await transactWrite([

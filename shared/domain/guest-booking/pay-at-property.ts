@@ -23,53 +23,27 @@
  *   hold, delivery, the guest booking's status, the confirmation e-mail); UpdateItem (the
  *   delivery once enqueued, the e-mail once tried) and SQS SendMessage (`enqueuesCallbacks`).
  */
-import { createHmac } from 'node:crypto';
 import { AppError, errors } from '../../errors';
 import { bookingConfirmationEmail, confirmYourBookingEmail } from '../../guest/emails';
 import { nameBasedId, newId } from '../../ids';
 import { nightsBetween } from '../../schemas/common';
-import { orderReferenceKey } from '../../secrets/order-reference-key';
 import { getEndpoint } from '../../store/endpoint-store';
 import { getGuestBooking, type GuestBookingRecord, guestBookingConfirmItem, guestBookingPutItem } from '../../store/guest-booking-store';
 import { isConditionFailure } from '../../store/items';
-import { getBooking } from '../../store/property-store';
-import { transactWrite } from '../../store/service-booking-store';
+import { getBooking } from '../../store/booking-store';
+import { transactWrite } from '../../store/transactions';
+import { stayTotal } from '../bookings/rates';
 import { type BookingPlan, dispatchAll, planServiceBooking } from '../bookings/service-bookings';
 import { guestEmailItem, newGuestEmail, sendCommittedEmails } from '../guest-email/outbox';
 import { withConcurrencyRetry } from '../property-sync/results';
-import { holdRoomForCheckout } from './checkout-holds';
+import { type BookingInput, checkBookingInput } from './booking-input';
+import { guestBookingOf, type GuestBookingView } from './booking-views';
+import { HOLD_MINUTES, holdRoomForCheckout } from './checkout-holds';
+import { chosenRoom, guestBookingClient } from './guest-client';
+import { guestBookingRecord } from './online-checkout';
 import { sourceHash } from './source-limit';
-import {
-  attemptIdentity,
-  type BookingInput,
-  checkBookingInput,
-  chosenRoom,
-  guestBookingClient,
-  guestBookingOf,
-  type GuestBookingView,
-  guestBookingRecord,
-  HOLD_MINUTES,
-  newToken,
-  stayTotal,
-  TOKEN,
-  tokenHash,
-  UUID,
-} from './guest-bookings';
-
-const hmac = async (message: string) => createHmac('sha256', await orderReferenceKey()).update(message, 'utf8').digest('base64url');
-
-/**
- * The e-mail link's secret: for a form with an attempt id, an HMAC of the attempt's identity (a
- * repeated submit of the form is the same booking, with the same link); else 32 random bytes.
- */
-const linkSecretOf = async (identity: string | undefined) => (identity ? hmac(`guest-email-link\u0000${identity}`) : newToken());
-
-/** The booking page's token of an e-mail link's secret. */
-const tokenOfLink = (secret: string) => hmac(`guest-confirmation\u0000at_property\u0000${secret}`);
-
-const base = (baseUrl: string) => baseUrl.replace(/\/$/, '');
-const confirmLinkUrl = (baseUrl: string, clientId: string, secret: string) => `${base(baseUrl)}/book/${clientId}/confirm/${secret}`;
-const confirmationUrl = (baseUrl: string, clientId: string, token: string) => `${base(baseUrl)}/book/${clientId}/confirmation/${token}`;
+import { attemptIdentity, linkSecretOf, TOKEN, tokenHash, tokenOfLink, UUID } from './tokens';
+import { confirmationUrl, confirmLinkUrl } from './urls';
 
 /**
  * A booking to pay at the hotel (only where the client enabled it and the stage sends e-mail,
@@ -82,7 +56,7 @@ const confirmationUrl = (baseUrl: string, clientId: string, token: string) => `$
  */
 export async function bookPayAtProperty(clientId: string, input: BookingInput, baseUrl: string, now: Date): Promise<{ token: string }> {
   const client = await guestBookingClient(clientId);
-  if (!client.pay_at_property) throw new AppError(403, 'PAY_AT_PROPERTY_DISABLED', 'This hotel takes bookings with online payment only');
+  if (!client.pay_at_property) throw errors.payAtPropertyDisabled();
   const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days, client.time_zone);
   const room = await chosenRoom(clientId, input.room_id);
   const total = stayTotal(room.price, nightsBetween(stay.check_in, stay.check_out), client.currency);

@@ -12,11 +12,12 @@
  * table never holds a guest's IP address. IPv6 addresses count per /64 (../../net/source-block.ts).
  */
 import { createHmac } from 'node:crypto';
-import { AppError } from '../../errors';
+import { errors } from '../../errors';
 import { sourceBlock } from '../../net/source-block';
 import { orderReferenceKey } from '../../secrets/order-reference-key';
 import { getSourceHolds, type SourceHold, sourceHoldsPutItem } from '../../store/guest-booking-store';
-import { getRoomHolds, type TransactItem } from '../../store/service-booking-store';
+import { getRoomHolds } from '../../store/service-booking-store';
+import type { TransactItem } from '../../store/transactions';
 import { holdExpired } from '../bookings/service-bookings';
 
 export const MAX_OPEN_HOLDS_PER_SOURCE = 3;
@@ -54,13 +55,7 @@ export async function sourceHoldItem(
   if (open.length >= MAX_OPEN_HOLDS_PER_SOURCE) {
     const firstEnd = Math.min(...open.map((h) => Date.parse(h.expires_at)));
     const seconds = Math.max(1, Math.ceil((firstEnd - now.getTime()) / 1000));
-    throw new AppError(
-      429,
-      'RATE_LIMITED',
-      `You already have ${open.length} bookings in progress at this hotel. Finish paying for one of them, or try again in ${Math.ceil(seconds / 60)} minutes.`,
-      undefined,
-      { 'Retry-After': String(seconds) },
-    );
+    throw errors.tooManyOpenHolds(open.length, seconds);
   }
   return sourceHoldsPutItem(clientId, source, [...open, { booking_id: hold.bookingId, room_id: hold.roomId, expires_at: hold.expiresAt }], read.version);
 }

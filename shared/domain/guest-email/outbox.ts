@@ -22,7 +22,7 @@ import {
   markEmailFailed,
   markEmailSent,
 } from '../../store/email-store';
-import type { TransactItem } from '../../store/service-booking-store';
+import type { TransactItem } from '../../store/transactions';
 
 export { emailEnabled };
 

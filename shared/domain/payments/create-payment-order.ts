@@ -6,22 +6,21 @@
  */
 import type { Principal } from '../../auth/authorize';
 import { config } from '../../config';
-import { AppError, errors } from '../../errors';
+import { errors } from '../../errors';
 import { newId } from '../../ids';
 import { MAX_STAY_NIGHTS, nightsBetween } from '../../schemas/common';
 import type { PaymentOrderRequest } from '../../schemas/payments';
 import { isConditionFailure } from '../../store/items';
 import {
   type AttemptRecord,
-  attemptItem,
+  attemptPutItem,
   findOrderByExternalReference,
   newOrderItems,
   type OrderStatus,
   orderUpdateItem,
   type PaymentOrderRecord,
 } from '../../store/payment-store';
-import { TABLE } from '../../store/dynamo';
-import { transactWrite } from '../../store/service-booking-store';
+import { transactWrite } from '../../store/transactions';
 import { orderReferenceFor, providerReturnUrl } from './order-references';
 import { orderCreatedView } from './order-views';
 import { checkoutSettingsOf, providerFor } from './providers';
@@ -37,7 +36,7 @@ export type OrderCreator = Pick<Principal, 'clientId' | 'origins'>;
 
 function checkRequest(principal: OrderCreator, body: PaymentOrderRequest, allowHttp: boolean) {
   if (!config().supportedCurrencies.includes(body.currency)) {
-    throw new AppError(400, 'UNSUPPORTED_CURRENCY', `currency ${body.currency} is not supported`);
+    throw errors.currencyNotSupported(body.currency);
   }
   for (const field of ['success_url', 'cancel_url'] as const) {
     const url = new URL(body[field]);
@@ -45,9 +44,7 @@ function checkRequest(principal: OrderCreator, body: PaymentOrderRequest, allowH
       throw errors.validation([{ path: field, message: 'must be an https URL' }]);
     }
     if (principal.origins.length && !principal.origins.includes(url.origin.toLowerCase())) {
-      throw new AppError(400, 'RETURN_URL_NOT_ALLOWED', `${field} must use one of the API key's allowed origins`, [
-        { path: field, message: `origin ${url.origin} is not allowed for this key` },
-      ]);
+      throw errors.returnUrlNotAllowed(field, url.origin);
     }
   }
   const context = body.context;
@@ -120,7 +117,7 @@ async function newAttempt(order: PaymentOrderRecord, baseUrl: string, now: Date,
     attempt: order.attempt + 1,
     updated_at: now.toISOString(),
   };
-  await transactWrite([orderUpdateItem(next, order), { Put: { TableName: TABLE, Item: attemptItem(order.order_reference, openAttempt(next)) } }]);
+  await transactWrite([orderUpdateItem(next, order), attemptPutItem(order.order_reference, openAttempt(next))]);
   return next;
 }
 
@@ -140,7 +137,7 @@ export async function createPaymentOrder(
     const existing = await findOrderByExternalReference(principal.clientId, body.reference);
     if (existing) {
       if (existing.amount_minor !== body.amount_minor || existing.currency !== body.currency) {
-        throw new AppError(409, 'EXTERNAL_REFERENCE_CONFLICT', `reference ${body.reference} is already used with another amount or currency`);
+        throw errors.externalReferenceConflict(body.reference);
       }
       if (!RETRYABLE_STATUSES.includes(existing.status)) return { status: 200, body: orderCreatedView(existing, true) };
       try {

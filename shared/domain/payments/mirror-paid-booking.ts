@@ -97,7 +97,7 @@ export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Pro
   };
 }
 
-/** Orders the guest booking page makes for itself carry this partner reference prefix (guest-bookings.ts). */
+/** Orders the guest booking page makes for itself carry this partner reference prefix (guest-booking/online-checkout.ts). */
 const GUEST_ORDER_REFERENCE = 'guest:';
 
 /**

@@ -1,6 +1,6 @@
 /** What partners see of an order: the create answer and the status lookup. */
 import type { Principal } from '../../auth/authorize';
-import { AppError } from '../../errors';
+import { errors } from '../../errors';
 import { majorAmount } from '../../schemas/payments';
 import { type BookingSync, getOrder, type PaymentOrderRecord } from '../../store/payment-store';
 
@@ -46,7 +46,7 @@ export async function getPaymentOrderStatus(principal: Principal, orderReference
   const order = await getOrder(orderReference);
   // Another client's order is indistinguishable from a missing one.
   if (!order || order.client_id !== principal.clientId) {
-    throw new AppError(404, 'PAYMENT_ORDER_NOT_FOUND', `No payment order ${orderReference}`);
+    throw errors.paymentOrderNotFound(orderReference);
   }
   return {
     payment_order_id: order.payment_order_id,

@@ -7,7 +7,7 @@
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { MONEY_ROUTING_METRICS } from '../../../definitions/metrics';
-import { AppError } from '../../errors';
+import { errors } from '../../errors';
 import { logger, metrics } from '../../observability';
 import { STRIPE_ACCOUNT_PATTERN } from '../../payments/stripe';
 import {
@@ -23,15 +23,13 @@ import { providerSettingsOf } from './providers';
 
 export type { LinkedStripeAccount };
 
-const invalidAccount = (message: string, detail: string) => new AppError(400, 'VALIDATION_ERROR', message, [{ path: 'account', message: detail }]);
-
 /** Links a connected account to the client (again: the first link stands); the client's linked accounts after it. */
 export async function linkStripeAccount(
   clientId: string,
   account: string,
   now = new Date(),
 ): Promise<{ linked: LinkedStripeAccount; accounts: LinkedStripeAccount[] }> {
-  if (!STRIPE_ACCOUNT_PATTERN.test(account)) throw invalidAccount(`Not a Stripe account id (acct_…): ${account}`, 'must be a Stripe account id like acct_1A2b3C');
+  if (!STRIPE_ACCOUNT_PATTERN.test(account)) throw errors.notAStripeAccount(account);
   const linked = await putLinkedStripeAccount(clientId, { account, linked_at: now.toISOString() });
   return { linked, accounts: await listLinkedStripeAccounts(clientId) };
 }
@@ -56,7 +54,7 @@ const sameSettings = (a: ProviderSettings | undefined, b: ProviderSettings) => a
 export async function chooseProvider(clientId: string, input: { provider: string; account?: string }): Promise<ProviderChoice> {
   const settings = providerSettingsOf(input);
   if (settings.account && !(await getLinkedStripeAccount(clientId, settings.account))) {
-    throw invalidAccount(`The Stripe account ${settings.account} is not linked to your hotel: choose a linked one, or ask us to link it`, 'not linked to this client');
+    throw errors.stripeAccountNotLinked(settings.account);
   }
   const previous = await getProviderSettings(clientId);
   const changed = !sameSettings(previous, settings);

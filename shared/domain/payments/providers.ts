@@ -5,7 +5,7 @@
  * else no code path can reach it, whatever a client's settings or an old attempt say.
  */
 import { config } from '../../config';
-import { AppError } from '../../errors';
+import { errors } from '../../errors';
 import type { PaymentProvider } from '../../payments/provider';
 import { sandboxProvider } from '../../payments/sandbox';
 import { STRIPE_ACCOUNT_PATTERN, stripeProvider } from '../../payments/stripe';
@@ -13,12 +13,10 @@ import { getProviderSettings, type ProviderName, type ProviderSettings, putLinke
 
 export const PROVIDERS: readonly ProviderName[] = ['sandbox', 'stripe'];
 
-const notConfigured = (message: string) => new AppError(422, 'PROVIDER_NOT_CONFIGURED', message);
-
 export function providerFor(provider: ProviderName): PaymentProvider {
   switch (provider) {
     case 'sandbox':
-      if (!config().sandboxPayments) throw notConfigured('The sandbox payment provider is not available in this stage');
+      if (!config().sandboxPayments) throw errors.sandboxProviderUnavailable();
       return sandboxProvider();
     case 'stripe':
       return stripeProvider();
@@ -33,10 +31,8 @@ export async function checkoutSettingsOf(clientId: string): Promise<ProviderSett
   const settings = await getProviderSettings(clientId);
   if (settings) return settings;
   if (config().sandboxPayments) return { provider: 'sandbox' };
-  throw notConfigured('No payment provider is configured for this client');
+  throw errors.noProviderConfigured();
 }
-
-const invalid = (path: string, message: string, detail: string) => new AppError(400, 'VALIDATION_ERROR', message, [{ path, message: detail }]);
 
 /**
  * The settings an operator asked for, checked: sandbox (where the stage has it), or Stripe with
@@ -44,17 +40,17 @@ const invalid = (path: string, message: string, detail: string) => new AppError(
  */
 export function providerSettingsOf(input: { provider: string; account?: string }): ProviderSettings {
   if (!(PROVIDERS as readonly string[]).includes(input.provider)) {
-    throw invalid('provider', `provider must be one of ${PROVIDERS.join(', ')}`, `must be one of ${PROVIDERS.join(', ')}`);
+    throw errors.unknownProvider(PROVIDERS);
   }
   if (input.provider === 'stripe') {
     if (!input.account || !STRIPE_ACCOUNT_PATTERN.test(input.account)) {
-      throw invalid('account', 'Stripe needs the connected account id (acct_…)', 'must be a Stripe account id like acct_1A2b3C');
+      throw errors.stripeAccountRequired();
     }
     return { provider: 'stripe', account: input.account };
   }
-  if (input.account) throw invalid('account', 'An account is only set for Stripe', 'only for --provider stripe');
+  if (input.account) throw errors.accountForStripeOnly();
   if (!config().sandboxPayments) {
-    throw invalid('provider', 'The sandbox provider is off in this stage (deploy it with -c sandboxPayments=true, never in prod)', 'sandbox is off in this stage');
+    throw errors.sandboxProviderOff();
   }
   return { provider: 'sandbox' };
 }

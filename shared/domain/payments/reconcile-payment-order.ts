@@ -22,7 +22,7 @@ import {
   settledAttemptItems,
   transactionItem,
 } from '../../store/payment-store';
-import { type TransactItem, transactWrite } from '../../store/service-booking-store';
+import { type TransactItem, transactWrite } from '../../store/transactions';
 import { paymentOrderPaidPayload } from '../callbacks/payloads';
 import { dispatchAll } from '../bookings/service-bookings';
 import { releaseCheckoutHold } from '../guest-booking/checkout-holds';

@@ -5,13 +5,9 @@
  */
 import type { AvailabilityQuery } from '../../schemas/property-sync';
 import { nightsBetween } from '../../schemas/common';
-import {
-  activeBookingsOverlapping,
-  type CategoryRecord,
-  listCategories,
-  listRooms,
-  type RoomRecord,
-} from '../../store/property-store';
+import { type CategoryRecord, listCategories } from '../../store/category-store';
+import { listRooms, type RoomRecord } from '../../store/room-store';
+import { activeBookingsOverlapping } from '../../store/booking-store';
 import { openCheckoutHolds } from '../../store/guest-booking-store';
 import { byRoomNumber } from './room-order';
 

@@ -1,5 +1,5 @@
 /** The response of every sync write (docs/behaviour.md "Sync writes"). */
-import { AppError, type ErrorDetail } from '../../errors';
+import { type AppError, type ErrorDetail, errors } from '../../errors';
 import { isConditionFailure } from '../../store/items';
 
 export type SyncAction = 'created' | 'updated' | 'unchanged' | 'linked';
@@ -33,7 +33,7 @@ export function upsertAction(previous: { content_hash?: string } | undefined, ha
 }
 
 export function unknownReference(details: ErrorDetail[]): AppError {
-  return new AppError(422, 'UNKNOWN_REFERENCE', 'The request refers to records that have not been synced; nothing was written', details);
+  return errors.unknownReference(details);
 }
 
 /** Two items of one request with the same identity. */

@@ -14,6 +14,7 @@ import { errors } from '../../errors';
 import { contentHash, nameBasedId } from '../../ids';
 import type { BookingInput, PutBookingsBody } from '../../schemas/property-sync';
 import { mapConcurrent } from '../../store/batch';
+import { listRooms } from '../../store/room-store';
 import {
   activeBookingsOfRoom,
   type ActiveStayOfRoom,
@@ -22,10 +23,9 @@ import {
   getBooking,
   getBookings,
   isActive,
-  listRooms,
   type SyncedStatement,
   updateBooking,
-} from '../../store/property-store';
+} from '../../store/booking-store';
 import { duplicateIds, summarize, unknownReference } from './results';
 import { ensureTimeForNextWrite, ensureTimeForWrites, type TimeBudget, UNLIMITED_TIME, writeRounds } from './time-budget';
 

@@ -1,7 +1,7 @@
 /** PUT room-categories: upsert by external_source + external_category_id. */
 import { contentHash, nameBasedId } from '../../ids';
 import type { PutCategoriesBody } from '../../schemas/property-sync';
-import { type CategoryRecord, listCategories, putCategories } from '../../store/property-store';
+import { type CategoryRecord, listCategories, putCategories } from '../../store/category-store';
 import { errors } from '../../errors';
 import { BATCH_PUT_PARALLEL_ITEMS } from '../../store/batch';
 import { duplicateIds, summarize, upsertAction } from './results';

@@ -13,16 +13,9 @@ import { errors } from '../../errors';
 import { contentHash, nameBasedId } from '../../ids';
 import type { PutCheckinsBody } from '../../schemas/property-sync';
 import { BATCH_PUT_PARALLEL_ITEMS, mapConcurrent } from '../../store/batch';
-import {
-  type BookingRecord,
-  type CheckinRecord,
-  getBooking,
-  getBookings,
-  getCheckins,
-  listRooms,
-  putCheckins,
-  updateBooking,
-} from '../../store/property-store';
+import { listRooms } from '../../store/room-store';
+import { type BookingRecord, getBooking, getBookings, updateBooking } from '../../store/booking-store';
+import { type CheckinRecord, getCheckins, putCheckins } from '../../store/checkin-store';
 import { syncedBookingId } from './sync-bookings';
 import { duplicateIds, summarize, unknownReference, upsertAction } from './results';
 import { ensureTimeForNextWrite, ensureTimeForWrites, type TimeBudget, UNLIMITED_TIME, writeRounds } from './time-budget';

@@ -2,11 +2,12 @@
  * PUT rooms: upsert by client + external_source + external_room_id; a new external room whose
  * room number already exists links to that room instead of duplicating it.
  */
-import { AppError, type ErrorDetail, errors } from '../../errors';
+import { type AppError, type ErrorDetail, errors } from '../../errors';
 import { contentHash, nameBasedId, newId } from '../../ids';
 import type { PutRoomsBody, RoomInput } from '../../schemas/property-sync';
 import { mapConcurrent } from '../../store/batch';
-import { createRoom, listCategories, listRooms, type RoomRecord, updateRoom } from '../../store/property-store';
+import { listCategories } from '../../store/category-store';
+import { createRoom, listRooms, type RoomRecord, updateRoom } from '../../store/room-store';
 import { duplicateIds, summarize, type SyncAction, unknownReference } from './results';
 import { isConditionFailure } from '../../store/items';
 import { ensureTimeForNextWrite, ensureTimeForWrites, type TimeBudget, UNLIMITED_TIME, writeRounds } from './time-budget';
@@ -33,10 +34,7 @@ function roomContent(input: RoomInput, source: string) {
 }
 
 function roomNumberConflict(details: ErrorDetail[], nothingWritten = true): AppError {
-  const message = nothingWritten
-    ? 'A room number belongs to another room; nothing was written'
-    : 'A room number was taken by a concurrent request; the other rooms of this request were written';
-  return new AppError(422, 'ROOM_NUMBER_CONFLICT', message, details);
+  return nothingWritten ? errors.syncRoomNumberConflict(details) : errors.syncRoomNumberTakenMidway(details);
 }
 
 /**

@@ -12,7 +12,7 @@
  * Idempotency-Key, and the same request sent again finds those items unchanged and writes the
  * rest, reaching the state a single complete run would have left.
  */
-import { AppError } from '../../errors';
+import { type AppError, errors } from '../../errors';
 
 export interface TimeBudget {
   /** Milliseconds until the function is stopped. */
@@ -35,13 +35,7 @@ export const WRITE_RESERVE_MS = 4_000;
 export const WRITE_ROUND_MS = 100;
 
 export function outOfTime(): AppError {
-  return new AppError(
-    503,
-    'SERVICE_UNAVAILABLE',
-    'The request could not be completed in time; send it again (items already written are reported unchanged)',
-    undefined,
-    { 'Retry-After': '2' },
-  );
+  return errors.syncOutOfTime();
 }
 
 /** Rounds of parallel writes: `writes` at most `parallel` at a time. */

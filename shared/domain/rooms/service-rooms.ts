@@ -3,12 +3,12 @@
  * dashboard's "Add room"). Such a room has no external ids; a later PUT rooms with the same
  * room_number links it (sync-rooms.ts: action `linked`), so it keeps its id and its bookings.
  */
-import { AppError, errors } from '../../errors';
+import { errors } from '../../errors';
 import { zodDetails } from '../../http/error-envelope';
 import { contentHash, newId } from '../../ids';
 import { serviceRoomInput } from '../../schemas/rooms';
 import { isConditionFailure } from '../../store/items';
-import { createRoom, type RoomRecord } from '../../store/property-store';
+import { createRoom, type RoomRecord } from '../../store/room-store';
 
 /**
  * Creates an active room from untrusted input (the API's rules: room number 1 to 128
@@ -29,9 +29,7 @@ export async function createServiceRoom(clientId: string, input: unknown, now = 
     await createRoom(clientId, room);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    throw new AppError(422, 'ROOM_NUMBER_CONFLICT', `Room number ${room.room_number} belongs to another room of this client`, [
-      { path: 'room_number', message: 'belongs to another room' },
-    ]);
+    throw errors.roomNumberTaken(room.room_number);
   }
   return room;
 }

@@ -1,7 +1,7 @@
 /** Property data the benchmarks sync: categories, rooms, bookings and a booking history. */
 import { randomUUID } from 'node:crypto';
 import type { BookingStatus } from '../../../shared/schemas/property-sync';
-import type { BookingRecord } from '../../../shared/store/property-store';
+import type { BookingRecord } from '../../../shared/store/booking-store';
 
 export const SOURCE = 'bench-pms';
 /** The fixed week every availability request asks for. */

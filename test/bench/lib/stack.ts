@@ -4,9 +4,11 @@
  * functions in-process). The capacity meter is attached to the functions' DynamoDB client.
  */
 import { join } from 'node:path';
-import { type Emulator, ensureQueues, ensureTable, startDynamoLocal, startSqsEmulator } from '../../../infra/local/emulators';
+import { type Emulator, startDynamoLocal, startSqsEmulator } from '../../../infra/local/emulators';
+import { ensureQueues } from '../../../infra/local/local-queues';
+import { ensureTable } from '../../../infra/local/local-table';
 import { ensureKeyFile } from '../../../infra/local/key-files';
-import { serve, type ServingStack } from '../../../infra/local/stack';
+import { serve, type ServingStack } from '../../../infra/local/serve';
 import { type CapacityMeter, installCapacityMeter } from './capacity';
 import { httpClient, type HttpClient } from './http';
 

@@ -1,54 +1,19 @@
 /**
- * Categories, rooms, bookings and check-in records of a client on the single table.
- * Access patterns (docs/data-model.md): Query the client partition by sk prefix for
- * categories and rooms; GetItem/BatchGetItem bookings and check-ins by id; Query gsi1 and gsi2
- * for active stays (they project only what overlap checks read). Nothing here scans.
+ * A client's bookings on the single table (docs/data-model.md): GetItem/BatchGetItem by id,
+ * Query the client partition for lists, and Query gsi1 and gsi2 for active stays (they project
+ * only what overlap checks read). Every write keeps the stay indexes, the check-in order and the
+ * search entries in step with the booking. Nothing here scans.
  */
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { addDays } from '../schemas/common';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { addDays, MAX_STAY_NIGHTS, nightsBetween } from '../schemas/common';
 import { ACTIVE_BOOKING_STATUSES, type BookingStatus, type PaymentStatus } from '../schemas/property-sync';
-import { batchGet, batchPut, queryAll } from './batch';
+import { batchGet, prefixRange, queryAll } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys, SHORT_STAY_NIGHTS } from './keys';
-import { MAX_STAY_NIGHTS, nightsBetween } from '../schemas/common';
 import { fromItem, isConditionFailure } from './items';
 import { bookingFilterExpression } from './booking-filter';
 import { CHECK_IN_INDEX_ATTRIBUTES, checkInIndex } from './booking-index-store';
 import { deleteSearchEntries, putSearchEntries, searchEntryChanges } from './search-store';
-
-export interface CategoryRecord {
-  id: string;
-  external_source: string;
-  external_category_id: string;
-  name: string;
-  base_price?: number;
-  max_occupancy?: number;
-  description?: string;
-  amenities: string[];
-  images: unknown[];
-  is_active: boolean;
-  content_hash: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface RoomRecord {
-  id: string;
-  room_number: string;
-  room_type: string;
-  price: number;
-  max_occupancy: number;
-  images: unknown[];
-  is_active: boolean;
-  external_source?: string;
-  external_room_id?: string;
-  external_category_id?: string;
-  content_hash: string;
-  /** Optimistic lock: every write checks the version it read. */
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
 
 export type BookingOrigin = 'sync' | 'reception' | 'payment';
 
@@ -104,122 +69,9 @@ export interface SyncedStatement {
   external_room_id: string;
 }
 
-export interface CheckinRecord {
-  id: string;
-  external_source: string;
-  external_checkin_id: string;
-  external_booking_id: string;
-  booking_id: string;
-  event: 'check_in' | 'check_out';
-  occurred_at: string;
-  external_room_id?: string;
-  notes?: string;
-  content_hash: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/**
- * The sort-key range of a prefix. Same items as begins_with, and DynamoDB Local serves a range
- * in time independent of the rest of the partition (measured in npm run bench).
- */
-function prefixRange(prefix: string) {
-  return { ':from': prefix, ':to': `${prefix}\uffff` };
-}
-
 export function isActive(status: BookingStatus): boolean {
   return ACTIVE_BOOKING_STATUSES.includes(status);
 }
-
-// ---- categories
-
-export async function listCategories(clientId: string): Promise<CategoryRecord[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ...prefixRange(keys.categoryPrefix) },
-    ConsistentRead: true,
-  });
-  return items.map((item) => fromItem<CategoryRecord>(item));
-}
-
-/** `beforeChunk` may stop the writes between BatchWriteItem calls (batchPut). */
-export async function putCategories(clientId: string, categories: readonly CategoryRecord[], beforeChunk?: () => void): Promise<number> {
-  return batchPut(
-    categories.map((c) => ({ ...keys.category(clientId, c.external_source, c.external_category_id), entity: 'category', ...c })),
-    beforeChunk,
-  );
-}
-
-// ---- rooms
-
-export async function listRooms(clientId: string): Promise<RoomRecord[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ...prefixRange(keys.roomPrefix) },
-    ConsistentRead: true,
-  });
-  return items.map((item) => fromItem<RoomRecord>(item));
-}
-
-function roomItem(clientId: string, room: RoomRecord) {
-  return { ...keys.room(clientId, room.id), entity: 'room', ...room };
-}
-
-/** A new room and its room-number guard, both or neither. */
-export async function createRoom(clientId: string, room: RoomRecord): Promise<void> {
-  await db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: TABLE, Item: roomItem(clientId, room), ConditionExpression: 'attribute_not_exists(pk)' } },
-        {
-          Put: {
-            TableName: TABLE,
-            Item: { ...keys.roomNumber(clientId, room.room_number), entity: 'room_number', room_id: room.id },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      ],
-    }),
-  );
-}
-
-/** Replaces a room if it still has the version read; moves its number guard when the number changes. */
-export async function updateRoom(clientId: string, room: RoomRecord, previous: RoomRecord): Promise<void> {
-  const put = {
-    TableName: TABLE,
-    Item: roomItem(clientId, room),
-    ConditionExpression: 'version = :read',
-    ExpressionAttributeValues: { ':read': previous.version },
-  };
-  if (room.room_number === previous.room_number) {
-    await db.send(new PutCommand(put));
-    return;
-  }
-  await db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: put },
-        {
-          Delete: {
-            TableName: TABLE,
-            Key: keys.roomNumber(clientId, previous.room_number),
-            ConditionExpression: 'room_id = :room',
-            ExpressionAttributeValues: { ':room': room.id },
-          },
-        },
-        {
-          Put: {
-            TableName: TABLE,
-            Item: { ...keys.roomNumber(clientId, room.room_number), entity: 'room_number', room_id: room.id },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      ],
-    }),
-  );
-}
-
-// ---- bookings
 
 /** Index attributes: present only while the booking is active and holds a room. */
 function stayIndex(clientId: string, booking: BookingRecord) {
@@ -419,19 +271,3 @@ export async function activeStaysOverlapping(clientId: string, window: StayWindo
 export async function activeBookingsOfRoom(roomId: string, window: StayWindow): Promise<ActiveStayOfRoom[]> {
   return staysQuery<ActiveStayOfRoom>('gsi2pk', keys.activeStaysOfRoom(roomId), window, MAX_STAY_NIGHTS, ['id', ...STAY_ATTRIBUTES]);
 }
-
-// ---- check-in records
-
-export async function getCheckins(clientId: string, source: string, externalIds: readonly string[]): Promise<Map<string, CheckinRecord>> {
-  const items = await batchGet([...new Set(externalIds)].map((id) => keys.checkin(clientId, source, id)));
-  return new Map(items.map((item) => [item.external_checkin_id as string, fromItem<CheckinRecord>(item)]));
-}
-
-/** `beforeChunk` may stop the writes between BatchWriteItem calls (batchPut). */
-export async function putCheckins(clientId: string, checkins: readonly CheckinRecord[], beforeChunk?: () => void): Promise<number> {
-  return batchPut(
-    checkins.map((c) => ({ ...keys.checkin(clientId, c.external_source, c.external_checkin_id), entity: 'checkin', ...c })),
-    beforeChunk,
-  );
-}
-

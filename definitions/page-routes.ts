@@ -1,0 +1,220 @@
+/**
+ * The route table's pages for people: the hotel dashboard and the guest booking pages, HTML for a
+ * browser, left out of the API document (`page: true`). One function serves each page resource
+ * and its forms; the stack and the local gateway serve these routes as they serve the API's.
+ */
+import { guestBookingTableAccess } from './guest-booking-access';
+import type { RouteAccess } from './route-access';
+import type { Route, RouteAuth } from './routes';
+
+/** A page resource: one function serving a page and its forms (dashboard, guest booking). */
+interface PageResource {
+  function: string;
+  handler: string;
+  auth: Extract<RouteAuth, { kind: 'dashboard' | 'public' }>;
+  access: RouteAccess;
+  description: string;
+  /** [route id, method, path] */
+  routes: readonly (readonly [string, Route['method'], string])[];
+}
+
+function pageRoutes(resource: PageResource): Route[] {
+  return resource.routes.map(([id, method, path]) => ({
+    id,
+    method,
+    path,
+    function: resource.function,
+    handler: resource.handler,
+    auth: resource.auth,
+    access: resource.access,
+    description: resource.description,
+    page: true as const,
+  }));
+}
+
+/**
+ * The hotel dashboard: server-rendered pages for a client's operators, behind their Cognito
+ * session (shared/dashboard/). Every action calls the use case the ops CLI calls.
+ */
+export const dashboardRoutes: readonly Route[] = [
+  ...pageRoutes({
+    function: 'DashboardSession',
+    handler: 'dashboard-session',
+    auth: { kind: 'public' },
+    // Only the user pool: e-mail and password to tokens, the first new password, the code of the
+    // operator's authenticator app and setting one up, sign-out.
+    access: { dynamodb: { actions: [] }, operatorSessions: true },
+    description: 'Dashboard sign-in (password, then a new password, a TOTP code or TOTP set-up) and sign-out (Cognito)',
+    routes: [
+      ['DashboardSignInPage', 'GET', '/dashboard/sign-in'],
+      ['DashboardSignIn', 'POST', '/dashboard/sign-in'],
+      ['DashboardNewPassword', 'POST', '/dashboard/new-password'],
+      ['DashboardSignInCode', 'POST', '/dashboard/sign-in/code'],
+      ['DashboardMfaSetup', 'POST', '/dashboard/sign-in/mfa-setup'],
+      ['DashboardSignOut', 'POST', '/dashboard/sign-out'],
+      ['DashboardStylesheet', 'GET', '/dashboard/style.css'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardOverview',
+    handler: 'dashboard-overview',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2'] } },
+    description: "Dashboard overview: today's arrivals and departures, 14-night occupancy, deliveries needing attention",
+    routes: [['DashboardOverview', 'GET', '/dashboard']],
+  }),
+  ...pageRoutes({
+    function: 'DashboardRooms',
+    handler: 'dashboard-rooms',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#'] } },
+    description: 'Dashboard rooms: the rooms, a 14-night grid, Add room; the reception QR sheet',
+    routes: [
+      ['DashboardRooms', 'GET', '/dashboard/rooms'],
+      ['DashboardAddRoom', 'POST', '/dashboard/rooms'],
+      // Every operator prints it for the reception desk (the guest booking page's QR code).
+      ['DashboardQrSheet', 'GET', '/dashboard/qr-sheet'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardBookings',
+    handler: 'dashboard-bookings',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: {
+      // The booking, hold and audit (CLIENT#), its search entries, its client pointer, the paid
+      // order's booking_sync, the deliveries. gsi3: the list in check-in order; search reads the
+      // search entries (SEARCH#), the room-number guards, bookings and orders by key.
+      dynamodb: {
+        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
+        queries: ['gsi1', 'gsi2', 'gsi3'],
+        writes: ['CLIENT#', 'SEARCH#', 'BOOKINGID#', 'ORDER#', 'DELIVERY#'],
+      },
+      enqueuesCallbacks: true,
+    },
+    description: 'Dashboard bookings: every origin, search, reception bookings, room assignment',
+    routes: [
+      ['DashboardBookings', 'GET', '/dashboard/bookings'],
+      ['DashboardSearch', 'GET', '/dashboard/search'],
+      ['DashboardNewBookingForm', 'GET', '/dashboard/bookings/new'],
+      ['DashboardNewBooking', 'POST', '/dashboard/bookings'],
+      ['DashboardBooking', 'GET', '/dashboard/bookings/{booking_id}'],
+      ['DashboardAssignRoomForm', 'GET', '/dashboard/bookings/{booking_id}/assign'],
+      ['DashboardAssignRoom', 'POST', '/dashboard/bookings/{booking_id}/assign'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardPayments',
+    handler: 'dashboard-payments',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2'] } },
+    description: 'Dashboard payments: orders with their attempts, provider events and transactions',
+    routes: [
+      ['DashboardPayments', 'GET', '/dashboard/payments'],
+      ['DashboardPayment', 'GET', '/dashboard/payments/{order_reference}'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardDeliveries',
+    handler: 'dashboard-deliveries',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: {
+      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: ['CLIENT#', 'DELIVERY#'] },
+      enqueuesCallbacks: true,
+    },
+    description: 'Dashboard deliveries: callbacks and webhooks with their attempts, Retry',
+    routes: [
+      ['DashboardDeliveries', 'GET', '/dashboard/deliveries'],
+      ['DashboardDelivery', 'GET', '/dashboard/deliveries/{delivery_id}'],
+      ['DashboardRetryDelivery', 'POST', '/dashboard/deliveries/{delivery_id}/retry'],
+      ['DashboardRetryFailed', 'POST', '/dashboard/deliveries/retry-failed'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardIntegrations',
+    handler: 'dashboard-integrations',
+    auth: { kind: 'dashboard', role: 'admin' },
+    // Keys (APIKEY#, APIKEYID#); endpoints, provider, guest booking settings and operators'
+    // password confirmations (CLIENTCONFIG#); audit (CLIENT#).
+    access: {
+      dynamodb: {
+        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
+        queries: ['gsi1'],
+        writes: ['CLIENT#', 'CLIENTCONFIG#', 'APIKEY#', 'APIKEYID#'],
+      },
+      sealsSigningSecrets: true,
+    },
+    description: 'Dashboard integrations (admins): keys, callback and webhook URLs, payment provider, guest booking page; hotel settings',
+    routes: [
+      ['DashboardIntegrations', 'GET', '/dashboard/integrations'],
+      ['DashboardCreateKey', 'POST', '/dashboard/integrations/keys'],
+      // Revoking a key and rotating a secret: a confirmation page (GET), then its form (POST).
+      ['DashboardRevokeKeyPage', 'GET', '/dashboard/integrations/keys/{key_id}/revoke'],
+      ['DashboardRevokeKey', 'POST', '/dashboard/integrations/keys/{key_id}/revoke'],
+      ['DashboardSetEndpoint', 'POST', '/dashboard/integrations/endpoints/{kind}'],
+      ['DashboardRotateSecretPage', 'GET', '/dashboard/integrations/endpoints/{kind}/rotate'],
+      ['DashboardRotateSecret', 'POST', '/dashboard/integrations/endpoints/{kind}/rotate'],
+      ['DashboardSetProvider', 'POST', '/dashboard/integrations/provider'],
+      ['DashboardSetPayAtProperty', 'POST', '/dashboard/integrations/guest-booking/pay-at-property'],
+      // The hotel's time zone and what guests are told (client settings).
+      ['DashboardHotelSettings', 'GET', '/dashboard/settings'],
+      ['DashboardSaveHotelSettings', 'POST', '/dashboard/settings'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'DashboardAudit',
+    handler: 'dashboard-audit',
+    auth: { kind: 'dashboard', role: 'staff' },
+    // The audit entries; the hotel's name for the header (every dashboard page: GetItem); the
+    // bookings, deliveries and rooms a page of entries names (BatchGetItem, GetItem; categories: Query).
+    access: { dynamodb: { actions: ['Query', 'GetItem', 'BatchGetItem'] } },
+    description: "Dashboard audit: every operator action, who and when",
+    routes: [['DashboardAudit', 'GET', '/dashboard/audit']],
+  }),
+  ...pageRoutes({
+    function: 'DashboardSecurity',
+    handler: 'dashboard-security',
+    auth: { kind: 'dashboard', role: 'staff' },
+    // The operator's own account in the user pool (their access token); the audit entry (CLIENT#);
+    // the hotel's name for the header (every dashboard page: GetItem).
+    access: { dynamodb: { actions: ['GetItem', 'PutItem'], writes: ['CLIENT#'] } },
+    description: "Dashboard security: the operator's own second factor (TOTP), turned on",
+    routes: [
+      ['DashboardSecurity', 'GET', '/dashboard/security'],
+      ['DashboardStartTotp', 'POST', '/dashboard/security/totp'],
+      ['DashboardEnableTotp', 'POST', '/dashboard/security/totp/verify'],
+    ],
+  }),
+];
+
+/**
+ * The guest booking pages (docs/behaviour.md "Guest booking and the reception QR code"): public,
+ * server-rendered pages for walk-in and web guests of a client, no key, one function. The WAF
+ * rate rule covers them with every other unkeyed route (`/book/`).
+ */
+export const guestRoutes: readonly Route[] = [
+  ...pageRoutes({
+    function: 'GuestBooking',
+    handler: 'guest-booking',
+    auth: { kind: 'public' },
+    // The use cases' own list (shared/domain/guest-booking/guest-bookings.ts): the client, rooms,
+    // categories and open holds by GetItem and Query, active stays on gsi1 (search) and gsi2 (the
+    // chosen room); the hold, the guest booking, the order or the pay-at-property booking and its
+    // delivery by transactions of Puts (UpdateItem to release a hold, to take a delivery off the
+    // due index). Opening a checkout creates a payment order of the client (order-reference key,
+    // Stripe's secret); paying at the hotel e-mails the guest its link, which confirms the booking
+    // (queues booking.confirmed, e-mails the confirmation).
+    access: { dynamodb: guestBookingTableAccess, orderReferenceKey: true, providerSecrets: ['stripeSecretKey'], enqueuesCallbacks: true, sendsEmail: true },
+    description: 'Guest booking pages: search a stay, the rooms with their totals, guest details, checkout, confirmation; the reception QR code',
+    routes: [
+      ['GuestBookingSearch', 'GET', '/book/{client_id}'],
+      ['GuestBookingDetails', 'GET', '/book/{client_id}/details'],
+      ['GuestBookingCreate', 'POST', '/book/{client_id}/bookings'],
+      ['GuestBookingConfirmation', 'GET', '/book/{client_id}/confirmation/{token}'],
+      ['GuestBookingQrCode', 'GET', '/book/{client_id}/qr.svg'],
+      ['GuestBookingStylesheet', 'GET', '/book/style.css'],
+      // The link of a pay-at-the-hotel booking's "Confirm your booking" e-mail: its page, and its button.
+      ['GuestBookingConfirmLink', 'GET', '/book/{client_id}/confirm/{token}'],
+      ['GuestBookingConfirmLinkSubmit', 'POST', '/book/{client_id}/confirm/{token}'],
+    ],
+  }),
+];

@@ -1,0 +1,24 @@
+/** The local stack's delivery sweeper (the stack's EventBridge rule runs it every minute). */
+import { invoke, supportFunction } from './lambda-runtime';
+
+/**
+ * The scheduled delivery sweeper, run on an interval as EventBridge runs it in the stack, and
+ * once at start: what a previous run of the stack left due (or whose messages its emulator lost
+ * when it stopped) goes out without waiting for the first interval.
+ */
+export function startSweeper(intervalMs: number) {
+  let running: Promise<unknown> = Promise.resolve();
+  const run = () => {
+    running = running
+      .then(() => invoke(supportFunction('sweep-deliveries'), {}, 60_000))
+      .catch((error) => console.error('delivery sweeper failed:', (error as Error).message));
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

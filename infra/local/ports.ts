@@ -1,0 +1,63 @@
+/**
+ * The local stack's ports: a free one for a test, and a check, before anything starts, that a
+ * port the stack was told to use is free (PortInUseError names the variable that sets it).
+ */
+import { createServer } from 'node:net';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A port the local stack was told to use is taken; the message names the variable that sets it. */
+export class PortInUseError extends Error {
+  override name = 'PortInUseError';
+
+  constructor(
+    readonly variable: string,
+    readonly port: number,
+  ) {
+    super(`${variable} ${port} is already in use (another local stack, or another program): set ${variable} to a free port, e.g. ${variable}=${port + 1} npm start`);
+  }
+}
+
+/** Whether a server could listen on `port` at `host` now (a taken port answers EADDRINUSE). */
+function canListen(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(false) : reject(error)));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Fails with PortInUseError unless `port` (set by `variable`) is free, on loopback and on every
+ * interface (DynamoDB Local and fauxqs listen on all). Probed before anything starts on it: an
+ * emulator of another stack already there would otherwise answer our health checks as if it were
+ * ours. Port 0 (any free port) needs no probe.
+ */
+export async function ensurePortFree(variable: string, port: number): Promise<void> {
+  if (port === 0) return;
+  for (const host of ['127.0.0.1', '0.0.0.0']) {
+    let free: boolean;
+    try {
+      free = await canListen(port, host);
+    } catch (error) {
+      throw new Error(`${variable} ${port} cannot be used: ${(error as Error).message}`);
+    }
+    if (!free) throw new PortInUseError(variable, port);
+  }
+}
+
+/** ensurePortFree for each [variable, port]. */
+export async function ensurePortsFree(ports: readonly (readonly [variable: string, port: number])[]): Promise<void> {
+  for (const [variable, port] of ports) await ensurePortFree(variable, port);
+}

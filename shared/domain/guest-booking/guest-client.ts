@@ -1,0 +1,78 @@
+/**
+ * The hotel of a booking page, as its guests see it: the client (its name, currency, booking
+ * horizon, time zone and what it tells guests), the room a guest chose among its rooms, and the
+ * dashboard's "pay at the hotel" setting.
+ */
+import { errors } from '../../errors';
+import { getClient } from '../../store/api-key-store';
+import { putPayAtProperty } from '../../store/guest-booking-store';
+import type { RoomRecord } from '../../store/room-store';
+import { getRoom } from '../../store/service-booking-store';
+import { clientSettingsOf, timeZoneOf } from '../client-settings';
+import { emailEnabled } from '../guest-email/outbox';
+import { UUID } from './tokens';
+
+export interface GuestClient {
+  client_id: string;
+  name: string;
+  currency: string;
+  pay_at_property: boolean;
+  /** Check-in at most this many days after today (client setting, default 365). */
+  booking_horizon_days: number;
+  /** The hotel's time zone (client setting, default UTC): its today is the date there. */
+  time_zone: string;
+  /**
+   * What the pages tell guests, where the hotel has said it (client settings; absent: not said):
+   * whether its prices include taxes, its cancellation policy, its check-in time ("HH:MM") and
+   * its address.
+   */
+  taxes_included?: boolean;
+  cancellation_policy?: string;
+  check_in_time?: string;
+  address?: string;
+}
+
+/** The settings the pages tell guests, each only where the hotel has set it. */
+function toldToGuests(client: Parameters<typeof clientSettingsOf>[0]): Pick<GuestClient, 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address'> {
+  const { taxes_included, cancellation_policy, check_in_time, address } = clientSettingsOf(client);
+  return {
+    ...(taxes_included === null ? {} : { taxes_included }),
+    ...(cancellation_policy?.trim() ? { cancellation_policy: cancellation_policy.trim() } : {}),
+    ...(check_in_time ? { check_in_time } : {}),
+    ...(address?.trim() ? { address: address.trim() } : {}),
+  };
+}
+
+/** The client whose booking page this is; 404 AppError NOT_FOUND for an unknown or malformed client id. */
+export async function guestBookingClient(clientId: string): Promise<GuestClient> {
+  if (!UUID.test(clientId)) throw errors.noSuchHotel();
+  const client = await getClient(clientId);
+  if (!client) throw errors.noSuchHotel();
+  return {
+    client_id: client.client_id,
+    name: client.name,
+    currency: client.currency,
+    ...toldToGuests(client),
+    // Paying at the hotel is confirmed by e-mail: a stage that sends none cannot offer it.
+    pay_at_property: client.pay_at_property === true && emailEnabled(),
+    booking_horizon_days: clientSettingsOf(client).booking_horizon_days,
+    time_zone: timeZoneOf(client),
+  };
+}
+
+/** The client's room the guest chose; 404 for an unknown room, another client's, or a malformed id. */
+export async function chosenRoom(clientId: string, roomId: unknown): Promise<RoomRecord> {
+  const room = typeof roomId === 'string' && UUID.test(roomId) ? await getRoom(clientId, roomId) : undefined;
+  if (!room) throw errors.noSuchGuestRoom();
+  return room;
+}
+
+/**
+ * The dashboard setting; audit is the caller's. 404 NOT_FOUND for an unknown client; 409
+ * EMAIL_NOT_CONFIGURED to turn it on in a stage that sends no e-mail (deployed without
+ * `-c senderEmail`): such a booking is confirmed by a link sent by e-mail.
+ */
+export async function setPayAtProperty(clientId: string, enabled: boolean): Promise<void> {
+  if (enabled && !emailEnabled()) throw errors.emailNotConfigured();
+  if (!UUID.test(clientId) || !(await putPayAtProperty(clientId, enabled))) throw errors.noSuchHotel();
+}

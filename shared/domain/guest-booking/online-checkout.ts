@@ -1,0 +1,131 @@
+/**
+ * A guest's booking paid online: the chosen room held for HOLD_MINUTES (checkout-holds.ts) and the
+ * client's payment order made by the service itself (no key) on the client's provider, whose
+ * checkout the guest is sent to; the payment then confirms the booking through the order's
+ * mirroring (mirror-paid-booking.ts). Also the record a confirmation token leads to, for either
+ * way of paying.
+ */
+import { randomUUID } from 'node:crypto';
+import { config } from '../../config';
+import { errors } from '../../errors';
+import { logger } from '../../observability';
+import { nightsBetween } from '../../schemas/common';
+import { minorUnits } from '../../schemas/payments';
+import { type GuestBookingRecord, guestBookingPutItem } from '../../store/guest-booking-store';
+import { stayTotal } from '../bookings/rates';
+import { createPaymentOrder } from '../payments/create-payment-order';
+import { paidOrderBookingId } from '../payments/mirror-paid-booking';
+import { orderReferenceFor } from '../payments/order-references';
+import { checkoutSettingsOf } from '../payments/providers';
+import { type BookingInput, checkBookingInput, type GuestDetails, type StayQuery } from './booking-input';
+import { HOLD_MINUTES, holdRoomForCheckout, releaseCheckoutHold } from './checkout-holds';
+import { chosenRoom, guestBookingClient } from './guest-client';
+import { sourceHash } from './source-limit';
+import { submitIdentity, tokenHash } from './tokens';
+import { confirmationUrl } from './urls';
+
+/**
+ * Holds the room for HOLD_MINUTES from now and creates the client's payment order (context.type
+ * room_booking, service_room_id, guests, dates; amount = total in minor units; customer = guest;
+ * success_url and cancel_url = `${baseUrl}/book/${clientId}/confirmation/${token}`) on the
+ * client's provider; returns the provider's checkout URL and the confirmation token.
+ * Refusals: 404 NOT_FOUND (unknown client or room); 400 VALIDATION_ERROR (details paths name,
+ * email, phone, attempt when it is not a UUID, plus the stay's) for bad input; 409
+ * ROOM_NOT_AVAILABLE when the room is booked or held by someone else (or inactive, or too small
+ * for the guests); 422 PROVIDER_NOT_CONFIGURED
+ * when the client cannot take online payments (no provider, or its currency is not supported);
+ * 400 INVALID_AMOUNT for a room without a price; 503 SERVICE_UNAVAILABLE when concurrent
+ * bookings of the room kept winning. Nothing is held when it refuses; the hold is released when
+ * the order cannot be created.
+ *
+ * A repeat of one attempt with the same choices, however concurrent, is the same checkout: the
+ * order's partner reference, its booking, the hold and the token all follow from the attempt's
+ * identity, so the repeat finds the room held for its own booking (and keeps that hold), gets
+ * the existing order back from createPaymentOrder, and answers the same checkout URL and token.
+ */
+export async function startCheckout(clientId: string, input: BookingInput, baseUrl: string, now: Date): Promise<{ checkout_url: string; token: string }> {
+  const client = await guestBookingClient(clientId);
+  const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days, client.time_zone);
+  if (!config().supportedCurrencies.includes(client.currency)) throw errors.onlinePaymentUnavailable(client.currency);
+  const [room] = await Promise.all([chosenRoom(clientId, input.room_id), checkoutSettingsOf(clientId)]);
+  const nights = nightsBetween(stay.check_in, stay.check_out);
+  const total = stayTotal(room.price, nights, client.currency);
+  const amountMinor = Math.round(total * 10 ** minorUnits(client.currency));
+  if (amountMinor < 1) throw errors.roomHasNoPrice(room.room_number);
+
+  const { identity, token } = await submitIdentity(clientId, 'online', { attempt, roomId: room.id, stay, guest });
+  // The partner reference of an order the service makes for itself; the order reference (keyed
+  // HMAC) and the booking its payment makes follow from it, so the hold can name that booking.
+  const reference = `guest:${identity ?? randomUUID()}`;
+  const orderReference = await orderReferenceFor(clientId, reference);
+  const bookingId = paidOrderBookingId(clientId, orderReference);
+  const record = guestBookingRecord(clientId, { bookingId, orderReference, room, stay, guest, total, currency: client.currency }, now);
+  const holdEnds = new Date(now.getTime() + HOLD_MINUTES * 60_000);
+  const source = input.source ? await sourceHash(clientId, input.source) : undefined;
+  const held = await holdRoomForCheckout(
+    {
+      clientId,
+      room,
+      bookingId,
+      check_in_date: stay.check_in,
+      check_out_date: stay.check_out,
+      guests: stay.guests,
+      expiresAt: holdEnds.toISOString(),
+      ...(source ? { source } : {}),
+    },
+    now,
+    [guestBookingPutItem(tokenHash(token), record)],
+  );
+
+  const returnUrl = confirmationUrl(baseUrl, clientId, token);
+  try {
+    const created = await createPaymentOrder(
+      { clientId, origins: [] },
+      {
+        reference,
+        amount_minor: amountMinor,
+        currency: client.currency,
+        customer: { name: guest.name, email: guest.email, ...(guest.phone ? { phone: guest.phone } : {}) },
+        context: { type: 'room_booking', check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, service_room_id: room.id },
+        success_url: returnUrl,
+        cancel_url: returnUrl,
+      },
+      {
+        baseUrl,
+        allowHttp: config().isLocal,
+        // What the guest sees on the provider's page: the hotel and the stay, never our reference.
+        checkout: { expiresAt: holdEnds, description: `${client.name}: room ${room.room_number}, ${nights} ${nights === 1 ? 'night' : 'nights'}, ${stay.check_in} to ${stay.check_out}` },
+      },
+      now,
+    );
+    return { checkout_url: created.body.checkout_url, token };
+  } catch (error) {
+    // A repeat leaves the hold to the submit that made it, whose checkout may be open.
+    if (!held) throw error;
+    logger.warn('the guest checkout could not be opened; releasing its room hold', { client_id: clientId, room_id: room.id, order_reference: orderReference });
+    await releaseCheckoutHold(clientId, room.id, bookingId, now);
+    throw error;
+  }
+}
+
+/** What a confirmation token leads to: paid online (with the order that makes the booking) or at the property. */
+export function guestBookingRecord(
+  clientId: string,
+  b: { bookingId: string; orderReference?: string; room: { id: string; room_number: string }; stay: StayQuery; guest: GuestDetails; total: number; currency: string },
+  now: Date,
+): GuestBookingRecord {
+  return {
+    client_id: clientId,
+    booking_id: b.bookingId,
+    ...(b.orderReference ? { order_reference: b.orderReference, payment: 'online' as const } : { payment: 'at_property' as const }),
+    room_id: b.room.id,
+    room_number: b.room.room_number,
+    check_in_date: b.stay.check_in,
+    check_out_date: b.stay.check_out,
+    guests: b.stay.guests,
+    guest_name: b.guest.name,
+    total: b.total,
+    currency: b.currency,
+    created_at: now.toISOString(),
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The guest booking's second step (docs/behaviour.md "Guest booking and the reception QR code"):
+ * the chosen room and stay with the hotel's cancellation policy and the guest's details form,
+ * whose POST books: the client's provider checkout opens (the room held meanwhile), or, where the
+ * hotel allows it, a booking to pay at the hotel is made. A refusal shows the form again with the
+ * messages next to the fields; a room taken meanwhile, the free rooms with a notice.
+ */
+import {
+  bookPayAtProperty,
+  type GuestClient,
+  guestBookingClient,
+  HOLD_MINUTES,
+  newBookingAttempt,
+  type OfferedRoom,
+  offeredRoom,
+  type StayQuery,
+  startCheckout,
+} from '../domain/guest-booking/guest-bookings';
+import { Dl, ErrorSummary, Field } from '../dashboard/layout';
+import type { PublicPageAction } from '../dashboard/page-function';
+import { day } from './emails';
+import { AboutCategory, CancellationPolicy, checkInDay, money, plural, taxesLine } from './hotel-info';
+import { GuestPage } from './layout';
+import { correctable, type Errors, errorsOf, fromQuery, GUEST_FIELDS, type GuestField, hasErrors, isOutcome, type Request, stayQuery, stayValues } from './page-forms';
+import { searchPage, stayOr } from './search-page';
+import { bookPath } from './urls';
+
+const ROOM_TAKEN = 'Sorry, that room is no longer available for these dates: someone else booked it. Please choose another room.';
+
+function detailsPage(
+  request: Request,
+  client: GuestClient,
+  stay: StayQuery,
+  offered: OfferedRoom,
+  form: { values?: Partial<Record<GuestField, string>>; errors?: Errors<GuestField> } = {},
+) {
+  const { room, category, currency, nights } = offered;
+  const values = form.values ?? {};
+  const errors = form.errors ?? {};
+  const total = money(room.total, currency);
+  const taxes = taxesLine(client);
+  const backToResults = request.links.to(bookPath(client.client_id), stayQuery(stay));
+  return (
+    <GuestPage title="Your details" hotel={client.name} links={request.links} error={hasErrors(errors)}>
+      <ErrorSummary errors={errors} />
+      <section class="card" aria-labelledby="choice">
+        <h2 id="choice">Your room</h2>
+        <Dl
+          rows={[
+            ['Room', `${room.room_number}, ${category.name}`],
+            ['Check-in', checkInDay(client, stay.check_in)],
+            ['Check-out', day(stay.check_out)],
+            ['Guests', String(stay.guests)],
+            ['Per night', money(room.price, currency)],
+            ['Total', `${total} for ${plural(nights, 'night')}`],
+            ...(taxes ? [['Taxes', client.taxes_included ? 'Included in the price' : 'Not included in the price'] as const] : []),
+          ]}
+        />
+        <AboutCategory category={category} id="amenities" />
+        <p>
+          <a href={backToResults}>Choose another room</a>
+        </p>
+      </section>
+      <CancellationPolicy client={client} />
+      <section class="card" aria-labelledby="guest">
+        <h2 id="guest">Guest</h2>
+        <form method="post" action={request.links.to(bookPath(client.client_id, '/bookings'))} novalidate aria-labelledby="guest">
+          <input type="hidden" name="room_id" value={room.room_id} />
+          <input type="hidden" name="check_in" value={stay.check_in} />
+          <input type="hidden" name="check_out" value={stay.check_out} />
+          <input type="hidden" name="guests" value={String(stay.guests)} />
+          {/* One per rendering: a double click or a resubmit of this form is the same booking. */}
+          <input type="hidden" name="attempt" value={newBookingAttempt()} />
+          <Field label="Name" name="name" value={values.name} error={errors.name} autocomplete="name" />
+          <Field label="Email" name="email" type="email" value={values.email} error={errors.email} autocomplete="email" />
+          <Field label="Phone" name="phone" type="tel" value={values.phone} error={errors.phone} autocomplete="tel" hint="Optional, in international format, like +44 20 7946 0958" />
+          <p class="muted">Once you continue, the room is held for you for {HOLD_MINUTES} minutes while you pay.</p>
+          <button type="submit" name="pay" value="checkout" class="wide">
+            Book and pay {total}
+          </button>
+          {client.pay_at_property ? (
+            <>
+              <button type="submit" name="pay" value="at_property" class="wide secondary">
+                Confirm and pay at the hotel
+              </button>
+              <p class="muted">To pay at the hotel, you confirm the booking with a link we e-mail you within {HOLD_MINUTES} minutes.</p>
+            </>
+          ) : null}
+        </form>
+      </section>
+    </GuestPage>
+  );
+}
+
+/** GET /book/{client_id}/details: the chosen room and stay, the cancellation policy and the guest's details form. */
+export const detailsAction: PublicPageAction = async (request) => {
+  const client = await guestBookingClient(request.params.client_id ?? '');
+  const values = stayValues(fromQuery(request.query));
+  const stay = await stayOr(request, client, values);
+  if (isOutcome(stay)) return stay;
+  const offered = await offeredRoom(client.client_id, stay, (request.query.room_id ?? '').trim(), request.now);
+  if (!offered) return { html: await searchPage(request, client, { values, stay, notice: ROOM_TAKEN }), status: 409 };
+  return { html: detailsPage(request, client, stay, offered) };
+};
+
+/**
+ * POST /book/{client_id}/bookings: the checkout opens (the room held meanwhile) and the guest goes
+ * to it; or, where the hotel allows it, the booking is confirmed to be paid at the hotel. The
+ * details form posts here, and so does "Try again" after a declined payment (the same room and
+ * details, a new attempt).
+ */
+export const createAction: PublicPageAction = async (request) => {
+  const client = await guestBookingClient(request.params.client_id ?? '');
+  const { form } = request;
+  const stayTyped = stayValues(form);
+  const stay = await stayOr(request, client, stayTyped);
+  if (isOutcome(stay)) return stay;
+  const roomId = (form.get('room_id') ?? '').trim();
+  const values = Object.fromEntries(GUEST_FIELDS.map((f) => [f, (form.get(f) ?? '').trim()])) as Record<GuestField, string>;
+  const guest = { name: values.name, email: values.email, ...(values.phone ? { phone: values.phone } : {}) };
+  // A form rendered before the attempt field existed has none: each submit is a booking of its own.
+  const input = { room_id: roomId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp };
+  const clientId = client.client_id;
+  try {
+    if (form.get('pay') === 'at_property') {
+      const { token } = await bookPayAtProperty(clientId, input, request.baseUrl, request.now);
+      return { redirect: bookPath(clientId, `/confirmation/${encodeURIComponent(token)}`) };
+    }
+    const { checkout_url } = await startCheckout(clientId, input, request.baseUrl, request.now);
+    return { redirect: checkout_url };
+  } catch (thrown) {
+    const error = correctable(thrown);
+    const offered = await offeredRoom(clientId, stay, roomId, request.now);
+    if (error.status === 409 || !offered) {
+      return { html: await searchPage(request, client, { values: stayTyped, stay, notice: ROOM_TAKEN }), status: 409 };
+    }
+    return { html: detailsPage(request, client, stay, offered, { values, errors: errorsOf(error, GUEST_FIELDS) }), status: error.status };
+  }
+};

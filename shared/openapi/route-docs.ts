@@ -1,0 +1,89 @@
+/**
+ * What the API document says of each operation in words (Markdown): a summary and a description,
+ * keyed by route id. Every route of the document has its text here and no other key does: the
+ * type checks both (`DocumentedRouteId`). A sync route's scope is added to its description
+ * (paths.ts); schemas, examples and errors are in operations.ts.
+ */
+import type { DocumentedRouteId, Route } from '../../definitions/routes';
+
+export interface RouteDocs {
+  /** A few words: the operation's heading. */
+  summary: string;
+  /** What it does and what a caller must know; a sync route's scope is added to it. */
+  description: string;
+}
+
+const ROUTE_DOCS: Record<DocumentedRouteId, RouteDocs> = {
+  PutRoomCategories: {
+    summary: 'Upsert room categories',
+    description:
+      'Creates or updates room categories by `external_category_id`. The whole request is validated before anything is written; items whose stored content is identical are not rewritten.',
+  },
+  PutRooms: {
+    summary: 'Upsert rooms',
+    description:
+      'Creates or updates rooms by client + `external_source` + `external_room_id` and links them to synced categories. A new external room whose `room_number` already exists in the client links that room (`linked`) instead of creating a duplicate. Sync categories first.',
+  },
+  PutBookings: {
+    summary: 'Mirror bookings',
+    description:
+      'Creates or updates external bookings by `external_source` + `external_booking_id`. Overlaps with other active bookings of the same room (of any origin) are reported in `conflicts` and recorded anyway. Synced bookings never emit callbacks. Sync rooms first.',
+  },
+  PutCheckins: {
+    summary: 'Push check-in and check-out activity',
+    description:
+      'Upserts check-in records by `external_checkin_id`. Per booking the latest new event (by `occurred_at`) moves it to `checked_in` or `checked_out`; a check-out frees the room from the check-out day on. An event older than the latest applied one is recorded but does not change the booking.',
+  },
+  GetAvailability: {
+    summary: 'Rooms available for a stay',
+    description:
+      'Rooms that are active, have `max_occupancy >= guests`, and have no active booking of any origin (synced, reception, paid order) with check-in before the requested check-out and check-out after the requested check-in. Optional filters narrow the rooms. A room held by an open guest checkout on the booking page (30 minutes from the moment the checkout opens, as long as the checkout can be paid) is not available either. Rooms come in natural room-number order; `categories` counts the available rooms per synced category.',
+  },
+  CreatePaymentOrder: {
+    summary: 'Create a payment order',
+    description: [
+      'Creates a payment order and its hosted checkout; send the guest to `checkout_url`. Call from your server, never from browser code.',
+      '',
+      '- New `reference`: **201** with `reused: false`.',
+      '- Same `reference`, amount and currency again: **200** with the existing order and `reused: true`. If that order is `failed`, `cancelled` or `expired`, a new payment attempt with a new `checkout_url` is made first and the order is `processing` again.',
+      '- Same `reference`, other amount or currency: **409** `EXTERNAL_REFERENCE_CONFLICT`.',
+      '',
+      'Never treat the redirect to your `success_url` as proof of payment: confirm with the status lookup (or a verified `payment_order.paid` webhook).',
+    ].join('\n'),
+  },
+  VerifyPaymentOrder: {
+    summary: 'Provider return URL: verify, then redirect the guest',
+    description: [
+      'Public (no key): the payment provider sends the guest here. The service asks the provider about the current checkout (it never trusts the redirect) and marks the order `paid` only when the provider says paid and amount and currency match. In the same transaction it records the attempt outcome, the provider event and the transaction, mirrors a `room_booking` order with both dates into a confirmed hotel booking, and queues the `booking.confirmed` callback and `payment_order.paid` webhook.',
+      '',
+      'Then it redirects (303) to `success_url` with `payment=success`, or to `cancel_url` with `payment=failed`, appending `payment_order` and `reference` (both the `order_reference`; an existing query is kept). While the provider still reports the checkout open, the order stays `processing` and the guest goes to `cancel_url`; the order can still be paid and verified later. Verifying a paid order again redirects to success and records nothing twice.',
+      '',
+      "The provider is asked on the provider and account the order's current attempt was made on, whatever the client's settings are now. A checkout the provider cannot find leaves the order `processing` (the guest goes to `cancel_url`), logged and alarmed.",
+    ].join('\n'),
+  },
+  GetPaymentOrder: {
+    summary: 'Payment order status',
+    description:
+      "The order as it stands, with `paid_at` and the hotel booking it became (`service_booking_sync`). This is how your server confirms a payment. Another client's order is 404, as is a reference the service could not have minted.",
+  },
+  StripeWebhook: {
+    summary: 'Stripe webhook',
+    description:
+      "Public, but only Stripe can sign: the `Stripe-Signature` header is checked over the exact raw body before anything else. For `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired` of one of this service's Stripe orders, the order is reconciled by asking Stripe again, exactly as the guest's return does (the event itself never marks an order paid). Anything else is acknowledged with 200 so Stripe does not retry it; a failure to reconcile answers 5xx so Stripe does.",
+  },
+  SandboxCheckoutPage: {
+    summary: 'Sandbox hosted checkout page',
+    description:
+      "The sandbox provider's hosted page (`checkout_url`), on the sandbox's own origin: amount, currency and customer, and a form that POSTs `outcome` = `paid`, `cancelled` or `failed` to the same URL. A completed or expired session shows its state instead of the buttons.",
+  },
+  SandboxCheckoutSubmit: {
+    summary: 'Sandbox checkout outcome',
+    description:
+      "The hosted page's form: records the tester's choice (once; a completed session keeps its first outcome) and redirects (303) the guest to the service's verify URL, on the API's origin.",
+  },
+};
+
+/** The route's text, or undefined for a route the document leaves out (a page for people). */
+export function docsOfRoute(route: Pick<Route, 'id'>): RouteDocs | undefined {
+  return Object.hasOwn(ROUTE_DOCS, route.id) ? ROUTE_DOCS[route.id as DocumentedRouteId] : undefined;
+}
