@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { LocalStackInfo } from '../../definitions/local-stack';
-import type { stackOutputKeys } from '../../definitions/stack-outputs';
+import { stackOutputKeys } from '../../definitions/stack-outputs';
 
 export interface Target {
   kind: 'local' | 'stage';
@@ -28,20 +28,6 @@ export type CallerEnvironment = Readonly<Record<string, string | undefined>>;
 export class TargetError extends Error {
   override name = 'TargetError';
 }
-
-// The stack's OutputKeys, checked against definitions/stack-outputs.ts at compile time without loading the CDK.
-const OUTPUT_KEYS = {
-  apiUrl: 'ApiUrl',
-  tableName: 'TableName',
-  callbackQueueUrl: 'CallbackQueueUrl',
-  callbackDlqUrl: 'CallbackDlqUrl',
-  secretsKeyArn: 'SecretsKeyArn',
-  sandboxPayments: 'SandboxPayments',
-  usagePlanStandardId: 'UsagePlanStandardId',
-  usagePlanPremiumId: 'UsagePlanPremiumId',
-  userPoolId: 'UserPoolId',
-  userPoolClientId: 'UserPoolClientId',
-} as const satisfies typeof stackOutputKeys;
 
 const STACK_INFO_FIELDS = ['apiUrl', 'tableName', 'dynamodbEndpoint', 'sqsEndpoint', 'callbackQueueUrl', 'callbackDlqUrl', 'region', 'secretsKeyFile', 'orderReferenceKeyFile'] as const;
 
@@ -115,10 +101,10 @@ async function selectStage(stage: string, env: CallerEnvironment): Promise<Targe
   } finally {
     cloudFormation.destroy();
   }
-  const value = (key: keyof typeof OUTPUT_KEYS) => outputs.get(OUTPUT_KEYS[key]) ?? '';
-  const missing = (Object.keys(OUTPUT_KEYS) as (keyof typeof OUTPUT_KEYS)[]).filter((key) => !outputs.get(OUTPUT_KEYS[key]));
+  const value = (key: keyof typeof stackOutputKeys) => outputs.get(stackOutputKeys[key]) ?? '';
+  const missing = (Object.keys(stackOutputKeys) as (keyof typeof stackOutputKeys)[]).filter((key) => !outputs.get(stackOutputKeys[key]));
   if (missing.length) {
-    throw new TargetError(`the stack ${name} has no output ${missing.map((key) => OUTPUT_KEYS[key]).join(', ')}; is it fully deployed?`);
+    throw new TargetError(`the stack ${name} has no output ${missing.map((key) => stackOutputKeys[key]).join(', ')}; is it fully deployed?`);
   }
   return {
     kind: 'stage',
