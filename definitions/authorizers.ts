@@ -42,7 +42,9 @@ export const authorizerDefinitions: Readonly<Record<AuthorizerKind, AuthorizerDe
 
 /** The authorizer in front of a route; undefined for a public route or a dashboard page (its function checks the session). */
 export function authorizerOf(route: Route): AuthorizerDefinition | undefined {
-  return route.auth.kind === 'sync' || route.auth.kind === 'payment' ? authorizerDefinitions[route.auth.kind] : undefined;
+  if (route.auth.kind === 'sync' || route.auth.kind === 'payment') return authorizerDefinitions[route.auth.kind];
+  // The deliveries API takes either kind of key, payment keys in x-api-key too: the uncached one.
+  return route.auth.kind === 'key' ? authorizerDefinitions.payment : undefined;
 }
 
 export function checkAuthorizerCacheTtl(seconds: number): number {

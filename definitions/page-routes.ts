@@ -103,14 +103,53 @@ export const dashboardRoutes: readonly Route[] = [
     ],
   }),
   ...pageRoutes({
+    function: 'DashboardBookingChanges',
+    handler: 'dashboard-booking-changes',
+    auth: { kind: 'dashboard', role: 'staff' },
+    access: {
+      // A service booking changed, cancelled (its confirmation page first), marked a no-show; its
+      // paid order refunded. A change moves the booking, the room's nights (CLIENT#) and its search
+      // entries (deleting the old ones), ends an open checkout marker, e-mails the guest and queues
+      // the event; a refund reserves and records it on the order, asks the provider (the sandbox's
+      // records, Stripe's key) and queues payment_order.refunded. Its own function: the booking
+      // pages that only read or book need none of this.
+      dynamodb: {
+        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
+        queries: ['gsi1', 'gsi2'],
+        writes: ['CLIENT#', 'SEARCH#', 'ORDER#', 'DELIVERY#', 'EMAIL#', 'SANDBOX#'],
+        deletes: ['CLIENT#', 'SEARCH#'],
+      },
+      enqueuesCallbacks: true,
+      sendsEmail: true,
+      providerSecrets: ['stripeSecretKey'],
+    },
+    description: 'Dashboard booking changes: change, cancel, no-show, refund of a booking the service made',
+    routes: [
+      ['DashboardChangeBookingForm', 'GET', '/dashboard/bookings/{booking_id}/change'],
+      ['DashboardChangeBooking', 'POST', '/dashboard/bookings/{booking_id}/change'],
+      ['DashboardCancelBookingPage', 'GET', '/dashboard/bookings/{booking_id}/cancel'],
+      ['DashboardCancelBooking', 'POST', '/dashboard/bookings/{booking_id}/cancel'],
+      ['DashboardMarkNoShow', 'POST', '/dashboard/bookings/{booking_id}/no-show'],
+      ['DashboardRefundBooking', 'POST', '/dashboard/bookings/{booking_id}/refund'],
+    ],
+  }),
+  ...pageRoutes({
     function: 'DashboardPayments',
     handler: 'dashboard-payments',
     auth: { kind: 'dashboard', role: 'staff' },
-    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2'] } },
-    description: 'Dashboard payments: orders with their attempts, provider events and transactions',
+    // A refund: reserved and recorded on the order (ORDER#), asked of the provider (the sandbox's
+    // records, Stripe's key), payment_order.refunded queued, the guest e-mailed, the audit entry.
+    access: {
+      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#', 'ORDER#', 'SANDBOX#', 'DELIVERY#', 'EMAIL#'] },
+      enqueuesCallbacks: true,
+      sendsEmail: true,
+      providerSecrets: ['stripeSecretKey'],
+    },
+    description: 'Dashboard payments: orders with their attempts, provider events, transactions and refunds; Refund',
     routes: [
       ['DashboardPayments', 'GET', '/dashboard/payments'],
       ['DashboardPayment', 'GET', '/dashboard/payments/{order_reference}'],
+      ['DashboardRefundOrder', 'POST', '/dashboard/payments/{order_reference}/refunds'],
     ],
   }),
   ...pageRoutes({
@@ -215,6 +254,29 @@ export const guestRoutes: readonly Route[] = [
       // The link of a pay-at-the-hotel booking's "Confirm your booking" e-mail: its page, and its button.
       ['GuestBookingConfirmLink', 'GET', '/book/{client_id}/confirm/{token}'],
       ['GuestBookingConfirmLinkSubmit', 'POST', '/book/{client_id}/confirm/{token}'],
+    ],
+  }),
+  ...pageRoutes({
+    function: 'GuestCancel',
+    handler: 'guest-cancel',
+    auth: { kind: 'public' },
+    // A guest cancels their booking from its page (shared/domain/guest-booking/guest-cancel.ts):
+    // the client, guest booking, booking, order, room hold and endpoints by GetItem, the open
+    // checkout markers and the order's refunds by Query; the cancellation (booking, room hold,
+    // marker, delivery, e-mail) and the refund (order, refund, transaction, webhook delivery,
+    // e-mail; the sandbox's record) in transactions of Put and Update. Its own function: the pages
+    // that book need no refunds.
+    access: {
+      dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'ORDER#', 'SANDBOX#', 'DELIVERY#', 'EMAIL#'] },
+      providerSecrets: ['stripeSecretKey'],
+      enqueuesCallbacks: true,
+      sendsEmail: true,
+    },
+    description: 'Guest cancels their booking from its confirmation page (inside the free cancellation), refunded in full',
+    routes: [
+      // The page asking to confirm, and its button.
+      ['GuestBookingCancelPage', 'GET', '/book/{client_id}/confirmation/{token}/cancel'],
+      ['GuestBookingCancel', 'POST', '/book/{client_id}/confirmation/{token}/cancel'],
     ],
   }),
 ];

@@ -41,3 +41,11 @@ export interface RouteAccess {
  * booking's search entries, its client pointer, the deliveries, a guest's confirmation e-mail.
  */
 export const SETTLEMENT_WRITES: readonly PartitionPrefix[] = ['ORDER#', 'CLIENT#', 'SEARCH#', 'BOOKINGID#', 'DELIVERY#', 'EMAIL#'];
+
+/**
+ * What refunding a paid order writes (shared/domain/payments/refunds.ts, whoever asks: the
+ * partner's route, staff, a cancellation, a provider's webhook): the order, its refunds and
+ * transactions, the sandbox's refund record, the payment_order.refunded delivery, the guest's
+ * e-mail. Its reads: GetItem, and Query of the order's partition (its refunds, its payment).
+ */
+export const REFUND_WRITES: readonly PartitionPrefix[] = ['ORDER#', 'SANDBOX#', 'DELIVERY#', 'EMAIL#'];

@@ -8,7 +8,8 @@
  * route in shared/openapi/route-docs.ts.
  */
 import { dashboardRoutes, guestRoutes } from './page-routes';
-import { type RouteAccess, SETTLEMENT_WRITES } from './route-access';
+import { deliveryRouteTable } from './delivery-routes';
+import { REFUND_WRITES, type RouteAccess, SETTLEMENT_WRITES } from './route-access';
 
 export const SYNC_SCOPES = [
   'room_categories:write',
@@ -18,6 +19,15 @@ export const SYNC_SCOPES = [
   'availability:read',
 ] as const;
 export type SyncScope = (typeof SYNC_SCOPES)[number];
+/**
+ * Beyond the spec's five: a receiver reading and resending its own deliveries (a sync key its
+ * callbacks, a payment key its webhooks). Only given when asked for: a key made without them
+ * keeps exactly the scopes it had.
+ */
+export const DELIVERY_SCOPES = ['deliveries:read', 'deliveries:write'] as const;
+export type DeliveryScope = (typeof DELIVERY_SCOPES)[number];
+/** Every scope a key can carry: a sync key any of them, a payment key the delivery scopes only. */
+export const KEY_SCOPES = [...SYNC_SCOPES, ...DELIVERY_SCOPES] as const;
 export type KeyKind = 'sync' | 'payment';
 
 /** Who may open a dashboard page: every operator of the client, or its admins only. */
@@ -26,6 +36,8 @@ export type OperatorAccess = 'staff' | 'admin';
 export type RouteAuth =
   | { kind: 'sync'; scope: SyncScope }
   | { kind: 'payment' }
+  /** Either kind of key, with this scope: the deliveries API (each key sees its own kind's deliveries). */
+  | { kind: 'key'; scope: DeliveryScope }
   | { kind: 'public' }
   /**
    * A hotel dashboard page: an operator's Cognito session (cookies), verified by the function
@@ -155,6 +167,23 @@ const apiRouteTable = [
     description: 'Rooms available for a stay range',
   },
   {
+    id: 'CancelServiceBooking',
+    method: 'POST',
+    path: '/api/v1/property-sync/service-bookings/{booking_id}/cancel',
+    handler: 'cancel-service-booking',
+    auth: { kind: 'sync', scope: 'bookings:write' },
+    idempotent: true,
+    // The booking, its room and the room's hold item by GetItem; the cancelled booking, the hold
+    // without its nights (version-checked) and the guest's e-mail in one transaction (a cancel
+    // keeps the search entries); the e-mail marked sent by UpdateItem. Emits no event: the PMS
+    // made the change.
+    access: {
+      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'EMAIL#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] },
+      sendsEmail: true,
+    },
+    description: 'Cancel a booking the service made (guest, reception, paid order)',
+  },
+  {
     id: 'CreatePaymentOrder',
     method: 'POST',
     path: '/api/v1/payments/payment-orders',
@@ -195,8 +224,27 @@ const apiRouteTable = [
     path: '/api/v1/payments/payment-orders/{order_reference}',
     handler: 'get-payment-order',
     auth: { kind: 'payment' },
-    access: { dynamodb: { actions: ['GetItem'] } },
+    // The order by GetItem; its refunds (once it has any) by Query of its partition.
+    access: { dynamodb: { actions: ['GetItem', 'Query'] } },
     description: 'Payment order status lookup',
+  },
+  {
+    id: 'RefundPaymentOrder',
+    method: 'POST',
+    path: '/api/v1/payments/payment-orders/{order_reference}/refunds',
+    handler: 'refund-payment-order',
+    auth: { kind: 'payment' },
+    idempotent: true,
+    // Order, refund, endpoint and client by GetItem; its refunds and payment transaction by Query;
+    // the reservation and the settled refund (with its transaction, event, webhook delivery and
+    // guest e-mail) in transactions of Update and Put; the sandbox's refund record.
+    access: {
+      dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], writes: [...REFUND_WRITES, 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] },
+      enqueuesCallbacks: true,
+      providerSecrets: ['stripeSecretKey'],
+      sendsEmail: true,
+    },
+    description: 'Refund a paid payment order (all that is left, or part) through its provider',
   },
   {
     id: 'StripeWebhook',
@@ -204,18 +252,20 @@ const apiRouteTable = [
     path: '/api/v1/payments/provider-webhooks/stripe',
     handler: 'stripe-webhook',
     auth: { kind: 'public' },
-    // Reconciles the order exactly as VerifyPaymentOrder does.
+    // Reconciles the order exactly as VerifyPaymentOrder does; settles its refunds (their records and
+    // the order's payment transaction by Query).
     access: {
-      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
+      dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
       enqueuesCallbacks: true,
       providerSecrets: ['stripeSecretKey', 'stripeWebhookSecret'],
       sendsEmail: true,
     },
-    description: 'Stripe webhook (signature-checked): re-verifies the order with Stripe when a checkout completes, fails or expires',
+    description: 'Stripe webhook (signature-checked): re-verifies the order with Stripe when a checkout completes, fails or expires, or a refund changes',
   },
+  ...deliveryRouteTable,
 ] as const satisfies readonly Route[];
 
-/** The API's routes: property sync, payment orders, provider webhooks. */
+/** The API's routes: property sync, payment orders, provider webhooks, deliveries. */
 export const routes: readonly Route[] = apiRouteTable;
 
 /**

@@ -40,6 +40,14 @@ export const tableDefinition = {
       // themselves come from the table.
       projectedAttributes: ['check_out_date', 'status', 'origin'],
     },
+    {
+      indexName: 'gsi4',
+      partitionKey: 'gsi4pk',
+      sortKey: 'gsi4sk',
+      // A client's deliveries of one endpoint (callbacks or webhooks) in creation order: the
+      // deliveries API's list and replay filter on these two; the records come from the table.
+      projectedAttributes: ['status', 'event'],
+    },
   ],
 } as const;
 

@@ -1,8 +1,9 @@
 import { pageFunction } from '../shared/dashboard/page-function';
 import { sessionOf } from '../shared/dashboard/session';
-import { paymentPage, paymentsPage } from '../shared/dashboard/pages/payments';
+import { paymentPage, paymentsPage, refundPayment } from '../shared/dashboard/pages/payments';
 
 export const handler = pageFunction('DashboardPayments', {
   DashboardPayments: paymentsPage,
   DashboardPayment: paymentPage,
+  DashboardRefundOrder: refundPayment,
 }, { session: sessionOf });

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import { findRoute } from '../definitions/routes';
 import { reconcileOrder } from '../shared/domain/payments/reconcile-payment-order';
+import { settleStripeRefundEvent, STRIPE_REFUND_EVENTS } from '../shared/domain/payments/refund-settlement';
 import { errors } from '../shared/errors';
 import { publicHandler } from '../shared/http/handler';
 import { logger } from '../shared/observability';
@@ -35,6 +36,12 @@ export const handler = publicHandler(findRoute('StripeWebhook'), {}, async ({ bo
   });
   const event = await constructStripeEvent(payload, headers['stripe-signature'], secret);
   const log = { stripe_event_id: event.id, stripe_event_type: event.type, stripe_account: event.account ?? null };
+  if (STRIPE_REFUND_EVENTS.has(event.type)) {
+    // A refund Stripe settled later (pending, or failed after it succeeded): asked again and recorded.
+    const settled = await settleStripeRefundEvent(event.data.object);
+    logger.info('Stripe refund event reconciled', { ...log, refunds: settled.map((r) => ({ refund_id: r.refund_id, status: r.status })) });
+    return received;
+  }
   if (!CHECKOUT_EVENTS.has(event.type)) {
     logger.info('Stripe event ignored', log);
     return received;

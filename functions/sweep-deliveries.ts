@@ -4,21 +4,32 @@
  * longer than SQS allows), or queued and its message not received in time (lost, purged), until
  * none is left or the run nears its timeout, and publishes the age of the oldest one. Beside it,
  * tries again every e-mail to a guest whose send failed or never happened (a stage that sends
- * e-mail only).
+ * e-mail only). Before the due deliveries, carries on the bulk resends (a replay, "retry all")
+ * whose request had no time to mark every delivery due.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import { SWEEPER_METRICS } from '../definitions/metrics';
+import { continueBulkResends } from '../shared/domain/callbacks/bulk-resend';
 import { sweepDueDeliveries } from '../shared/domain/callbacks/sweep';
 import { emailEnabled, sweepDueEmails } from '../shared/domain/guest-email/outbox';
 import { logger, metrics } from '../shared/observability';
 
 /** No page starts later than this before the timeout: a page's calls, SDK retries included, fit in it. */
 const STOP_BEFORE_TIMEOUT_MS = 15_000;
+/** At most this much of a run marks the deliveries of bulk resends (replays, "retry all"); the next run goes on. */
+const BULK_RESEND_SHARE_MS = 20_000;
 
 export const handler = async (_event: unknown, context: Context) => {
   const stopAt = Date.now() + context.getRemainingTimeInMillis() - STOP_BEFORE_TIMEOUT_MS;
-  const [result, emails] = await Promise.all([sweepDueDeliveries({ stopAt }), emailEnabled() ? sweepEmails(stopAt) : undefined]);
+  const emailSweep = emailEnabled() ? sweepEmails(stopAt) : undefined;
+  // Bulk resends first (bounded, so due deliveries are never starved): what they mark is due now.
+  const bulk = await continueBulkResends({ stopAt: Math.min(stopAt, Date.now() + BULK_RESEND_SHARE_MS) }).catch((error) => {
+    logger.error('bulk resends could not be continued; the next run retries', { error: error as Error });
+    return { marked: 0, jobsLeft: true };
+  });
+  if (bulk.marked) logger.info('marked deliveries of bulk resends due', { ...bulk });
+  const [result, emails] = await Promise.all([sweepDueDeliveries({ stopAt }), emailSweep]);
   // Feeds the backlog alarm: 0 when nothing was due.
   metrics.addMetric(SWEEPER_METRICS.oldestDueAgeSeconds, MetricUnit.Seconds, result.oldestDueAgeSeconds);
   metrics.publishStoredMetrics();

@@ -49,7 +49,10 @@ export const ERROR_STATUS = {
   EMAIL_NOT_CONFIGURED: 409,
   BOOKING_ALREADY_ASSIGNED: 409,
   BOOKING_NOT_ASSIGNABLE: 409,
+  BOOKING_NOT_CANCELLABLE: 409,
   DELIVERY_NOT_RETRYABLE: 409,
+  REFUND_EXCEEDS_PAYMENT: 409,
+  ORDER_NOT_PAID: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNKNOWN_REFERENCE: 422,
@@ -113,6 +116,9 @@ export const errors = {
     fail('RETURN_URL_NOT_ALLOWED', `${field} must use one of the API key's allowed origins`, [{ path: field, message: `origin ${origin} is not allowed for this key` }]),
   externalReferenceConflict: (reference: string) => fail('EXTERNAL_REFERENCE_CONFLICT', `reference ${reference} is already used with another amount or currency`),
   paymentOrderNotFound: (reference: string) => fail('PAYMENT_ORDER_NOT_FOUND', `No payment order ${reference}`),
+  refundExceedsPayment: (orderReference: string, leftMinor: number) =>
+    fail('REFUND_EXCEEDS_PAYMENT', `Refunds of ${orderReference} cannot add up to more than was paid: ${leftMinor} (minor units) is left to refund`),
+  orderNotPaid: (orderReference: string, status: string) => fail('ORDER_NOT_PAID', `Payment order ${orderReference} is ${status}; only a paid order can be refunded`),
   noSuchCheckoutSession: () => fail('NOT_FOUND', 'No such checkout session'),
   stripeWebhooksNotConfigured: () => fail('NOT_FOUND', 'Stripe webhooks are not configured'),
   stripeSignatureMissing: () => fail('INVALID_SIGNATURE', 'The Stripe-Signature header is missing'),
@@ -121,6 +127,7 @@ export const errors = {
   stripeAccountNotConnected: (account: string) =>
     fail('PROVIDER_NOT_CONFIGURED', `The Stripe account ${account} is not connected to this platform or does not allow this`),
   providerRejected: (reason: string | undefined, message: string) => fail('PROVIDER_REJECTED', `Stripe rejected the checkout${reason ? ` (${reason})` : ''}: ${message}`),
+  providerRejectedRefund: (reason: string | undefined, message: string) => fail('PROVIDER_REJECTED', `Stripe rejected the refund${reason ? ` (${reason})` : ''}: ${message}`),
   sandboxProviderUnavailable: () => fail('PROVIDER_NOT_CONFIGURED', 'The sandbox payment provider is not available in this stage'),
   noProviderConfigured: () => fail('PROVIDER_NOT_CONFIGURED', 'No payment provider is configured for this client'),
   onlinePaymentUnavailable: (currency: string) => fail('PROVIDER_NOT_CONFIGURED', `Online payment in ${currency} is not available`),
@@ -148,7 +155,7 @@ export const errors = {
   planRequired: (plans: readonly string[], plan: string) =>
     fail('PLAN_REQUIRED', `Payment keys need the ${plans.join(' or ')} plan; this client is on ${plan}`),
   unknownScopes: (unknown: readonly string[], known: readonly string[]) => fail('VALIDATION_ERROR', `Unknown scopes: ${list(unknown)} (known: ${list(known)})`),
-  paymentKeyScopes: () => fail('VALIDATION_ERROR', 'Payment keys have no scopes; they can call the payment routes only'),
+  paymentKeyScopes: () => fail('VALIDATION_ERROR', 'Payment keys carry no scopes but deliveries:read and deliveries:write (their webhooks)'),
   notAnOrigin: (value: string) => fail('VALIDATION_ERROR', `Not an origin: ${value}`),
   originsForPaymentKeys: () => fail('VALIDATION_ERROR', 'Allowed origins apply to payment keys only'),
   noSuchKey: () => fail('NOT_FOUND', 'No such key'),
@@ -173,6 +180,19 @@ export const errors = {
   bookingSyncedFromPms: (bookingId: string, source: string | undefined) =>
     fail('BOOKING_NOT_ASSIGNABLE', `Booking ${bookingId} was synced from ${source}; its PMS assigns its room`),
   bookingNotActive: (bookingId: string, status: string) => fail('BOOKING_NOT_ASSIGNABLE', `Booking ${bookingId} is ${status}; only active bookings get a room`),
+  /** A change to a booking the service made: a PMS-synced one belongs to its PMS. */
+  bookingOwnedByPms: (bookingId: string, source: string | undefined) =>
+    fail('NOT_FOUND', `No service booking ${bookingId}: it was synced from ${source}, and its PMS changes it`),
+  bookingNotCancellable: (bookingId: string, status: string) =>
+    fail('BOOKING_NOT_CANCELLABLE', `Booking ${bookingId} is ${status}; only a booking not yet checked in can be cancelled`),
+  /** A guest's own cancellation after the client's free-cancellation window ended (ISO `until`). */
+  freeCancellationEnded: (bookingId: string, until: string) =>
+    fail('BOOKING_NOT_CANCELLABLE', `Booking ${bookingId} could be cancelled by its guest until ${until}; the guest contacts the hotel now`),
+  bookingNotChangeable: (bookingId: string, status: string) =>
+    fail('BOOKING_NOT_CANCELLABLE', `Booking ${bookingId} is ${status}; only a confirmed booking not yet checked in can be changed`),
+  noShowTooEarly: (bookingId: string, checkIn: string) =>
+    fail('BOOKING_NOT_CANCELLABLE', `Booking ${bookingId} checks in on ${checkIn}; it can be marked a no-show once that day has passed`),
+  bookingChangeInvalid: (details: ErrorDetail[]) => fail('VALIDATION_ERROR', details.map((d) => `${d.path} ${d.message}`).join('; '), details),
   roomNotAssignable: (roomNumber: string, roomId: string, problem: string) =>
     fail('ROOM_NOT_AVAILABLE', `Cannot assign room ${roomNumber} (${roomId}): ${problem}`),
   /** The reception desk's refusals of a chosen room, said on the form's room field. */
@@ -184,6 +204,7 @@ export const errors = {
 
   // ---- callbacks and webhooks
   secretTooShort: () => fail('VALIDATION_ERROR', 'A secret needs at least 16 characters'),
+  endpointNotSet: (kind: string) => fail('NOT_FOUND', `No ${kind} URL is set, so there is no signing secret to rotate`),
   deliveryNotFound: (deliveryId: string) => fail('NOT_FOUND', `No delivery ${deliveryId}`),
   deliveryNotRetryable: (deliveryId: string, status: string) =>
     fail('DELIVERY_NOT_RETRYABLE', `Delivery ${deliveryId} is ${status}; only failed or needs_review deliveries are retried`),

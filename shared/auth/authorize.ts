@@ -110,10 +110,10 @@ export async function identifyKey(headers: Record<string, string | undefined>, n
 export function decideRoute(valid: ValidKey, required: RouteAuth, headers: Record<string, string | undefined>): Denial | { effect: 'allow'; principal: Principal } {
   const { key, client } = valid;
   if (required.kind === 'public') throw new Error('Public routes are not authorized');
-  if (key.kind !== required.kind) {
+  if (required.kind !== 'key' && key.kind !== required.kind) {
     return { effect: 'deny', code: 'INSUFFICIENT_SCOPE', message: `A ${key.kind} key cannot call this route; it needs a ${required.kind} key` };
   }
-  if (required.kind === 'sync' && !key.scopes.includes(required.scope)) {
+  if ((required.kind === 'sync' || required.kind === 'key') && !key.scopes.includes(required.scope)) {
     return { effect: 'deny', code: 'INSUFFICIENT_SCOPE', message: `The API key lacks the scope ${required.scope}` };
   }
   if (key.kind === 'payment' && headers['origin'] !== undefined) {

@@ -4,7 +4,7 @@
  * its name and changes with underscores as spaces, ids left out.
  */
 import type { AuditEntry } from '../domain/audit';
-import { formatPrice, inWords } from './format';
+import { formatPrice, formatTime, inWords } from './format';
 
 type Value = string | number | boolean | null | undefined;
 
@@ -82,7 +82,10 @@ export function auditSentence(entry: AuditEntry, context: AuditWordsContext = {}
       return `Set ${ENDPOINTS[str(c.kind)] ?? 'an address'} to ${str(c.url)}${changedWas(entry, 'url')}${secretWords(entry)}`;
     case 'callback.rotate_secret':
     case 'webhook.rotate_secret':
-      return `Replaced the signing secret of ${ENDPOINTS[str(c.kind)] ?? 'an address'}`;
+      // With an overlap (`previous_valid_until`): the previous secret kept signing until then.
+      return c.previous_valid_until
+        ? `Rotated the signing secret of ${ENDPOINTS[str(c.kind)] ?? 'an address'}; the previous one works until ${formatTime(str(c.previous_valid_until))}`
+        : `Replaced the signing secret of ${ENDPOINTS[str(c.kind)] ?? 'an address'}`;
     case 'provider.set':
       return `Chose where payments go: ${inWords(str(c.provider))}${c.account ? ` (${str(c.account)})` : ''}`;
     case 'guest_booking.pay_at_property':

@@ -15,6 +15,10 @@ export const MAX_BOOKING_HORIZON_DAYS = 3650;
 export const DEFAULT_TIME_ZONE = 'UTC';
 /** The longest cancellation policy or address a client may set, in characters. */
 export const MAX_SETTING_TEXT = 1000;
+/** Guests may cancel their own booking until this many hours before check-in, unless the client says otherwise. */
+export const DEFAULT_FREE_CANCELLATION_HOURS = 48;
+/** The longest free-cancellation window a client may set: a year, in hours. */
+export const MAX_FREE_CANCELLATION_HOURS = 8760;
 
 /** What each setting is, as `ops clients settings` and the dashboard show it. */
 export interface AppliedSettings {
@@ -26,6 +30,7 @@ export interface AppliedSettings {
   cancellation_policy: string | null;
   check_in_time: string | null;
   address: string | null;
+  free_cancellation_hours: number;
 }
 
 /** A client's settings as they apply: its own values, else the defaults. */
@@ -38,6 +43,7 @@ export function clientSettingsOf(client: ClientRecord): AppliedSettings {
     cancellation_policy: client.cancellation_policy ?? null,
     check_in_time: client.check_in_time ?? null,
     address: client.address ?? null,
+    free_cancellation_hours: client.free_cancellation_hours ?? DEFAULT_FREE_CANCELLATION_HOURS,
   };
 }
 
@@ -54,6 +60,10 @@ export function settingsProblems(settings: ClientSettingsChange): { path: string
   const horizon = settings.booking_horizon_days;
   if (horizon != null && (!Number.isInteger(horizon) || horizon < 1 || horizon > MAX_BOOKING_HORIZON_DAYS)) {
     problems.push({ path: 'booking_horizon_days', message: `must be a whole number of days from 1 to ${MAX_BOOKING_HORIZON_DAYS}` });
+  }
+  const hours = settings.free_cancellation_hours;
+  if (hours != null && (!Number.isInteger(hours) || hours < 0 || hours > MAX_FREE_CANCELLATION_HOURS)) {
+    problems.push({ path: 'free_cancellation_hours', message: `must be a whole number of hours from 0 to ${MAX_FREE_CANCELLATION_HOURS}` });
   }
   if (settings.below_rate_orders != null && !BELOW_RATE.includes(settings.below_rate_orders)) {
     problems.push({ path: 'below_rate_orders', message: `must be one of ${BELOW_RATE.join(', ')}` });

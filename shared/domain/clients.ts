@@ -1,7 +1,7 @@
 /** Operator use cases: clients and their API keys. The full key leaves here once. */
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_PLAN, isPlan, PAYMENT_KEY_PLANS, PLANS, type Plan } from '../../definitions/plans';
-import { type KeyKind, SYNC_SCOPES } from '../../definitions/routes';
+import { DELIVERY_SCOPES, KEY_SCOPES, type KeyKind, SYNC_SCOPES } from '../../definitions/routes';
 import { generateApiKey, hashApiKey } from '../auth/api-keys';
 import { normalizeOrigin } from '../auth/authorize';
 import { errors } from '../errors';
@@ -155,13 +155,16 @@ export async function issueApiKey(input: IssueKeyInput, now = new Date()): Promi
   }
   let scopes: string[] = [];
   if (input.kind === 'sync') {
+    // Without --scopes the spec's five; the delivery scopes only when asked for.
     scopes = input.scopes?.length ? [...new Set(input.scopes)] : [...SYNC_SCOPES];
-    const unknown = scopes.filter((s) => !(SYNC_SCOPES as readonly string[]).includes(s));
+    const unknown = scopes.filter((s) => !(KEY_SCOPES as readonly string[]).includes(s));
     if (unknown.length) {
-      throw errors.unknownScopes(unknown, SYNC_SCOPES);
+      throw errors.unknownScopes(unknown, KEY_SCOPES);
     }
   } else if (input.scopes?.length) {
-    throw errors.paymentKeyScopes();
+    // A payment key may carry the delivery scopes (its webhooks), nothing else; none unless asked for.
+    scopes = [...new Set(input.scopes)];
+    if (scopes.some((s) => !(DELIVERY_SCOPES as readonly string[]).includes(s))) throw errors.paymentKeyScopes();
   }
   const origins: string[] = [];
   for (const value of input.origins ?? []) {

@@ -8,6 +8,8 @@
  */
 import type { ComponentChildren } from 'preact';
 import {
+  type CancelOffer,
+  cancelOffer,
   type GuestBookingPage,
   type GuestBookingView,
   type GuestClient,
@@ -23,6 +25,7 @@ import { localDate, localTime } from '../domain/hotel-time';
 import { errors } from '../errors';
 import { Dl } from '../dashboard/layout';
 import type { PublicPageAction } from '../dashboard/page-function';
+import { CancelledBooking, CancelSection, onHotelClock } from './cancel-sections';
 import { day } from './emails';
 import { CancellationPolicy, checkInDay, money, plural, taxesLine } from './hotel-info';
 import { Alert, GuestPage } from './layout';
@@ -68,10 +71,11 @@ export const confirmationTitle = (view: GuestBookingView) =>
     payment_failed: 'Payment not confirmed',
     awaiting_confirmation: 'Check your e-mail to confirm',
     cancelled: 'Booking not confirmed',
+    booking_cancelled: 'Booking cancelled',
   })[view.state];
 
 /** "What happens next" once the room is booked: the e-mail, check-in, the address, payment, cancelling. */
-function WhatHappensNext({ page, client }: { page: GuestBookingPage; client: GuestClient }) {
+function WhatHappensNext({ page, client, offer }: { page: GuestBookingPage; client: GuestClient; offer: CancelOffer | undefined }) {
   const { view } = page;
   const items: ComponentChildren[] = [];
   if (page.email && emailEnabled()) items.push(<>We are sending a confirmation e-mail with these details to {page.email}.</>);
@@ -94,7 +98,10 @@ function WhatHappensNext({ page, client }: { page: GuestBookingPage; client: Gue
     );
   }
   items.push(view.payment_status === 'paid' ? <>Your payment of {money(view.total, view.currency)} is done.</> : <>You pay {money(view.total, view.currency)} at the hotel.</>);
-  items.push(client.cancellation_policy ? <>Cancellation policy: <span class="policy">{client.cancellation_policy}</span></> : <>To change or cancel your booking, please contact the hotel.</>);
+  // The hotel's own policy where it has one; the section below says until when the guest can cancel here.
+  if (client.cancellation_policy) items.push(<>Cancellation policy: <span class="policy">{client.cancellation_policy}</span></>);
+  else if (offer?.kind === 'open') items.push(<>You can cancel free of charge until {onHotelClock(offer.until, client.time_zone)} (below). To change your booking, please contact the hotel.</>);
+  else items.push(<>To change or cancel your booking, please contact the hotel.</>);
   return (
     <section class="card" aria-labelledby="next">
       <h2 id="next">What happens next</h2>
@@ -180,7 +187,10 @@ async function ConfirmationBody({ page, request, client }: { page: GuestBookingP
   const { view } = page;
   const stayRows = stayRowsOf(view, { chosenRoom: page.chosen_room_number, client });
   const again = <a href={request.links.to(bookPath(client.client_id), stayQuery(view))}>Search again</a>;
+  const token = request.params.token ?? '';
+  if (view.state === 'booking_cancelled') return <CancelledBooking page={page} client={client} token={token} links={request.links} stayRows={stayRows} />;
   if (view.state === 'confirmed') {
+    const offer = cancelOffer(client, { status: page.booking_status, check_in: view.check_in }, request.now);
     return (
       <>
         <div class="notice success" role="status">
@@ -196,7 +206,7 @@ async function ConfirmationBody({ page, request, client }: { page: GuestBookingP
           </dl>
           <p class="muted">Show them at the reception desk. This page's link shows your booking again: keep it to yourself.</p>
         </section>
-        <WhatHappensNext page={page} client={client} />
+        <WhatHappensNext page={page} client={client} offer={offer} />
         <section class="card" aria-labelledby="stay-facts">
           <h2 id="stay-facts">Your stay</h2>
           <Dl
@@ -206,6 +216,7 @@ async function ConfirmationBody({ page, request, client }: { page: GuestBookingP
             ]}
           />
         </section>
+        {offer ? <CancelSection offer={offer} page={page} client={client} token={token} links={request.links} /> : null}
       </>
     );
   }

@@ -85,7 +85,7 @@ const INK = '#17202a';
 const MUTED = '#4a5360';
 const ACCENT = '#0b5cad';
 
-function Mail({ title, hotel, children }: { title: string; hotel: string; children: ComponentChildren }) {
+export function Mail({ title, hotel, children }: { title: string; hotel: string; children: ComponentChildren }) {
   return (
     <html lang="en">
       <head>
@@ -104,7 +104,7 @@ function Mail({ title, hotel, children }: { title: string; hotel: string; childr
   );
 }
 
-function Facts({ rows }: { rows: [string, string][] }) {
+export function Facts({ rows }: { rows: [string, string][] }) {
   return (
     <table role="presentation" style="border-collapse:collapse;margin:0 0 1rem">
       {rows.map(([term, value]) => (
@@ -119,7 +119,7 @@ function Facts({ rows }: { rows: [string, string][] }) {
   );
 }
 
-function Button({ href, children }: { href: string; children: ComponentChildren }) {
+export function Button({ href, children }: { href: string; children: ComponentChildren }) {
   return (
     <p style="margin:1.2rem 0">
       <a href={href} style={`display:inline-block;padding:.7rem 1.2rem;border-radius:6px;background:${ACCENT};color:#fff;font-weight:600;text-decoration:none`}>
@@ -129,9 +129,9 @@ function Button({ href, children }: { href: string; children: ComponentChildren 
   );
 }
 
-const html = (mail: VNode) => `<!doctype html>${renderToString(mail)}`;
-const text = (lines: (string | false)[]) => `${lines.filter((line) => line !== false).join('\n')}\n`;
-const rowsAsText = (rows: [string, string][]) => rows.map(([term, value]) => `${term}: ${value}`);
+export const html = (mail: VNode) => `<!doctype html>${renderToString(mail)}`;
+export const text = (lines: (string | false)[]) => `${lines.filter((line) => line !== false).join('\n')}\n`;
+export const rowsAsText = (rows: [string, string][]) => rows.map(([term, value]) => `${term}: ${value}`);
 
 /** The confirmation of a booking: paid online, or confirmed by its link to be paid at the hotel. */
 export function bookingConfirmationEmail(facts: BookingConfirmationFacts): EmailMessage {

@@ -25,6 +25,7 @@ h3{font-size:1.05rem;margin:1.2rem 0 .4rem}
 button{font:inherit;font-weight:600;min-height:2.9rem;padding:.5rem 1.1rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
 button.wide{width:100%;margin-top:.4rem}
 button.secondary{background:#fff;color:var(--accent)}
+button.warning{background:var(--bad);border-color:var(--bad)}
 .notice{padding:.7rem .9rem;border-radius:6px;margin-bottom:1rem;border:1px solid}
 .notice.error{background:#ffebe9;border-color:#ff8182}
 .notice.success{background:#dafbe1;border-color:#4ac26b}

@@ -57,6 +57,8 @@ interface Schemas<TBody, TQuery> {
   params?: ZodMiniType<Record<string, string>>;
   /** The route's answer for a path parameter that cannot name a record (else 404 NOT_FOUND). */
   notFound?: (params: Record<string, string>) => AppError;
+  /** Every body field is optional: a request without a body (and so without a Content-Type) is `{}`. */
+  optionalBody?: true;
 }
 
 /**
@@ -121,8 +123,8 @@ const requirePrincipal = (route: Route): MiddlewareObj<Event, APIGatewayProxyRes
     if (context?.auth_error) throw errors.invalidApiKey();
     const principal = principalFromContext(context);
     if (!principal) throw errors.invalidApiKey();
-    if (route.auth.kind !== principal.kind) throw errors.insufficientScope();
-    if (route.auth.kind === 'sync' && !principal.scopes.includes(route.auth.scope)) {
+    if (route.auth.kind !== 'key' && route.auth.kind !== principal.kind) throw errors.insufficientScope();
+    if ((route.auth.kind === 'sync' || route.auth.kind === 'key') && !principal.scopes.includes(route.auth.scope)) {
       throw errors.missingScope(route.auth.scope);
     }
     logger.appendKeys({ client_id: principal.clientId, key_id: principal.keyId });
@@ -143,6 +145,17 @@ const normalizeRequest = (): MiddlewareObj<Event, APIGatewayProxyResult> => ({
     if (body && Buffer.byteLength(body, request.event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) {
       throw errors.payloadTooLarge();
     }
+  },
+});
+
+/** A request without a body stands for `{}` (a POST whose fields are all optional). */
+const emptyBodyAsObject = (): MiddlewareObj<Event, APIGatewayProxyResult> => ({
+  before: (request) => {
+    const { event } = request;
+    if (event.body !== null && event.body !== undefined && event.body !== '') return;
+    event.body = '{}';
+    event.isBase64Encoded = false;
+    event.headers['content-type'] ??= 'application/json';
   },
 });
 
@@ -195,6 +208,7 @@ function buildHandler<TBody, TQuery>(
     .use(envelope());
   if (route.auth.kind !== 'public') chain.use(requirePrincipal(route));
   chain.use(normalizeRequest());
+  if (schemas.body && schemas.optionalBody) chain.use(emptyBodyAsObject());
   if (schemas.body) chain.use(httpJsonBodyParser());
   return chain;
 }
@@ -213,7 +227,8 @@ export function keyedHandler<TBody = undefined, TQuery = Record<string, never>>(
     const idempotencyKey = route.idempotent ? readIdempotencyKey(request.headers) : undefined;
     if (!idempotencyKey) return useCase(keyed);
     const outcome = await runIdempotent(
-      { scope: `${principal.clientId} ${route.method} ${route.path}`, key: idempotencyKey, body: event.body },
+      // The path as called (its parameters filled in): one key on two orders is two requests.
+      { scope: `${principal.clientId} ${route.method} ${route.path.replace(/\{(\w+)\}/g, (_, name: string) => request.params[name] ?? '')}`, key: idempotencyKey, body: event.body },
       context,
       async () => {
         const result = await useCase(keyed);

@@ -104,6 +104,16 @@ const CODE_DOCS = {
     example: errors.externalReferenceConflict('INV-1001'),
     surface: 'api',
   },
+  REFUND_EXCEEDS_PAYMENT: {
+    meaning: 'The refund, with the refunds already made or in progress, would add up to more than the order was paid (or nothing is left to refund).',
+    example: errors.refundExceedsPayment('PO-7KQ2M9XR4TLP', 5000),
+    surface: 'api',
+  },
+  ORDER_NOT_PAID: {
+    meaning: 'The order is not paid (`processing`, `failed`, `cancelled` or `expired`): there is nothing to refund.',
+    example: errors.orderNotPaid('PO-7KQ2M9XR4TLP', 'processing'),
+    surface: 'api',
+  },
   IDEMPOTENCY_REQUEST_IN_PROGRESS: {
     meaning: 'A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds.',
     example: errors.idempotencyRequestInProgress(),
@@ -173,6 +183,12 @@ const CODE_DOCS = {
     meaning: 'Operator CLI `bookings assign` only (and the dashboard): the booking already has a room.',
     example: errors.bookingAlreadyAssigned('…', '…'),
     surface: 'cli',
+  },
+  BOOKING_NOT_CANCELLABLE: {
+    meaning:
+      'The booking cannot be cancelled, changed or marked a no-show in its state: checked in or out (cancel), not confirmed (change), or its check-in day not yet passed (no-show). Nothing changed.',
+    example: errors.bookingNotCancellable('…', 'checked_in'),
+    surface: 'api',
   },
   BOOKING_NOT_ASSIGNABLE: {
     meaning:

@@ -8,29 +8,34 @@ import { z } from 'zod';
 import type { Route } from '../../definitions/routes';
 import { MAX_SYNC_ITEMS } from '../config';
 import { MAX_ITEM_BYTES, MAX_STAY_NIGHTS } from '../schemas/common';
-import { orderReferenceParam, paymentOrderRequest, verifyQuery } from '../schemas/payments';
+import { cancelServiceBookingBody, serviceBookingIdParam } from '../schemas/bookings';
+import { orderReferenceParam, paymentOrderRequest, refundRequest, verifyQuery } from '../schemas/payments';
 import { availabilityQuery, putBookingsBody, putCategoriesBody, putCheckinsBody, putRoomsBody } from '../schemas/property-sync';
 import {
   availabilityResult,
   bookingSyncResult,
+  cancelledServiceBooking,
   categorySyncResult,
   checkinSyncResult,
   paymentOrderCreated,
+  paymentOrderRefund,
   paymentOrderStatus,
   roomSyncResult,
   sandboxCheckoutForm,
   stripeWebhookReceived,
 } from '../schemas/responses';
 import { classic } from './classic';
+import { DELIVERY_OPERATIONS } from './delivery-operations';
 import type { ErrorCode } from './error-codes';
 import { examples, LOCAL, ORDER_REF, SANDBOX_REF } from './examples';
 import type { AnySchema } from './schemas';
 
-export type Tag = 'Property sync' | 'Payment orders' | 'Sandbox provider' | 'Provider webhooks';
+export type Tag = 'Property sync' | 'Payment orders' | 'Deliveries' | 'Sandbox provider' | 'Provider webhooks';
 
 export const TAGS: { name: Tag; description: string }[] = [
   { name: 'Property sync', description: 'Area A: a PMS server with a scoped sync key pushes categories, rooms, bookings and check-in activity, and reads availability.' },
   { name: 'Payment orders', description: 'Area B: a partner server with a payment key creates payment orders paid on a hosted checkout, then confirms them with the status lookup.' },
+  { name: 'Deliveries', description: 'Your callbacks (sync keys) or webhooks (payment keys) as the service sent them: list, read, send one again, replay a time range. Keys need `deliveries:read` or `deliveries:write`.' },
   { name: 'Sandbox provider', description: 'The sandbox payment provider\'s hosted checkout (the local default): an HTML page and its form, on an origin of its own as a provider\'s checkout is (see each operation\'s servers). Called by the guest\'s browser.' },
   { name: 'Provider webhooks', description: 'Events from payment providers (public routes, signature-checked).' },
 ];
@@ -87,6 +92,7 @@ const syncWrite = (
 });
 
 export const OPERATIONS: Record<string, Operation> = {
+  ...DELIVERY_OPERATIONS,
   PutRoomCategories: {
     ...syncWrite(
       categorySyncResult,
@@ -147,6 +153,26 @@ export const OPERATIONS: Record<string, Operation> = {
       VALIDATION_ERROR: { message: 'The request query is not valid', details: [{ path: 'check_out_date', message: 'must be after check_in_date' }] },
     },
   },
+  CancelServiceBooking: {
+    tag: 'Property sync',
+    jsonBody: true,
+    bodyValidation: '`reason` is not a string of 1 to 2,000 characters.',
+    request: {
+      params: classic<z.ZodObject>(serviceBookingIdParam),
+      body: { required: false, content: json(cancelServiceBookingBody, { reason: 'Guest cancelled by phone' }) },
+    },
+    responses: {
+      200: { description: 'The cancelled booking; a repeated cancel answers the same body.', content: json(cancelledServiceBooking, examples.cancelledBooking) },
+    },
+    errors: [
+      { code: 'NOT_FOUND', when: 'No booking the service made has this id for your client (a PMS-synced booking, another client\'s, an unknown id).' },
+      { code: 'BOOKING_NOT_CANCELLABLE', when: 'The booking is `checked_in`, `checked_out` or `no_show`.' },
+    ],
+    errorExamples: {
+      NOT_FOUND: { message: 'Not found' },
+      BOOKING_NOT_CANCELLABLE: { message: 'Booking e5d4c3b2-a1f0-5e9d-8c7b-6a5f4e3d2c1b is checked_in; only a booking not yet checked in can be cancelled' },
+    },
+  },
   CreatePaymentOrder: {
     tag: 'Payment orders',
     jsonBody: true,
@@ -201,6 +227,24 @@ export const OPERATIONS: Record<string, Operation> = {
     request: { params: classic<z.ZodObject>(orderReferenceParam) },
     responses: { 200: { description: 'The order.', content: json(paymentOrderStatus, examples.orderStatus) } },
     errors: [{ code: 'PAYMENT_ORDER_NOT_FOUND' }],
+  },
+  RefundPaymentOrder: {
+    tag: 'Payment orders',
+    jsonBody: true,
+    request: { params: classic<z.ZodObject>(orderReferenceParam), body: { required: true, content: json(refundRequest, examples.refundRequest) } },
+    responses: {
+      201: {
+        description: 'The refund, as the provider answered it: `succeeded`, `pending` (settled later) or `failed` (its amount can be refunded again). The same Idempotency-Key on this order answers this refund again.',
+        content: json(paymentOrderRefund, examples.refundCreated),
+      },
+    },
+    errors: [
+      { code: 'INVALID_AMOUNT', when: '`amount_minor` is not a whole number from 1 to 10^12.' },
+      { code: 'PAYMENT_ORDER_NOT_FOUND' },
+      { code: 'ORDER_NOT_PAID' },
+      { code: 'REFUND_EXCEEDS_PAYMENT' },
+      { code: 'PROVIDER_NOT_CONFIGURED', when: "The order was paid on the sandbox provider and this stage does not run it, or the order's Stripe account no longer allows refunds." },
+    ],
   },
   SandboxCheckoutPage: {
     tag: 'Sandbox provider',

@@ -15,6 +15,8 @@ function securityOf(route: Route): RouteConfig['security'] {
       return [{ syncKey: [route.auth.scope] }];
     case 'payment':
       return [{ paymentKey: [] }, { paymentApiKey: [] }];
+    case 'key':
+      return [{ syncKey: [route.auth.scope] }, { paymentKey: [route.auth.scope] }, { paymentApiKey: [route.auth.scope] }];
     case 'public':
       return [];
   }
@@ -33,7 +35,7 @@ function headerParameters(route: Route): z.ZodObject | undefined {
         example: 'sync-2027-06-01-0001',
       });
   }
-  if (route.auth.kind === 'payment') {
+  if (route.auth.kind === 'payment' || route.auth.kind === 'key') {
     shape.Origin = z
       .string()
       .optional()
@@ -82,7 +84,12 @@ export function routeConfig(route: Route): RouteConfig {
 
   const headers = headerParameters(route);
   const request = { ...operation.request, ...(headers ? { headers } : {}) };
-  const scopeNote = route.auth.kind === 'sync' ? `\n\nNeeds a sync key with the scope \`${route.auth.scope}\`.` : '';
+  const scopeNote =
+    route.auth.kind === 'sync'
+      ? `\n\nNeeds a sync key with the scope \`${route.auth.scope}\`.`
+      : route.auth.kind === 'key'
+        ? `\n\nNeeds a key with the scope \`${route.auth.scope}\`: a sync key sees the client's callbacks (\`booking.*\`), a payment key its webhooks (\`payment_order.*\`).`
+        : '';
   return {
     method: route.method.toLowerCase() as RouteConfig['method'],
     path: route.path,

@@ -39,6 +39,17 @@ const ROUTE_DOCS: Record<DocumentedRouteId, RouteDocs> = {
     description:
       'Rooms that are active, have `max_occupancy >= guests`, and have no active booking of any origin (synced, reception, paid order) with check-in before the requested check-out and check-out after the requested check-in. Optional filters narrow the rooms. A room held by an open guest checkout on the booking page (30 minutes from the moment the checkout opens, as long as the checkout can be paid) is not available either. Rooms come in natural room-number order; `categories` counts the available rooms per synced category.',
   },
+  CancelServiceBooking: {
+    summary: 'Cancel a booking the service made',
+    description: [
+      'Cancels a booking the service made (a guest, reception or paid-order booking; its `id` is `booking.id` of the `booking.confirmed` callback) because the guest cancelled it in the PMS. Its nights are free in availability at once, in the same transaction as the status change; the guest gets a cancellation e-mail. The body is optional (`{}` or none at all).',
+      '',
+      '- **200** with the cancelled booking. Cancelling a cancelled booking answers the same body again (whoever cancelled it first: `cancelled_by`) and changes nothing.',
+      '- Nothing is sent back to your callback URL: the change is yours. (A cancel by the hotel\'s staff or by the guest sends `booking.cancelled`.)',
+      '- A paid booking\'s payment is not refunded by this call: a refund is the payment partner\'s or the hotel\'s.',
+      '- A booking synced by a PMS (yours to cancel with `PUT /bookings`), another client\'s, or an unknown id: **404** `NOT_FOUND`. A `checked_in`, `checked_out` or `no_show` booking: **409** `BOOKING_NOT_CANCELLABLE`.',
+    ].join('\n'),
+  },
   CreatePaymentOrder: {
     summary: 'Create a payment order',
     description: [
@@ -66,10 +77,44 @@ const ROUTE_DOCS: Record<DocumentedRouteId, RouteDocs> = {
     description:
       "The order as it stands, with `paid_at` and the hotel booking it became (`service_booking_sync`). This is how your server confirms a payment. Another client's order is 404, as is a reference the service could not have minted.",
   },
+  RefundPaymentOrder: {
+    summary: 'Refund a payment order',
+    description: [
+      'Refunds a paid order, in full or in part, through the provider and account it was paid with (Stripe: its Refunds API, with the refund id as idempotency key). Without `amount_minor`, what is left is refunded.',
+      '',
+      '- Refunds never add up to more than was paid, however concurrent: **409** `REFUND_EXCEEDS_PAYMENT` (refunds still `pending` count as made).',
+      '- An order that is not paid: **409** `ORDER_NOT_PAID`.',
+      '- The order becomes `partially_refunded`, then `refunded`; the status lookup shows `amount_refunded_minor` and `refunds`, and a `payment_order.refunded` webhook is sent once a refund succeeds.',
+      "- A provider answering `pending` settles the refund later (Stripe's `refund.updated` webhook); a refund that fails gives its amount back to refund again.",
+      '- The same `Idempotency-Key` on the same order answers the same refund and never refunds twice.',
+      '',
+      'A refund does not cancel a booking by itself.',
+    ].join('\n'),
+  },
   StripeWebhook: {
     summary: 'Stripe webhook',
     description:
-      "Public, but only Stripe can sign: the `Stripe-Signature` header is checked over the exact raw body before anything else. For `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired` of one of this service's Stripe orders, the order is reconciled by asking Stripe again, exactly as the guest's return does (the event itself never marks an order paid). Anything else is acknowledged with 200 so Stripe does not retry it; a failure to reconcile answers 5xx so Stripe does.",
+      "Public, but only Stripe can sign: the `Stripe-Signature` header is checked over the exact raw body before anything else. For `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired` of one of this service's Stripe orders, the order is reconciled by asking Stripe again, exactly as the guest's return does (the event itself never marks an order paid). For `refund.created`, `refund.updated`, `refund.failed`, `charge.refunded` and `charge.refund.updated`, the refunds of this service they name are asked of Stripe again and recorded (a pending refund succeeds or fails; a failed one gives its amount back). Anything else is acknowledged with 200 so Stripe does not retry it; a failure to reconcile answers 5xx so Stripe does.",
+  },
+  ListDeliveries: {
+    summary: 'List your deliveries',
+    description:
+      "Your deliveries, newest first: a sync key's are the client's callbacks (`booking.*`), a payment key's its webhooks (`payment_order.*`). Filters: `status`, `event`, `since` and `until` (creation times, inclusive). `limit` 1 to 100 (default 50); `next_cursor` (only when more follow) gives the next page with the same filters, and works for no other client or key kind (400 `VALIDATION_ERROR` at `cursor`). Deliveries are kept 30 days.",
+  },
+  GetDelivery: {
+    summary: 'One delivery, with the exact body sent',
+    description:
+      'The delivery with every attempt (time, HTTP status, duration, error) and `body`: the exact bytes every attempt sends and a retry sends again. Another client\'s delivery, one of the other key kind, or one older than 30 days is 404.',
+  },
+  RetryDelivery: {
+    summary: 'Send one delivery again',
+    description:
+      'Sends the delivery again under its own id (`X-Service-Delivery`, `webhook-id`) with the same body, whatever its status: it becomes `pending` and is attempted shortly, with the usual retries. A `pending` delivery is on its way already and is left as it is.',
+  },
+  ReplayDeliveries: {
+    summary: 'Replay deliveries of a time range',
+    description:
+      'Sends again every one of your deliveries created between `since` and `until` (inclusive) with one of `status` (default: all but `pending`, which are on their way) and one of `event` (default: all), each under its own id with its own body. Answers at once with how many are `queued`: the request does bounded work and the service sends the rest at its own pace (thousands a minute). Each is accepted once by a receiver that deduplicates on the delivery id.',
   },
   SandboxCheckoutPage: {
     summary: 'Sandbox hosted checkout page',

@@ -13,7 +13,7 @@ function commonErrors(route: Route, operation: Operation): ErrorNote[] {
   const notes: ErrorNote[] = [];
   if (route.auth.kind !== 'public') {
     notes.push({ code: 'MISSING_API_KEY' }, { code: 'INVALID_API_KEY' }, { code: 'INSUFFICIENT_SCOPE' });
-    if (route.auth.kind === 'payment') notes.push({ code: 'ORIGIN_NOT_ALLOWED' });
+    if (route.auth.kind === 'payment' || route.auth.kind === 'key') notes.push({ code: 'ORIGIN_NOT_ALLOWED' });
   }
   if (operation.jsonBody) {
     notes.push(

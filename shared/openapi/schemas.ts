@@ -6,7 +6,8 @@
 import { zodToOpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import { calendarDate, email, images, MAX_STAY_NIGHTS, money, phone, timestamp } from '../schemas/common';
-import { orderReferenceParam, paymentOrderRequest, verifyQuery } from '../schemas/payments';
+import { cancelServiceBookingBody, serviceBookingIdParam } from '../schemas/bookings';
+import { orderReferenceParam, paymentOrderRequest, refundRequest, verifyQuery } from '../schemas/payments';
 import { availabilityQuery, putBookingsBody, putCategoriesBody, putCheckinsBody, putRoomsBody } from '../schemas/property-sync';
 import {
   availabilityResult,
@@ -14,11 +15,14 @@ import {
   bookingConfirmedPayload,
   bookingConflict,
   bookingSyncResult,
+  cancelledServiceBooking,
   categorySyncResult,
   checkinSyncResult,
   errorDetail,
   paymentOrderCreated,
   paymentOrderPaidPayload,
+  paymentOrderRefund,
+  paymentOrderRefundedPayload,
   paymentOrderStatus,
   roomSyncResult,
   serviceBookingSync,
@@ -103,9 +107,17 @@ export function nameSchemas(): void {
   component('BookingConflict', bookingConflict);
   component('AvailableRoom', availableRoom);
   component('AvailabilityResult', availabilityResult);
+  component('CancelledServiceBooking', cancelledServiceBooking);
+  component('CancelServiceBookingRequest', cancelServiceBookingBody);
+  annotate(serviceBookingIdParam.shape.booking_id, { param: { description: 'The booking\'s `id` (`booking.id` of its `booking.confirmed` callback).' }, example: 'e5d4c3b2-a1f0-5e9d-8c7b-6a5f4e3d2c1b' });
   component('PaymentOrderCreated', paymentOrderCreated);
   component('PaymentOrderStatus', paymentOrderStatus);
   component('ServiceBookingSync', serviceBookingSync);
   component('BookingConfirmedEvent', bookingConfirmedPayload, { description: 'Body of the signed `booking.confirmed` callback (the spec\'s "Booking-confirmed callback payload").' });
   component('PaymentOrderPaidEvent', paymentOrderPaidPayload, { description: 'Body of the signed `payment_order.paid` webhook.' });
+  component('PaymentOrderRefundedEvent', paymentOrderRefundedPayload, { description: 'Body of the signed `payment_order.refunded` webhook.' });
+  component('RefundRequest', refundRequest, { description: 'Unknown fields are ignored. Without `amount_minor`, what is left of the order is refunded.' });
+  annotate(refundRequest.shape.amount_minor, { description: 'Integer in the order\'s minor units; at most what is left to refund.', example: 8000 });
+  annotate(refundRequest.shape.reason, { description: 'Why (kept with the refund, up to 2,000 characters).', example: 'Guest left a night early' });
+  component('PaymentOrderRefund', paymentOrderRefund);
 }

@@ -2,7 +2,14 @@
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS } from '../../definitions/service-defaults';
-import { bookingConfirmedPayload, paymentOrderPaidPayload } from '../schemas/responses';
+import {
+  bookingCancelledPayload,
+  bookingConfirmedPayload,
+  bookingModifiedPayload,
+  bookingNoShowPayload,
+  paymentOrderPaidPayload,
+  paymentOrderRefundedPayload,
+} from '../schemas/responses';
 import { examples } from './examples';
 import { json } from './operations';
 
@@ -35,6 +42,16 @@ function eventHeaders(event: string, secret: string) {
           description: `Lowercase hexadecimal HMAC-SHA256 of the exact raw UTF-8 body bytes, keyed with the client's ${secret}; no \`sha256=\` prefix. Recompute it over the raw body (before JSON parsing) and compare in constant time.`,
         },
       }),
+    'webhook-id': z.uuid().meta({ param: { description: 'Standard Webhooks: the delivery id, the same as `X-Service-Delivery`.' } }),
+    'webhook-timestamp': z
+      .string()
+      .regex(/^\d+$/)
+      .meta({ param: { description: 'Standard Webhooks: Unix seconds of this attempt. Refuse one more than 5 minutes from your clock.' } }),
+    'webhook-signature': z.string().meta({
+      param: {
+        description: `Standard Webhooks: \`v1,\` + base64 HMAC-SHA256 of \`{webhook-id}.{webhook-timestamp}.{body}\`, keyed with the bytes a \`whsec_\` ${secret} encodes (any other secret: its UTF-8 bytes); several, space-separated, while a rotation's overlap lasts. The \`standardwebhooks\` and \`svix\` libraries verify it.`,
+      },
+    }),
   });
 }
 
@@ -69,6 +86,55 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
     security: [],
     responses: RECEIVER_RESPONSES,
   });
+  const confirmed = examples.bookingConfirmed;
+  const laterEvents = [
+    {
+      event: 'booking.modified',
+      operationId: 'BookingModifiedCallback',
+      when: 'Sent when hotel staff change a booking the service made (its dates, room or guests). The body carries the whole booking as it now is.',
+      schema: bookingModifiedPayload,
+      example: { ...confirmed, event: 'booking.modified', booking: { ...confirmed.booking, check_out_date: '2027-06-13', sequence: 2 } },
+    },
+    {
+      event: 'booking.cancelled',
+      operationId: 'BookingCancelledCallback',
+      when: 'Sent when a booking the service made is cancelled by hotel staff or by its guest. A cancellation made through this API (`CancelServiceBooking`) is not sent back. Its nights are free from this moment.',
+      schema: bookingCancelledPayload,
+      example: {
+        ...confirmed,
+        event: 'booking.cancelled',
+        booking: { ...confirmed.booking, status: 'cancelled', sequence: 3, cancellation_reason: 'The guest cannot travel' },
+      },
+    },
+    {
+      event: 'booking.no_show',
+      operationId: 'BookingNoShowCallback',
+      when: 'Sent when hotel staff mark a booking the service made as a no-show, once its check-in day has passed. Its nights from then on are free.',
+      schema: bookingNoShowPayload,
+      example: { ...confirmed, event: 'booking.no_show', booking: { ...confirmed.booking, status: 'no_show', sequence: 2 } },
+    },
+  ] as const;
+  for (const later of laterEvents) {
+    registry.registerWebhook({
+      method: 'post',
+      path: later.event,
+      operationId: later.operationId,
+      tags: ['Property sync'],
+      summary: `${later.event} callback (to your callback URL)`,
+      description: [
+        `${later.when} Same headers, signature, delivery guarantees and retries as \`booking.confirmed\`; \`booking.sequence\` orders the events of one booking: upsert by \`booking.id\` and ignore an event whose sequence is lower than the one you have.`,
+        '',
+        deliveryDescription('callback secret'),
+      ].join('\n'),
+      request: {
+        headers: eventHeaders(later.event, 'callback secret'),
+        body: { required: true, content: json(later.schema, later.example) },
+      },
+      // Redocly's security-defined: the receiver authenticates the signature, not a credential.
+      security: [],
+      responses: RECEIVER_RESPONSES,
+    });
+  }
   registry.registerWebhook({
     method: 'post',
     path: 'payment_order.paid',
@@ -83,6 +149,25 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
     request: {
       headers: eventHeaders('payment_order.paid', 'webhook secret'),
       body: { required: true, content: json(paymentOrderPaidPayload, examples.paymentOrderPaid) },
+    },
+    // Redocly's security-defined: the receiver authenticates the signature, not a credential.
+    security: [],
+    responses: RECEIVER_RESPONSES,
+  });
+  registry.registerWebhook({
+    method: 'post',
+    path: 'payment_order.refunded',
+    operationId: 'PaymentOrderRefundedWebhook',
+    tags: ['Payment orders'],
+    summary: 'payment_order.refunded webhook (to your webhook URL)',
+    description: [
+      'Sent when a refund of a payment order succeeds (at once, or when the provider settles a pending one) and the client has a webhook URL. One per refund; `payment_order.amount_refunded_minor` counts every succeeded refund of the order, this one included.',
+      '',
+      deliveryDescription('webhook secret'),
+    ].join('\n'),
+    request: {
+      headers: eventHeaders('payment_order.refunded', 'webhook secret'),
+      body: { required: true, content: json(paymentOrderRefundedPayload, examples.paymentOrderRefunded) },
     },
     // Redocly's security-defined: the receiver authenticates the signature, not a credential.
     security: [],

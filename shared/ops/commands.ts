@@ -12,6 +12,7 @@ import { deliveryCommands } from './commands/deliveries';
 import { endpointCommands } from './commands/endpoints';
 import { keyCommands } from './commands/keys';
 import { operatorCommands } from './commands/operators';
+import { orderCommands } from './commands/orders';
 import { providerCommands } from './commands/providers';
 import { roomCommands } from './commands/rooms';
 
@@ -22,6 +23,7 @@ export const commands: readonly Command[] = [
   ...roomCommands,
   ...endpointCommands,
   ...bookingCommands,
+  ...orderCommands,
   ...deliveryCommands,
   ...providerCommands,
 ];

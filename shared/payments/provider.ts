@@ -40,9 +40,48 @@ export interface ProviderPayment {
   raw: unknown;
 }
 
-export interface PaymentProvider {
+export interface PaymentProvider extends RefundingProvider {
   readonly name: string;
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
   /** `settings`: the provider account the attempt was created on, not the client's current one. */
   getPayment(providerReference: string, settings: ProviderSettings): Promise<ProviderPayment>;
+}
+
+// ---- refunds
+
+export interface RefundRequest {
+  orderReference: string;
+  /** The service's refund id: the provider's idempotency key, so a retried call never refunds twice. */
+  refundId: string;
+  /** The paid attempt's checkout (sandbox session, Stripe Checkout Session). */
+  checkoutReference: string;
+  /** The provider's payment id recorded when the order was paid (Stripe's PaymentIntent), when known. */
+  paymentId?: string;
+  amountMinor: number;
+  currency: string;
+  reason?: string;
+  /** The provider account the order was paid on. */
+  settings: ProviderSettings;
+}
+
+/** `pending`: the provider settles it later and says so by webhook (Stripe's `refund.updated`). */
+export type RefundState = 'succeeded' | 'pending' | 'failed';
+
+export interface ProviderRefund {
+  /** The provider's id of the refund (Stripe's re_…). */
+  providerRefundId: string;
+  state: RefundState;
+  amountMinor: number;
+  currency: string;
+  /** Why it failed, in the provider's words. */
+  failureReason?: string;
+  /** The provider's own answer, kept as the provider event. */
+  raw: unknown;
+}
+
+export interface RefundingProvider {
+  /** Refunds (part of) the order's payment on its account; the same refundId again answers the same refund. */
+  refund(request: RefundRequest): Promise<ProviderRefund>;
+  /** The refund as the provider now sees it; undefined when it does not know it on this account. */
+  getRefund(providerRefundId: string, settings: ProviderSettings): Promise<ProviderRefund | undefined>;
 }

@@ -1,12 +1,23 @@
 /**
  * The sandbox provider (docs/behaviour.md "Sandbox payment provider"): its checkout sessions live on
  * the table (shared/store/sandbox-store.ts); its hosted page lets a tester choose paid, cancelled or failed.
+ * It refunds paid sessions at once, never more than was paid; a refund whose reason is
+ * SANDBOX_FAIL_REFUND_REASON fails instead (the test hook for a provider that refuses a refund).
  */
 import { randomBytes } from 'node:crypto';
 import { config } from '../config';
 import type { SandboxOutcome } from '../schemas/payments';
-import { completeOpenSandboxSession, putSandboxSession, readSandboxSession, type SandboxSession } from '../store/sandbox-store';
-import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment } from './provider';
+import { errors } from '../errors';
+import {
+  completeOpenSandboxSession,
+  putSandboxRefund,
+  putSandboxSession,
+  readSandboxRefund,
+  readSandboxSession,
+  type SandboxRefund,
+  type SandboxSession,
+} from '../store/sandbox-store';
+import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment, ProviderRefund, RefundRequest } from './provider';
 
 /** An open session past its `expires_at` is expired, whether or not anyone wrote that down yet. */
 export function sandboxSessionState(session: SandboxSession, now = new Date()): CheckoutState {
@@ -47,6 +58,8 @@ export function sandboxProvider(): PaymentProvider {
       await putSandboxSession(session);
       return { providerReference, checkoutUrl };
     },
+    refund: sandboxRefund,
+    getRefund: getSandboxRefund,
     async getPayment(providerReference: string): Promise<ProviderPayment> {
       const session = await getSandboxSession(providerReference);
       if (!session) return { state: 'not_found', amountMinor: 0, currency: '', raw: { id: providerReference, error: 'unknown checkout session' } };
@@ -81,4 +94,55 @@ export async function completeSandboxSession(providerReference: string, outcome:
   const session = await getSandboxSession(providerReference);
   if (!session || sandboxSessionState(session, now) !== 'expired') return session;
   return (await completeOpenSandboxSession(providerReference, 'expired', now, 'past_end')) ?? getSandboxSession(providerReference);
+}
+
+// ---- refunds
+
+/** A refund asked with this reason fails at the sandbox (and the service releases its amount). */
+export const SANDBOX_FAIL_REFUND_REASON = 'sandbox:fail';
+
+const SANDBOX_REFUND_PREFIX = 'sbx_re_';
+
+/** The sandbox's refund id names its session and the service's refund: `sbx_re_<session>_<refund id>`. */
+const sandboxRefundId = (providerReference: string, refundId: string) => `${SANDBOX_REFUND_PREFIX}${providerReference.slice(4)}_${refundId}`;
+
+function refundView(refund: SandboxRefund): ProviderRefund {
+  return {
+    providerRefundId: refund.provider_refund_id,
+    state: refund.state,
+    amountMinor: refund.amount_minor,
+    currency: refund.currency,
+    ...(refund.failure_reason ? { failureReason: refund.failure_reason } : {}),
+    raw: { ...refund },
+  };
+}
+
+async function sandboxRefund(request: RefundRequest): Promise<ProviderRefund> {
+  const providerReference = request.checkoutReference;
+  const refund: SandboxRefund = {
+    refund_id: request.refundId,
+    provider_refund_id: sandboxRefundId(providerReference, request.refundId),
+    provider_reference: providerReference,
+    amount_minor: request.amountMinor,
+    currency: request.currency,
+    state: request.reason === SANDBOX_FAIL_REFUND_REASON ? 'failed' : 'succeeded',
+    ...(request.reason === SANDBOX_FAIL_REFUND_REASON ? { failure_reason: 'the sandbox was told to fail this refund' } : {}),
+    created_at: new Date().toISOString(),
+  };
+  const recorded = await putSandboxRefund(refund);
+  if (recorded === 'busy') throw errors.serviceUnavailable();
+  if (recorded) return refundView(recorded);
+  // Refused by the session (not paid, or more than it was paid): a failed refund, recorded as such.
+  const refused = await putSandboxRefund({ ...refund, state: 'failed', failure_reason: 'the session is not paid, or the refund exceeds what is left of it' });
+  if (!refused || refused === 'busy') throw errors.serviceUnavailable();
+  return refundView(refused);
+}
+
+async function getSandboxRefund(providerRefundId: string): Promise<ProviderRefund | undefined> {
+  if (!config().sandboxPayments || !providerRefundId.startsWith(SANDBOX_REFUND_PREFIX)) return undefined;
+  const rest = providerRefundId.slice(SANDBOX_REFUND_PREFIX.length);
+  const split = rest.indexOf('_');
+  if (split < 0) return undefined;
+  const refund = await readSandboxRefund(`sbx_${rest.slice(0, split)}`, rest.slice(split + 1));
+  return refund && refundView(refund);
 }

@@ -11,8 +11,9 @@ import type Stripe from 'stripe';
 import { config } from '../config';
 import { errors } from '../errors';
 import { logger } from '../observability';
+import { SECRET_LIKE } from '../secrets/redaction';
 import type { ProviderSettings } from '../store/payment-store';
-import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment } from './provider';
+import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment, ProviderRefund, RefundRequest, RefundState } from './provider';
 import { stripeSecret } from './stripe-secrets';
 
 /** A connected account id as Stripe issues them. */
@@ -115,8 +116,6 @@ function isStripeError(error: unknown): error is StripeErrorLike {
   return typeof type === 'string' && type.startsWith('Stripe');
 }
 
-const SECRET_LIKE = /\b(sk|rk|pk)_(test|live)_\w+|\bwhsec_\w+/g;
-
 /**
  * Stripe's answer as one of ours: its outages are a dependency fault (503, retry), a refusal of
  * this client's checkout is the client's setup (422), and a bad platform key is ours (500).
@@ -137,7 +136,7 @@ function translate(error: unknown, account: string, action: string): never {
     case 'StripeCardError': {
       logger.warn('Stripe rejected the request', context);
       const message = (error.message ?? '').replace(SECRET_LIKE, '[redacted]').slice(0, 300);
-      throw errors.providerRejected(error.code, message);
+      throw action.includes('refund') ? errors.providerRejectedRefund(error.code, message) : errors.providerRejected(error.code, message);
     }
     default:
       // Authentication (the platform key), idempotency misuse and anything unexpected.
@@ -166,6 +165,7 @@ export function sessionState(session: Pick<Stripe.Checkout.Session, 'status' | '
 export function stripeProvider(): PaymentProvider {
   return {
     name: 'stripe',
+    ...refundMethods,
 
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
       const account = requireAccount(request.settings);
@@ -243,6 +243,90 @@ export function stripeProvider(): PaymentProvider {
     },
   };
 }
+
+// ---- refunds
+
+/** Stripe's refund statuses as ours: `requires_action` and `pending` settle later (refund.updated). */
+export function refundState(status: string | null | undefined): RefundState {
+  switch (status) {
+    case 'succeeded':
+      return 'succeeded';
+    case 'failed':
+    case 'canceled':
+      return 'failed';
+    default:
+      return 'pending';
+  }
+}
+
+function providerRefundOf(refund: Stripe.Refund): ProviderRefund {
+  return {
+    providerRefundId: refund.id,
+    state: refundState(refund.status),
+    amountMinor: refund.amount,
+    currency: refund.currency.toUpperCase(),
+    ...(refund.failure_reason ? { failureReason: refund.failure_reason } : {}),
+    raw: { id: refund.id, status: refund.status, amount: refund.amount, currency: refund.currency, failure_reason: refund.failure_reason ?? null, payment_intent: refund.payment_intent },
+  };
+}
+
+/** Metadata values are at most 500 characters at Stripe. */
+const STRIPE_METADATA_MAX = 500;
+
+/** The PaymentIntent of the paid checkout, when the order did not record it. */
+async function paidIntentOf(stripe: Stripe, request: RefundRequest, account: string): Promise<string> {
+  if (request.paymentId?.startsWith('pi_')) return request.paymentId;
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.retrieve(request.checkoutReference, {}, { stripeAccount: account });
+  } catch (error) {
+    translate(error, account, 'retrieve checkout session for a refund');
+  }
+  const intent = intentId(session.payment_intent);
+  if (!intent) throw errors.providerRejectedRefund('no_payment_intent', 'the checkout has no payment to refund');
+  return intent;
+}
+
+const refundMethods = {
+  /**
+   * A refund on the connected account the order was paid on, of its PaymentIntent, keyed by the
+   * service's refund id: a call retried (by the SDK, a retried request, a recovery) answers the
+   * same refund. Our reason goes in metadata (Stripe's own `reason` is an enum).
+   */
+  async refund(request: RefundRequest): Promise<ProviderRefund> {
+    const account = requireAccount(request.settings);
+    const stripe = await stripeClient();
+    const paymentIntent = await paidIntentOf(stripe, request, account);
+    try {
+      const refund = await stripe.refunds.create(
+        {
+          payment_intent: paymentIntent,
+          amount: request.amountMinor,
+          metadata: {
+            order_reference: request.orderReference,
+            refund_id: request.refundId,
+            ...(request.reason ? { reason: request.reason.slice(0, STRIPE_METADATA_MAX) } : {}),
+          },
+        },
+        { stripeAccount: account, idempotencyKey: `refund:${request.refundId}` },
+      );
+      return providerRefundOf(refund);
+    } catch (error) {
+      translate(error, account, 'create refund');
+    }
+  },
+
+  async getRefund(providerRefundId: string, settings: ProviderSettings): Promise<ProviderRefund | undefined> {
+    const account = requireAccount(settings);
+    const stripe = await stripeClient();
+    try {
+      return providerRefundOf(await stripe.refunds.retrieve(providerRefundId, {}, { stripeAccount: account }));
+    } catch (error) {
+      if (isStripeError(error) && error.type === 'StripeInvalidRequestError' && error.statusCode === 404) return undefined;
+      translate(error, account, 'retrieve refund');
+    }
+  },
+};
 
 // ---- webhooks
 

@@ -1,17 +1,23 @@
 /**
  * Receiver kit for PMS and partner developers: verify and de-duplicate the service's signed
- * callbacks (`booking.confirmed`) and webhooks (`payment_order.paid`). No dependencies beyond
- * Node's crypto: copy this file into your project.
+ * callbacks (`booking.*`) and webhooks (`payment_order.*`). No dependencies beyond Node's
+ * crypto: copy this file into your project.
  *
  *   const reply = await handleDelivery({ rawBody, headers }, { secret, store, onEvent });
  *   res.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(reply.body));
  *
- * Read the raw body BEFORE parsing it: the signature covers the exact bytes sent.
+ * Read the raw body BEFORE parsing it: the signatures cover the exact bytes sent. Both schemes
+ * are checked: Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`; a
+ * timestamp more than 5 minutes off is refused, so a captured delivery cannot be replayed later)
+ * and the spec's `X-Service-Signature`, used when a delivery has no Standard Webhooks headers.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export interface BookingConfirmedEvent {
-  event: 'booking.confirmed';
+export type BookingEventName = 'booking.confirmed' | 'booking.modified' | 'booking.cancelled' | 'booking.no_show';
+
+/** Every booking event carries the whole booking; `booking.sequence` grows strictly per booking. */
+export interface BookingEvent {
+  event: BookingEventName;
   created_at: string;
   hotel_id: string;
   booking: {
@@ -29,6 +35,10 @@ export interface BookingConfirmedEvent {
     payment_status: string;
     payment_method: string;
     gateway_reference: string;
+    /** 1 for the first event of the booking, then strictly growing: apply an event only if it is not lower than the one you have. */
+    sequence?: number;
+    /** booking.cancelled only. */
+    cancellation_reason?: string;
   };
   /** null while a paid booking awaits manual room assignment. */
   room: {
@@ -41,12 +51,25 @@ export interface BookingConfirmedEvent {
   } | null;
 }
 
-export interface PaymentOrderPaidEvent {
-  event: 'payment_order.paid';
-  payment_order: { order_reference: string; external_reference: string; status: string; amount_minor: number; currency: string };
+/** The booking.confirmed case of BookingEvent. */
+export type BookingConfirmedEvent = BookingEvent & { event: 'booking.confirmed' };
+
+export interface PaymentOrderEvent {
+  event: 'payment_order.paid' | 'payment_order.refunded';
+  payment_order: {
+    order_reference: string;
+    external_reference: string;
+    status: string;
+    amount_minor: number;
+    currency: string;
+    amount_refunded_minor?: number;
+  };
+  [field: string]: unknown;
 }
 
-export type ServiceEvent = BookingConfirmedEvent | PaymentOrderPaidEvent;
+export type PaymentOrderPaidEvent = PaymentOrderEvent & { event: 'payment_order.paid' };
+
+export type ServiceEvent = BookingEvent | PaymentOrderEvent;
 
 export interface DeliveryMeta {
   deliveryId: string;
@@ -102,27 +125,102 @@ export function verifySignature(rawBody: string | Uint8Array, signature: string 
   return valid;
 }
 
+// ---- Standard Webhooks (https://www.standardwebhooks.com)
+
+/** How far `webhook-timestamp` may be from the receiver's clock: older or newer is refused. */
+export const TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
+
+const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The HMAC key of `webhook-signature`: the bytes a `whsec_` secret encodes in standard base64
+ * (every secret the service generates); a secret in any other form (one an operator chose) keys
+ * with its UTF-8 bytes, whole.
+ */
+export function standardWebhookKey(secret: string): Buffer {
+  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : undefined;
+  return encoded && STANDARD_BASE64.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.from(secret, 'utf8');
+}
+
+/** One `webhook-signature` entry: `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}`. */
+export function standardWebhookSignature(secret: string, webhookId: string, timestamp: number | string, rawBody: string | Uint8Array): string {
+  const mac = createHmac('sha256', standardWebhookKey(secret)).update(`${webhookId}.${timestamp}.`).update(rawBody).digest('base64');
+  return `v1,${mac}`;
+}
+
+export type StandardWebhookCheck = { valid: true } | { valid: false; reason: string };
+
+/**
+ * Checks the Standard Webhooks headers: a `webhook-timestamp` within 5 minutes of `now`, and one
+ * of the space-separated `webhook-signature` entries made with one of the secrets (several
+ * during a rotation). Compared in constant time.
+ */
+export function verifyStandardWebhook(
+  rawBody: string | Uint8Array,
+  headers: Record<string, string | string[] | undefined>,
+  secrets: string | readonly string[],
+  now = new Date(),
+): StandardWebhookCheck {
+  const id = header(headers, 'webhook-id');
+  const timestamp = header(headers, 'webhook-timestamp');
+  const signatures = header(headers, 'webhook-signature');
+  if (!id || !timestamp || !signatures) return { valid: false, reason: 'missing webhook-id, webhook-timestamp or webhook-signature' };
+  if (!/^\d{1,12}$/.test(timestamp)) return { valid: false, reason: 'webhook-timestamp is not Unix seconds' };
+  if (Math.abs(now.getTime() / 1000 - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS) {
+    return { valid: false, reason: 'webhook-timestamp is more than 5 minutes off' };
+  }
+  const given = signatures
+    .split(' ')
+    .filter((entry) => entry.startsWith('v1,'))
+    .map((entry) => Buffer.from(entry.slice(3), 'base64'));
+  let valid = false;
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    const expected = Buffer.from(standardWebhookSignature(secret, id, timestamp, rawBody).slice(3), 'base64');
+    for (const signature of given) {
+      // Every pair is compared, so timing does not tell which one matched.
+      valid = (signature.length === expected.length && timingSafeEqual(signature, expected)) || valid;
+    }
+  }
+  return valid ? { valid } : { valid, reason: 'invalid signature' };
+}
+
 export interface HandleOptions {
-  /** The signing secret(s) shown by `callbacks set` / `webhooks set`. Without one, nothing is verified. */
+  /** The signing secret(s) shown by `callbacks set` / `webhooks set` / `rotate-secret`. Without one, nothing is verified. */
   secret?: string | readonly string[];
+  /**
+   * Refuse a delivery without Standard Webhooks headers instead of checking its
+   * X-Service-Signature alone (the service sends both): no replay stripped of its timestamp.
+   */
+  requireStandardWebhooks?: boolean;
   store: DeliveryStore;
   /** Record the event safely; throw to make the service retry later. */
   onEvent: (event: ServiceEvent, meta: DeliveryMeta) => Promise<void>;
+  /** The receiver's clock, for the timestamp check; now by default. */
+  now?: () => Date;
+}
+
+/** Why a delivery's signatures do not hold, or undefined when they do (or no secret is set). */
+function signatureProblem(request: { rawBody: string | Uint8Array; headers: Record<string, string | string[] | undefined> }, options: HandleOptions): string | undefined {
+  if (options.secret === undefined) return undefined;
+  if (header(request.headers, 'webhook-signature') !== undefined || options.requireStandardWebhooks) {
+    const check = verifyStandardWebhook(request.rawBody, request.headers, options.secret, options.now?.() ?? new Date());
+    return check.valid ? undefined : check.reason;
+  }
+  return verifySignature(request.rawBody, header(request.headers, 'x-service-signature'), options.secret) ? undefined : 'invalid signature';
 }
 
 /**
- * The receiver contract of the spec: verify the signature over the raw body, answer a repeated
+ * The receiver contract of the spec: verify the signatures over the raw body, answer a repeated
  * delivery id with the same 2xx, and answer 2xx only after the event is recorded.
  */
 export async function handleDelivery(
   request: { rawBody: string | Uint8Array; headers: Record<string, string | string[] | undefined> },
   options: HandleOptions,
 ): Promise<Reply> {
-  if (options.secret !== undefined && !verifySignature(request.rawBody, header(request.headers, 'x-service-signature'), options.secret)) {
-    return { status: 401, body: { error: 'invalid signature' } };
-  }
-  const deliveryId = header(request.headers, 'x-service-delivery');
-  if (!deliveryId) return { status: 400, body: { error: 'missing X-Service-Delivery' } };
+  const problem = signatureProblem(request, options);
+  if (problem) return { status: 401, body: { error: problem } };
+  const deliveryId = header(request.headers, 'x-service-delivery') ?? header(request.headers, 'webhook-id');
+  if (!deliveryId) return { status: 400, body: { error: 'missing X-Service-Delivery (or webhook-id)' } };
   const seen = await options.store.get(deliveryId);
   if (seen) return seen;
 

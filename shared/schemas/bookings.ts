@@ -2,6 +2,9 @@
 import * as z from 'zod/mini';
 import { calendarDate, count, email, MAX_STAY_NIGHTS, money, nightsBetween, phone, text } from './common';
 
+/** Who cancels or changes a service booking: staff (dashboard, CLI), the guest, the PMS through the API. */
+export const CHANGE_SOURCES = ['staff', 'guest', 'pms'] as const;
+
 /** Where a booking came from: a PMS sync, a reception booking by an operator, a paid order. */
 export const BOOKING_ORIGINS = ['sync', 'reception', 'payment'] as const;
 
@@ -22,3 +25,9 @@ export const receptionBookingInput = z
       else if (nights > MAX_STAY_NIGHTS) ctx.addIssue({ code: 'custom', path: ['check_out_date'], message: `a stay is at most ${MAX_STAY_NIGHTS} nights` });
     }),
   );
+
+/** A booking the service made, by its id: a value that is no UUID names none. */
+export const serviceBookingIdParam = z.object({ booking_id: z.uuid() });
+
+/** The PMS cancelling a service booking: a reason is optional, and so is the body. */
+export const cancelServiceBookingBody = z.object({ reason: z.optional(text.check(z.minLength(1))) });

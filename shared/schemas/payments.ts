@@ -58,6 +58,18 @@ export function paymentOrderIssue(issues: readonly z.core.$ZodIssue[]): AppError
 
 export const orderReferenceParam = z.object({ order_reference: z.string().check(z.regex(/^PO-[A-Z0-9]{12}$/, 'not an order reference')) });
 
+/** A refund of a paid order: no amount refunds what is left. */
+export const refundRequest = z.object({
+  amount_minor: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_AMOUNT_MINOR))),
+  reason: z.optional(text.check(z.minLength(1))),
+});
+export type RefundRequest = z.infer<typeof refundRequest>;
+
+/** `amount_minor` problems have the spec's code; others are VALIDATION_ERROR. */
+export function refundIssue(issues: readonly z.core.$ZodIssue[]): AppError | undefined {
+  return issues.some((i) => i.path[0] === 'amount_minor') ? errors.invalidAmount(MAX_AMOUNT_MINOR) : undefined;
+}
+
 export const verifyQuery = z.object({ reference: z.string().check(z.minLength(1), z.maxLength(128)) });
 
 /**

@@ -9,6 +9,7 @@
  * zod/mini, like every schema here (common.ts says why), and free of the OpenAPI generator.
  */
 import * as z from 'zod/mini';
+import { CHANGE_SOURCES } from './bookings';
 import { calendarDate } from './common';
 import { BOOKING_STATUSES, PAYMENT_STATUSES } from './property-sync';
 import { SANDBOX_OUTCOMES } from './payments';
@@ -136,9 +137,23 @@ export const availabilityResult = z.object({
   categories: z.array(z.extend(categorySummary, { available_count: z.number().check(z.int(), z.minimum(1)) })),
 });
 
+// ---- Area A: a PMS cancelling a booking the service made
+
+export const cancelledServiceBooking = z.object({
+  booking_id: serviceId,
+  booking_reference: z.nullable(z.string()),
+  status: described(z.literal('cancelled'), { description: 'Always `cancelled`: a first cancel and every repeat answer the same body.' }),
+  cancellation_reason: described(z.nullable(z.string()), { description: 'The reason given with the first cancel (by whoever cancelled), or `null`.' }),
+  cancelled_at: described(utcTimestamp, { description: 'When the booking was first cancelled.' }),
+  cancelled_by: described(z.enum(CHANGE_SOURCES), { description: 'Who cancelled it first: `pms` (this API), `staff` (the hotel dashboard or operator CLI), or `guest` (from their confirmation page).' }),
+  room_id: described(z.nullable(serviceId), { description: 'The room whose nights it held, free again since the cancel; `null` when it had none.' }),
+  check_in_date: calendarDate,
+  check_out_date: calendarDate,
+});
+
 // ---- Area B: payment orders
 
-export const ORDER_STATUSES = ['processing', 'paid', 'failed', 'cancelled', 'expired'] as const;
+export const ORDER_STATUSES = ['processing', 'paid', 'failed', 'cancelled', 'expired', 'partially_refunded', 'refunded'] as const;
 export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
 export const BOOKING_SYNC_STATUSES = ['synced', 'not_applicable', 'failed'] as const;
 export const ROOM_ASSIGNMENTS = ['locked', 'manual'] as const;
@@ -179,6 +194,18 @@ export const serviceBookingSync = z.object({
   }),
 });
 
+export const REFUND_STATUSES = ['succeeded', 'pending', 'failed'] as const;
+
+export const paymentOrderRefund = z.object({
+  refund_id: serviceId,
+  amount_minor: described(z.number().check(z.int(), z.minimum(1)), { description: 'Refunded amount in the order\'s minor units.' }),
+  currency: z.string(),
+  status: described(z.enum(REFUND_STATUSES), {
+    description: '`succeeded`; `pending` while the provider settles it (it then succeeds or fails); `failed`: nothing was refunded and its amount can be refunded again.',
+  }),
+  created_at: utcTimestamp,
+});
+
 export const paymentOrderStatus = z.object({
   payment_order_id: serviceId,
   order_reference: orderReference,
@@ -190,6 +217,8 @@ export const paymentOrderStatus = z.object({
   provider_reference: z.string(),
   paid_at: described(z.nullable(utcTimestamp), { description: 'When the provider\'s payment was verified; `null` until paid.' }),
   service_booking_sync: serviceBookingSync,
+  amount_refunded_minor: described(z.number().check(z.int(), z.minimum(0)), { description: 'What succeeded refunds gave back, in minor units (0 without refunds).' }),
+  refunds: described(z.array(paymentOrderRefund), { description: 'The order\'s refunds, oldest first.' }),
 });
 
 export const stripeWebhookReceived = z.object({ received: z.literal(true) });
@@ -204,40 +233,64 @@ export const sandboxCheckoutForm = z.object({
 /** Strings the booking does not have are sent as "" (the spec types them as strings). */
 const textOrEmpty = (description?: string) => (description ? described(z.string(), { description }) : z.string());
 
-export const bookingConfirmedPayload = z.object({
-  event: z.literal('booking.confirmed'),
+const eventBooking = z.object({
+  id: serviceId,
+  booking_reference: z.string(),
+  confirmation_code: z.string(),
+  guest_name: z.string(),
+  guest_email: textOrEmpty('E-mail address of the guest.'),
+  guest_phone: textOrEmpty('E.164 phone number, or "" when the booking has none.'),
+  guests: z.number().check(z.int(), z.minimum(1)),
+  check_in_date: calendarDate,
+  check_out_date: calendarDate,
+  total_amount: described(z.number(), { description: 'Decimal in the client\'s currency (a paid order: its amount in major units).' }),
+  status: described(z.enum(BOOKING_STATUSES), { description: 'The booking\'s status after the event: `confirmed` (confirmed, modified), `cancelled`, `no_show`.' }),
+  payment_status: z.enum(PAYMENT_STATUSES),
+  payment_method: textOrEmpty('The payment provider of a paid order (`sandbox`, `stripe`), or "" for a reception booking.'),
+  gateway_reference: textOrEmpty('The provider payment reference of a paid order, or "" for a reception booking.'),
+  sequence: described(z.number().check(z.int(), z.minimum(1)), {
+    description:
+      'Grows strictly with each event of this booking (1 for its first `booking.confirmed`). Deliveries may arrive out of order or again: keep the highest sequence seen per `booking.id` and ignore an event with a lower one.',
+  }),
+});
+
+const eventRoom = described(
+  z.nullable(
+    z.object({
+      id: serviceId,
+      room_number: z.string(),
+      room_type: z.string(),
+      external_source: textOrEmpty('"" when the room was never linked by a sync.'),
+      external_room_id: textOrEmpty(),
+      external_category_id: textOrEmpty(),
+    }),
+  ),
+  { description: '`null` when a paid booking awaits manual room assignment (no free room was named).' },
+);
+
+/** A booking event's body: the booking.confirmed payload with its event name (docs/behaviour.md "Booking changes, cancellations and refunds"). */
+function bookingEvent<E extends string>(event: E) {
+  return z.object({
+    event: z.literal(event),
+    created_at: utcTimestamp,
+    hotel_id: described(serviceId, { description: 'The client (hotel) id; the same value as the `X-Service-Client` header.' }),
+    booking: eventBooking,
+    room: eventRoom,
+  });
+}
+
+export const bookingConfirmedPayload = bookingEvent('booking.confirmed');
+export const bookingModifiedPayload = bookingEvent('booking.modified');
+export const bookingCancelledPayload = z.object({
+  event: z.literal('booking.cancelled'),
   created_at: utcTimestamp,
   hotel_id: described(serviceId, { description: 'The client (hotel) id; the same value as the `X-Service-Client` header.' }),
-  booking: z.object({
-    id: serviceId,
-    booking_reference: z.string(),
-    confirmation_code: z.string(),
-    guest_name: z.string(),
-    guest_email: textOrEmpty('E-mail address of the guest.'),
-    guest_phone: textOrEmpty('E.164 phone number, or "" when the booking has none.'),
-    guests: z.number().check(z.int(), z.minimum(1)),
-    check_in_date: calendarDate,
-    check_out_date: calendarDate,
-    total_amount: described(z.number(), { description: 'Decimal in the client\'s currency (a paid order: its amount in major units).' }),
-    status: described(z.enum(BOOKING_STATUSES), { description: 'Always `confirmed` for this event.' }),
-    payment_status: z.enum(PAYMENT_STATUSES),
-    payment_method: textOrEmpty('The payment provider of a paid order (`sandbox`, `stripe`), or "" for a reception booking.'),
-    gateway_reference: textOrEmpty('The provider payment reference of a paid order, or "" for a reception booking.'),
+  booking: z.extend(eventBooking, {
+    cancellation_reason: textOrEmpty('Why it was cancelled, as staff or the guest gave it; "" when no reason was given.'),
   }),
-  room: described(
-    z.nullable(
-      z.object({
-        id: serviceId,
-        room_number: z.string(),
-        room_type: z.string(),
-        external_source: textOrEmpty('"" when the room was never linked by a sync.'),
-        external_room_id: textOrEmpty(),
-        external_category_id: textOrEmpty(),
-      }),
-    ),
-    { description: '`null` when a paid booking awaits manual room assignment (no free room was named).' },
-  ),
+  room: eventRoom,
 });
+export const bookingNoShowPayload = bookingEvent('booking.no_show');
 
 export const paymentOrderPaidPayload = z.object({
   event: z.literal('payment_order.paid'),
@@ -248,4 +301,17 @@ export const paymentOrderPaidPayload = z.object({
     amount_minor: z.number().check(z.int()),
     currency: z.string(),
   }),
+});
+
+export const paymentOrderRefundedPayload = z.object({
+  event: z.literal('payment_order.refunded'),
+  payment_order: z.object({
+    order_reference: orderReference,
+    external_reference: z.string(),
+    status: described(z.enum(['paid', 'partially_refunded', 'refunded']), { description: 'The order\'s status after the refund (`paid` again only after a refund failed later).' }),
+    amount_minor: z.number().check(z.int()),
+    amount_refunded_minor: described(z.number().check(z.int()), { description: 'All succeeded refunds of the order, this one included.' }),
+    currency: z.string(),
+  }),
+  refund: z.object({ refund_id: serviceId, amount_minor: z.number().check(z.int(), z.minimum(1)) }),
 });

@@ -38,6 +38,8 @@ export interface ClientRecord {
   check_in_time?: string;
   /** The hotel's street address, told to guests on their confirmation. */
   address?: string;
+  /** Guests may cancel their own booking (and are refunded in full) until this many hours before check-in; unset: DEFAULT_FREE_CANCELLATION_HOURS. */
+  free_cancellation_hours?: number;
   created_at: string;
 }
 
@@ -45,7 +47,7 @@ export interface ClientRecord {
 /** The client settings that are plain values on its profile. */
 export type ClientSettings = Pick<
   ClientRecord,
-  'booking_horizon_days' | 'below_rate_orders' | 'time_zone' | 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address'
+  'booking_horizon_days' | 'below_rate_orders' | 'time_zone' | 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address' | 'free_cancellation_hours'
 >;
 
 const CLIENT_FIELDS = [
@@ -63,6 +65,7 @@ const CLIENT_FIELDS = [
   'cancellation_policy',
   'check_in_time',
   'address',
+  'free_cancellation_hours',
   'created_at',
 ] as const;
 

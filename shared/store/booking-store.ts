@@ -59,6 +59,18 @@ export interface BookingRecord {
   last_activity_at?: string;
   checked_in_at?: string;
   checked_out_at?: string;
+  /**
+   * Service bookings: the sequence of the booking's latest event (booking.confirmed is 1; each
+   * change, cancellation, no-show or room assignment adds one). Unset on bookings made before
+   * sequences: their confirmation was 1.
+   */
+  sequence?: number;
+  /** Cancelled service bookings: why, when, and by whom. */
+  cancellation_reason?: string;
+  cancelled_at?: string;
+  cancelled_by?: 'staff' | 'guest' | 'pms';
+  /** No-show service bookings: when staff marked it. */
+  no_show_at?: string;
   created_at: string;
   updated_at: string;
 }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nameBasedId } from '../ids';
 import type { DeliveryStatus } from '../schemas/deliveries';
-import { batchGet, type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
+import { batchGet } from './batch';
 import { db, TABLE } from './dynamo';
 import type { EndpointKind } from './endpoint-store';
 import { keys } from './keys';
@@ -41,6 +41,27 @@ export interface DeliveryRecord {
   lease_until?: string;
   booking_id?: string;
   payment_order_id?: string;
+  /** When DynamoDB may remove it (epoch seconds): DELIVERY_RETENTION_DAYS after its creation. */
+  expires_at?: number;
+}
+
+/** Deliveries, their attempts and bodies are kept this long, then removed (TTL). */
+export const DELIVERY_RETENTION_DAYS = 30;
+const RETENTION_MS = DELIVERY_RETENTION_DAYS * 86_400_000;
+
+/** The TTL of a delivery made at `createdAt`, epoch seconds. */
+export const deliveryExpiresAt = (createdAt: string): number => Math.floor((Date.parse(createdAt) + RETENTION_MS) / 1000);
+
+/** The oldest creation time a delivery still kept at `now` can have. */
+export const oldestKeptDelivery = (now: Date): string => new Date(now.getTime() - RETENTION_MS).toISOString();
+
+/**
+ * Whether a delivery is past its retention at `now`: DynamoDB removes it within a few days of
+ * that, and DynamoDB Local never does, so every read treats it as gone. One written before the
+ * TTL attribute is judged by its creation time.
+ */
+export function isExpiredDelivery(record: Pick<DeliveryRecord, 'created_at' | 'expires_at'>, now = new Date()): boolean {
+  return (record.expires_at ?? deliveryExpiresAt(record.created_at)) * 1000 <= now.getTime();
 }
 
 /**
@@ -108,21 +129,31 @@ export function newDeliveryItem(record: DeliveryRecord) {
   return {
     ...keys.delivery(record.delivery_id),
     ...keys.deliveryOfClient(record.client_id, record.created_at, record.delivery_id),
+    ...keys.deliveryOfEndpoint(record.client_id, record.endpoint, record.created_at, record.delivery_id),
     ...keys.deliveryDue(record.due_at, record.delivery_id),
     entity: 'delivery',
+    expires_at: deliveryExpiresAt(record.created_at),
     ...record,
   };
 }
 
-export async function getDelivery(deliveryId: string): Promise<DeliveryRecord | undefined> {
+/** A delivery by id; one past its retention is gone (isExpiredDelivery). */
+export async function getDelivery(deliveryId: string, now = new Date()): Promise<DeliveryRecord | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.delivery(deliveryId), ConsistentRead: true }));
-  return Item ? fromItem<DeliveryRecord>(Item) : undefined;
+  const record = Item ? fromItem<DeliveryRecord>(Item) : undefined;
+  return record && !isExpiredDelivery(record, now) ? record : undefined;
 }
 
-/** The deliveries of these ids that exist (BatchGetItem), in no particular order. */
-export async function getDeliveries(deliveryIds: readonly string[]): Promise<DeliveryRecord[]> {
-  return (await batchGet(deliveryIds.map((id) => keys.delivery(id)))).map((item) => fromItem<DeliveryRecord>(item));
+/** The deliveries of these ids that exist and are kept (BatchGetItem), in no particular order. */
+export async function getDeliveries(deliveryIds: readonly string[], now = new Date()): Promise<DeliveryRecord[]> {
+  return keptDeliveries(await batchGet(deliveryIds.map((id) => keys.delivery(id))), now);
 }
+
+/** Records of these items, without those past their retention. */
+export function keptDeliveries(items: readonly Record<string, unknown>[], now = new Date()): DeliveryRecord[] {
+  return items.map((item) => fromItem<DeliveryRecord>(item)).filter((record) => !isExpiredDelivery(record, now));
+}
+
 
 /** The values of `gsi1pk = :duePk, gsi1sk = :dueSk`: the delivery's place on the due index. */
 function dueIndexValues(at: string, deliveryId: string) {
@@ -336,49 +367,3 @@ export async function requeueDelivery(deliveryId: string, now: string): Promise<
   }
 }
 
-/** A client's deliveries, oldest first: the index names them (and filters on status, which it projects), the table holds them. */
-export async function listDeliveries(clientId: string, status?: DeliveryStatus): Promise<DeliveryRecord[]> {
-  const listed = await queryAll({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk',
-    ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
-    ExpressionAttributeValues: { ':pk': keys.deliveriesOfClient(clientId), ...(status ? { ':status': status } : {}) },
-  });
-  return (await tableItemsOf(listed)).map((item) => fromItem<DeliveryRecord>(item));
-}
-
-/**
- * The start key a cursor of this client's delivery list may name: the client's delivery index
- * and the delivery that index entry names, else undefined.
- */
-export function deliveriesPageKey(clientId: string, key: PageKey): PageKey | undefined {
-  const entry = key.gsi2sk === undefined ? undefined : keys.deliveryOfClientEntry(key.gsi2sk);
-  return entry && { ...keys.delivery(entry.id), ...keys.deliveryOfClient(clientId, entry.at, entry.id) };
-}
-
-/**
- * At most `limit` of a client's deliveries, newest first, after `start`, optionally only those
- * in `statuses`: the index (gsi2) names them and filters on `status`, which it projects, and
- * BatchGetItem reads them. A status filter reads on through the index until the page is full.
- */
-export async function deliveriesPage(
-  clientId: string,
-  page: { limit: number; start?: PageKey; statuses?: readonly DeliveryStatus[] },
-): Promise<{ deliveries: DeliveryRecord[]; next?: PageKey }> {
-  const statuses = page.statuses ?? [];
-  const { items, next } = await queryPage(
-    {
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk',
-      ...(statuses.length
-        ? { FilterExpression: `#status IN (${statuses.map((_, i) => `:s${i}`).join(', ')})`, ExpressionAttributeNames: { '#status': 'status' } }
-        : {}),
-      ExpressionAttributeValues: { ':pk': keys.deliveriesOfClient(clientId), ...Object.fromEntries(statuses.map((status, i) => [`:s${i}`, status])) },
-      ScanIndexForward: false,
-    },
-    page,
-  );
-  const deliveries = (await tableItemsOf(items)).map((item) => fromItem<DeliveryRecord>(item));
-  // The index lags the table a little: a delivery retried since no longer has the status it was listed by.
-  return { deliveries: statuses.length ? deliveries.filter((d) => statuses.includes(d.status)) : deliveries, next };
-}

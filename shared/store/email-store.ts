@@ -11,7 +11,7 @@ import { keys } from './keys';
 import { fromItem, isConditionFailure } from './items';
 import type { TransactItem } from './transactions';
 
-export type EmailKind = 'booking_confirmation' | 'confirm_booking';
+export type EmailKind = 'booking_confirmation' | 'confirm_booking' | 'booking_modified' | 'booking_cancelled' | 'refund';
 
 /**
  * `pending`: not tried yet; `retrying`: a try failed, another is due; `sent`; `failed`: every

@@ -159,6 +159,19 @@ export const keys = {
   deliveriesOfClient: (clientId: string) => `CLIENT#${clientId}#DELIVERIES`,
   /** The creation time and delivery id of a `deliveryOfClient` sort key, or undefined when it is not one. */
   deliveryOfClientEntry: (gsi2sk: string) => timeOrderedEntry(gsi2sk),
+  /** A client's deliveries of one endpoint in creation order (gsi4): the deliveries API's list and replay. */
+  deliveryOfEndpoint: (clientId: string, endpoint: 'callback' | 'webhook', createdAt: string, deliveryId: string) => ({
+    gsi4pk: `CLIENT#${clientId}#DELIVERIES#${endpoint}`,
+    gsi4sk: `${createdAt}#${deliveryId}`,
+  }),
+  deliveriesOfEndpoint: (clientId: string, endpoint: 'callback' | 'webhook') => `CLIENT#${clientId}#DELIVERIES#${endpoint}`,
+  /** The creation time and delivery id of a `deliveryOfEndpoint` sort key, or undefined when it is not one. */
+  deliveryOfEndpointEntry: (gsi4sk: string) => timeOrderedEntry(gsi4sk),
+  /** A bulk resend (replay, retry all) the sweeper carries on: in the delivery partitions, so the sweeper writes it. */
+  replayJob: (jobId: string) => ({ pk: `DELIVERY#REPLAY#${jobId}`, sk: 'REPLAY' }),
+  /** Open bulk resends on gsi1, oldest first, while there is work left in them. */
+  replayJobOpen: (createdAt: string, jobId: string) => ({ gsi1pk: 'DELIVERIES#REPLAYS', gsi1sk: `${createdAt}#${jobId}` }),
+  replayJobsOpen: 'DELIVERIES#REPLAYS',
   /**
    * Sparse "due" index (gsi1): present while a delivery is pending or retrying, by the time the
    * sweeper is to enqueue it (its due time, or once on the queue its resend-after time), so a
@@ -225,6 +238,9 @@ export const keys = {
   paymentAttempt: (orderReference: string, attempt: number) => ({ pk: `ORDER#${orderReference}`, sk: `ATTEMPT#${String(attempt).padStart(4, '0')}` }),
   providerEvent: (orderReference: string, at: string, eventId: string) => ({ pk: `ORDER#${orderReference}`, sk: `EVENT#${at}#${eventId}` }),
   paymentTransaction: (orderReference: string, transactionId: string) => ({ pk: `ORDER#${orderReference}`, sk: `TXN#${transactionId}` }),
+  /** A refund of the order (shared/store/refund-store.ts), in its partition; its refunds are one sort-key range. */
+  paymentRefund: (orderReference: string, refundId: string) => ({ pk: `ORDER#${orderReference}`, sk: `REFUND#${refundId}` }),
+  paymentRefundPrefix: 'REFUND#',
   orderPartition: (orderReference: string) => `ORDER#${orderReference}`,
   /** Listing a client's orders, newest last by sort key: gsi2 on the order item, from its creation. */
   orderOfClient: (clientId: string, createdAt: string, orderReference: string) => ({
@@ -260,6 +276,8 @@ export const keys = {
   operatorReauth: (clientId: string, tokenHash: string) => ({ pk: `CLIENTCONFIG#${clientId}`, sk: `REAUTH#${tokenHash}` }),
   /** The sandbox provider's own checkout sessions. */
   sandboxSession: (providerReference: string) => ({ pk: `SANDBOX#${providerReference}`, sk: 'SANDBOX' }),
+  /** A refund the sandbox provider made of a session's payment, in the session's partition. */
+  sandboxRefund: (providerReference: string, refundId: string) => ({ pk: `SANDBOX#${providerReference}`, sk: `REFUND#${refundId}` }),
 
   /** Idempotency records: pk is Powertools' `<prefix>#<hash>`, one partition per key; the sort key is fixed. */
   idempotency: { prefix: 'IDEMPOTENCY', sortKey: 'IDEMPOTENCY' },

@@ -12,7 +12,8 @@ import type { TransactItem } from './transactions';
 import { newId } from '../ids';
 import { fromItem, isConditionFailure } from './items';
 
-export type OrderStatus = 'processing' | 'paid' | 'failed' | 'cancelled' | 'expired';
+/** `partially_refunded` and `refunded`: a paid order after refunds (shared/domain/payments/refunds.ts). */
+export type OrderStatus = 'processing' | 'paid' | 'failed' | 'cancelled' | 'expired' | 'partially_refunded' | 'refunded';
 
 export interface BookingSync {
   status: 'synced' | 'not_applicable' | 'failed';
@@ -59,6 +60,10 @@ export interface PaymentOrderRecord {
   attempt: number;
   paid_at?: string;
   booking_sync?: BookingSync;
+  /** Refunds that succeeded, in minor units (absent: none). */
+  amount_refunded_minor?: number;
+  /** Refunds succeeded, pending or in flight: never more than `amount_minor` (shared/store/refund-store.ts). */
+  refunds_reserved_minor?: number;
   created_at: string;
   updated_at: string;
 }

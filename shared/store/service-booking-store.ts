@@ -105,16 +105,16 @@ export function roomAssignmentItems(write: RoomAssignmentWrite): TransactItem[] 
   // The stay-index attributes the booking now needs, as every booking write computes them.
   const item = bookingItem(clientId, assigned);
   const index = Object.entries(item).filter(([name]) => /^gsi\d+(pk|sk)$/.test(name));
-  const values: Record<string, unknown> = { ':room': assigned.room_id, ':now': assigned.updated_at, ':read': read.updated_at };
+  const values: Record<string, unknown> = { ':room': assigned.room_id, ':now': assigned.updated_at, ':read': read.updated_at, ':seq': assigned.sequence ?? 1 };
   index.forEach(([, value], i) => (values[`:i${i}`] = value));
   const items: TransactItem[] = [
     {
       Update: {
         TableName: TABLE,
         Key: keys.booking(clientId, read.id),
-        UpdateExpression: `SET room_id = :room, updated_at = :now${index.map((_, i) => `, #i${i} = :i${i}`).join('')}`,
+        UpdateExpression: `SET room_id = :room, updated_at = :now, #sequence = :seq${index.map((_, i) => `, #i${i} = :i${i}`).join('')}`,
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(room_id) AND updated_at = :read',
-        ...(index.length ? { ExpressionAttributeNames: Object.fromEntries(index.map(([name], i) => [`#i${i}`, name])) } : {}),
+        ExpressionAttributeNames: { '#sequence': 'sequence', ...Object.fromEntries(index.map(([name], i) => [`#i${i}`, name])) },
         ExpressionAttributeValues: values,
       },
     },
@@ -134,4 +134,41 @@ export function roomAssignmentItems(write: RoomAssignmentWrite): TransactItem[] 
   }
   items.push(...deliveries.map(deliveryPutItem));
   return items;
+}
+
+export interface BookingChangeWrite {
+  clientId: string;
+  /** The booking as read, and as it is to be. */
+  read: BookingRecord;
+  next: BookingRecord;
+  /** Each room whose holds change (the old room and the new), version-checked. */
+  holds: NonNullable<ServiceBookingWrite['hold']>[];
+  deliveries: DeliveryRecord[];
+  /** Other items of the same change (the guest's e-mail). */
+  extra?: TransactItem[];
+}
+
+/**
+ * The transaction items of a change to a service booking (a change of stay or room, a
+ * cancellation, a no-show): the booking as it is now, only if nobody wrote it since it was read
+ * (its stay indexes follow its status and room), its search entries, each room's holds
+ * (version-checked: a change races reception bookings and paid orders for a room the same way
+ * they race each other), and the event's delivery.
+ */
+export function bookingChangeItems(write: BookingChangeWrite): TransactItem[] {
+  const { clientId, read, next, holds, deliveries, extra = [] } = write;
+  return [
+    {
+      Put: {
+        TableName: TABLE,
+        Item: bookingItem(clientId, next),
+        ConditionExpression: 'updated_at = :read',
+        ExpressionAttributeValues: { ':read': read.updated_at },
+      },
+    },
+    ...searchEntryWrites(clientId, read, next),
+    ...holds.map((hold) => holdItem(clientId, hold)),
+    ...deliveries.map(deliveryPutItem),
+    ...extra,
+  ];
 }

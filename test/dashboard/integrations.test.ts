@@ -245,7 +245,7 @@ describe('callback URL and provider', () => {
     const words = textOf(confirm.text);
     expect(words).toContain('Rotate the webhook signing secret?');
     expect(words).toContain('Webhook URL http://127.0.0.1:9/shop');
-    expect(words).toContain('the receiver will reject webhooks signed with the old secret');
+    expect(words).toContain('The current secret keeps working beside it for 24 hours.');
     expect(confirm.text).toContain('<button type="submit" class="destructive">Rotate secret</button>');
     expect(confirm.text).toContain('<a href="/dashboard/integrations#endpoint-webhook">Cancel</a>');
 
@@ -262,7 +262,7 @@ describe('callback URL and provider', () => {
     expect(second).not.toBe(first);
     expect(textOf(rotated.text)).toContain('The webhook signing secret was rotated');
     expect((await hotelAdmin.get('/dashboard/integrations')).text).not.toContain(second!);
-    expect(textOf((await hotelAdmin.get('/dashboard/audit')).text)).toContain(`${hotelAdmin.email} Replaced the signing secret of`);
+    expect(textOf((await hotelAdmin.get('/dashboard/audit')).text)).toContain(`${hotelAdmin.email} Rotated the signing secret of`);
 
     // No URL, no secret: the confirmation page says so and offers no button.
     const none = await hotelAdmin.get('/dashboard/integrations/endpoints/callback/rotate');
@@ -471,5 +471,38 @@ describe('money routing: linked Stripe accounts and the password asked again', (
       // Only the first URL made a secret.
       [hotelAdmin.email, null, 'http://127.0.0.1:9/old', 'new'],
     ]);
+  });
+});
+
+describe('Rotate secret with an overlap', () => {
+  it("keeps the previous secret signing for 24 hours, says until when in the hotel's time zone, and then only the new one signs", async () => {
+    const { clientId: hotel } = await stack.createTenant();
+    const { setClientSettings } = await import('../../shared/domain/clients');
+    await setClientSettings(hotel, { time_zone: 'Asia/Tokyo' });
+    const hotelAdmin = await signedInOperator(stack, hotel, 'admin');
+    const first = SHOWN_SECRET.exec((await hotelAdmin.submitConfirmed('/dashboard/integrations/endpoints/callback', { callback_url: 'http://127.0.0.1:9/pms' })).text)?.[1];
+
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(start);
+    const rotated = await hotelAdmin.submit('/dashboard/integrations/endpoints/callback/rotate', { confirm: 'yes' });
+    const second = SHOWN_SECRET.exec(rotated.text)?.[1];
+    expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const { localDateTime } = await import('../../shared/domain/hotel-time');
+    const until = `${localDateTime('Asia/Tokyo', new Date(start + 24 * 3_600_000))} hotel time (Asia/Tokyo)`;
+    expect(textOf(rotated.text)).toContain(`The callback signing secret was rotated: the previous secret works until ${until}.`);
+
+    // Both sign meanwhile, and the page says until when.
+    const { getEndpoint, signingSecretsOf } = await import('../../shared/store/endpoint-store');
+    const secrets = await signingSecretsOf((await getEndpoint(hotel, 'callback'))!);
+    expect([secrets.current, secrets.previous?.secret]).toEqual([second, first]);
+    expect(textOf((await hotelAdmin.get('/dashboard/integrations')).text)).toContain(`the previous signing secret works until ${until}.`);
+    expect(textOf((await hotelAdmin.get('/dashboard/audit')).text)).toContain(`${hotelAdmin.email} Rotated the signing secret of the address for notifications to your PMS; the previous one works until`);
+
+    // A day and a minute later: the overlap has ended, only the new secret signs.
+    vi.setSystemTime(start + 24 * 3_600_000 + 60_000);
+    expect(textOf((await hotelAdmin.get('/dashboard/integrations')).text)).not.toContain('the previous signing secret works until');
+    const after = await signingSecretsOf((await getEndpoint(hotel, 'callback'))!, new Date());
+    expect(after).toEqual({ current: second });
   });
 });

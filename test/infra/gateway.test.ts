@@ -32,7 +32,7 @@ const { stack, json, ofType, logicalId } = synth();
  */
 const stageRoutes = routesOfStage({ sandboxPayments: true }).filter(servedByApi);
 /** Routes whose callers hold an API key (checked by an authorizer, limited by their usage plan). */
-const isKeyed = (route: Route) => route.auth.kind === 'sync' || route.auth.kind === 'payment';
+const isKeyed = (route: Route) => route.auth.kind === 'sync' || route.auth.kind === 'payment' || route.auth.kind === 'key';
 const restApiId = logicalId(stack.api.restApi);
 const stageId = logicalId(stack.api.restApi.deploymentStage);
 
@@ -110,7 +110,7 @@ describe('authorizers', () => {
     for (const id of [syncId, paymentId]) expect(JSON.stringify(json.Resources[id]!.Properties.AuthorizerUri)).toContain(logicalId(stack.authorizerFunction));
   });
 
-  it('puts the sync authorizer on the sync routes and the payment authorizer on the payment routes', () => {
+  it('puts the sync authorizer on the sync routes and the payment authorizer on the payment routes and the deliveries API (either kind of key, not cached)', () => {
     for (const route of routes.filter((r) => r.auth.kind !== 'public')) {
       const method = methodOf(route);
       expect(method.props.AuthorizationType, route.id).toBe('CUSTOM');

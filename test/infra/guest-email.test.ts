@@ -67,7 +67,18 @@ describe('a stage with -c senderEmail', () => {
   const { functions, sesStatements, environmentOf } = synth({ senderEmail: 'bookings@hotel.example' });
 
   it('lets exactly the sending functions call ses:SendEmail, on the sender identity only', () => {
-    expect(SENDING).toEqual(['GuestBookingFunction', 'StripeWebhookFunction', 'SweepDeliveriesFunction', 'VerifyPaymentOrderFunction']);
+    // A booking confirmed, changed or cancelled, or a refund, e-mails the guest from the function that did it.
+    expect(SENDING).toEqual([
+      'CancelServiceBookingFunction',
+      'DashboardBookingChangesFunction',
+      'DashboardPaymentsFunction',
+      'GuestBookingFunction',
+      'GuestCancelFunction',
+      'RefundPaymentOrderFunction',
+      'StripeWebhookFunction',
+      'SweepDeliveriesFunction',
+      'VerifyPaymentOrderFunction',
+    ]);
     for (const [id, statements] of sesStatements) {
       if (SENDING.includes(id)) {
         expect(statements, id).toEqual([{ Effect: 'Allow', Action: 'ses:SendEmail', Resource: identityArn('bookings@hotel.example') }]);

@@ -104,7 +104,7 @@ describe.each(stages)('DynamoDB writes in stage $name', ({ stack, resources, wri
     const publicFunctions = new Set(routes.filter((r) => r.auth.kind === 'public').map((r) => stack.routeFunctions.get(r.id)!));
     const names = [...publicFunctions].map((fn) => fn.node.id);
     const sandbox = routes.some((r) => r.origin === 'sandbox') ? ['SandboxCheckoutFunction'] : [];
-    expect(names.sort()).toEqual(['DashboardSessionFunction', 'GuestBookingFunction', ...sandbox, 'StripeWebhookFunction', 'VerifyPaymentOrderFunction']);
+    expect(names.sort()).toEqual(['DashboardSessionFunction', 'GuestBookingFunction', 'GuestCancelFunction', ...sandbox, 'StripeWebhookFunction', 'VerifyPaymentOrderFunction']);
     for (const fn of [...publicFunctions, stack.authorizerFunction]) {
       const written = [...writesOf(fn).values()].flat();
       for (const partition of [...KEY_PARTITIONS, CLIENT_CONFIG_PARTITION].filter((p) => fn !== stack.authorizerFunction || p !== 'APIKEY#')) {

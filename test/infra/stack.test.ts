@@ -171,7 +171,7 @@ describe('functions', () => {
 
   it('names the Stripe secret parameters only to the functions that talk to Stripe', () => {
     const stripeRoutes = routes.filter((r) => r.access.providerSecrets?.length).map((r) => r.id);
-    expect(stripeRoutes.sort()).toEqual(['CreatePaymentOrder', 'StripeWebhook', 'VerifyPaymentOrder']);
+    expect(stripeRoutes.sort()).toEqual(['CreatePaymentOrder', 'RefundPaymentOrder', 'StripeWebhook', 'VerifyPaymentOrder']);
     const keyParameter = '/hotel-integration/test/stripe/secret-key';
     const webhookParameter = '/hotel-integration/test/stripe/webhook-secret';
     for (const fn of allFunctions) {
@@ -613,14 +613,15 @@ describe('least privilege', () => {
     const reconcile = ['dynamodb:GetItem', `dynamodb:PutItem ${settlement}`, 'dynamodb:Query on index/gsi2', `dynamodb:UpdateItem ${settlement}`];
     const expected = {
       VerifyPaymentOrder: reconcile,
-      StripeWebhook: reconcile,
+      // Stripe's refund events also read the order's refunds (Query on its partition) to settle them.
+      StripeWebhook: ['dynamodb:GetItem', `dynamodb:PutItem ${settlement}`, 'dynamodb:Query', 'dynamodb:Query on index/gsi2', `dynamodb:UpdateItem ${settlement}`],
       // One function serves the sandbox checkout's page and form.
       SandboxCheckoutPage: ['dynamodb:GetItem', 'dynamodb:UpdateItem under SANDBOX#'],
       SandboxCheckoutSubmit: ['dynamodb:GetItem', 'dynamodb:UpdateItem under SANDBOX#'],
       authorizer: ['dynamodb:GetItem', 'dynamodb:UpdateItem under APIKEY#'],
       'send-callback': ['dynamodb:GetItem', 'dynamodb:UpdateItem under DELIVERY#'],
       // Due deliveries, and due e-mails to guests.
-      'sweep-deliveries': ['dynamodb:Query on index/gsi1', 'dynamodb:UpdateItem under DELIVERY# or EMAIL#'],
+      'sweep-deliveries': ['dynamodb:Query on index/gsi1', 'dynamodb:Query on index/gsi4', 'dynamodb:UpdateItem under DELIVERY# or EMAIL#'],
     };
     const grants = tableGrantsOf(stack);
     const publicRoutes = [...routes, ...sandboxRoutes].filter((r) => r.auth.kind === 'public').map((r) => r.id);

@@ -1,7 +1,8 @@
 /**
  * A stateful model test (issue #17, item 4). fast-check generates random sequences of category,
  * room (room-number linking included), booking and check-in syncs, rooms set up in the service,
- * reception bookings, paid (and unpaid) room orders, manual room assignments and status changes;
+ * reception bookings, paid (and unpaid) room orders, manual room assignments, staff cancelling and
+ * changing the service's own bookings, and status changes;
  * each sequence runs against the local stack (a fresh client per run) and against the in-memory
  * model of the contract (test/support/availability-model.ts). Every write's outcome (status,
  * refusal code, actions, ids, conflicts, room assignment) must be the model's, and after every
@@ -60,6 +61,7 @@ let domain: {
   reception: typeof import('../../shared/domain/bookings/reception-bookings');
   rooms: typeof import('../../shared/domain/rooms/service-rooms');
   assign: typeof import('../../shared/domain/bookings/assign-room');
+  changes: typeof import('../../shared/domain/bookings/booking-changes');
 };
 
 beforeAll(async () => {
@@ -68,6 +70,7 @@ beforeAll(async () => {
     reception: await import('../../shared/domain/bookings/reception-bookings'),
     rooms: await import('../../shared/domain/rooms/service-rooms'),
     assign: await import('../../shared/domain/bookings/assign-room'),
+    changes: await import('../../shared/domain/bookings/booking-changes'),
   };
 });
 
@@ -498,6 +501,56 @@ class AssignRoom extends Step {
   }
 }
 
+/** Staff (or the guest) cancel one of the service's own bookings. */
+class CancelBooking extends Step {
+  constructor(readonly which: number, queries: AvailabilityQuery[]) {
+    super(queries);
+  }
+  override check(model: Readonly<AvailabilityModel>) {
+    return model.serviceBookings().length > 0;
+  }
+  async apply(model: AvailabilityModel, real: Real) {
+    const bookings = model.serviceBookings();
+    const booking = bookings[this.which % bookings.length]!;
+    const expected = model.cancelBooking(booking);
+    const cancelled = await domain.changes.cancelServiceBooking(real.tenant.clientId, real.idOf(booking), { source: 'staff', reason: 'model' }).then(
+      () => ({ status: 200 }),
+      (e: { status?: number; code?: string; message: string }) => ({ status: e.status ?? 0, code: e.code, text: e.message }),
+    );
+    real.note(`bookings cancel ${booking} -> ${cancelled.status}`);
+    expectOutcome(this.toString(), cancelled, expected);
+  }
+  toString() {
+    return `cancel(service[${this.which}])`;
+  }
+}
+
+/** Staff change one of the service's own bookings: its stay, its room, or both. */
+class ModifyBooking extends Step {
+  constructor(readonly which: number, readonly stay: Stay | undefined, readonly roomNumber: string | undefined, queries: AvailabilityQuery[]) {
+    super(queries);
+  }
+  override check(model: Readonly<AvailabilityModel>) {
+    return model.serviceBookings().length > 0 && (this.roomNumber === undefined || model.roomByNumber(this.roomNumber) !== undefined);
+  }
+  async apply(model: AvailabilityModel, real: Real) {
+    const bookings = model.serviceBookings();
+    const booking = bookings[this.which % bookings.length]!;
+    const room = this.roomNumber === undefined ? undefined : model.roomByNumber(this.roomNumber);
+    const expected = model.modifyBooking(booking, { stay: this.stay, room });
+    const change = { ...(this.stay ?? {}), ...(room ? { room_id: real.idOf(room) } : {}) };
+    const modified = await domain.changes.modifyServiceBooking(real.tenant.clientId, real.idOf(booking), change).then(
+      () => ({ status: 200 }),
+      (e: { status?: number; code?: string; message: string }) => ({ status: e.status ?? 0, code: e.code, text: e.message }),
+    );
+    real.note(`bookings modify ${booking} ${this.stay ? stayText(this.stay) : ''} room=${this.roomNumber ?? '-'} -> ${modified.status}`);
+    expectOutcome(this.toString(), modified, expected);
+  }
+  toString() {
+    return `modify(service[${this.which}] ${this.stay ? stayText(this.stay) : '-'} room=${this.roomNumber === undefined ? '-' : `#${this.roomNumber}`})`;
+  }
+}
+
 // ---- generators
 
 const day = (n: number) => new Date(Date.parse(`${WINDOW_START}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -613,6 +666,8 @@ const steps: fc.Arbitrary<Step>[] = [
   fc.tuple(maybe(fc.constantFrom(...ROOM_NUMBERS), 0.8), stay, fc.constantFrom<'paid' | 'cancelled' | 'failed'>('paid', 'paid', 'paid', 'cancelled', 'failed'), queries).map((a) => new PaidOrder(...a)),
   fc.tuple(maybe(fc.constantFrom(...ROOM_NUMBERS), 0.8), stay, fc.constant<'paid'>('paid'), queries).map((a) => new PaidOrder(...a)),
   fc.tuple(fc.nat({ max: 5 }), fc.constantFrom(...ROOM_NUMBERS), queries).map((a) => new AssignRoom(...a)),
+  fc.tuple(fc.nat({ max: 7 }), queries).map((a) => new CancelBooking(...a)),
+  fc.tuple(fc.nat({ max: 7 }), maybe(stay, 0.7), maybe(fc.constantFrom(...ROOM_NUMBERS), 0.5), queries).map((a) => new ModifyBooking(...a)),
 ];
 
 /**

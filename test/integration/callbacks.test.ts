@@ -132,6 +132,8 @@ describe('booking.confirmed', () => {
         payment_status: 'unpaid',
         payment_method: 'pay_at_property',
         gateway_reference: '',
+        // The booking's first event (docs/behaviour.md "Booking changes, cancellations and refunds").
+        sequence: 1,
       },
       room: {
         id: h.rooms.get('101'),

@@ -203,7 +203,7 @@ describe('the stay form (checkStay)', () => {
 describe('the hotel and its rooms', () => {
   it('knows the hotel by its id; an unknown or malformed id is 404', async () => {
     const { tenant } = await hotel();
-    expect(await asPages(() => guest.guestBookingClient(tenant.clientId))).toEqual({ client_id: tenant.clientId, name: expect.stringMatching(/^Test hotel/), currency: 'USD', pay_at_property: false, booking_horizon_days: 365, time_zone: 'UTC' });
+    expect(await asPages(() => guest.guestBookingClient(tenant.clientId))).toEqual({ client_id: tenant.clientId, name: expect.stringMatching(/^Test hotel/), currency: 'USD', pay_at_property: false, booking_horizon_days: 365, time_zone: 'UTC', free_cancellation_hours: 48 });
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-client', '', `${tenant.clientId}x`]) {
       expect(await refusal(asPages(() => guest.guestBookingClient(id)))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     }
@@ -377,7 +377,7 @@ describe('a repeated submit of one form (its attempt id)', () => {
       domain.orderList.listClientOrders(clientId),
       domain.markers.openCheckoutHolds(clientId, { checkIn: stay.check_in, checkOut: stay.check_out }, new Date()),
       domain.store.listBookings(clientId),
-      domain.deliveryStore.listDeliveries(clientId),
+      (await import('../../shared/store/delivery-listings')).listDeliveries(clientId),
     ]);
     return { orders: orders.orders, markers, bookings, deliveries };
   }

@@ -196,7 +196,7 @@ describe('pay at the hotel', () => {
 
     // Held: not offered to anyone else; nothing is booked, nothing is on its way to the PMS.
     expect((await get(`/book/${h.clientId}?${new URLSearchParams(stay)}`)).html).not.toContain(h.rooms.get('201'));
-    const { listDeliveries } = await import('../../shared/store/delivery-store');
+    const { listDeliveries } = await import('../../shared/store/delivery-listings');
     expect(await bookingsOf(h.clientId, guest.email)).toEqual([]);
     expect(await listDeliveries(h.clientId)).toEqual([]);
 
@@ -276,7 +276,7 @@ describe('pay at the hotel', () => {
     await asPages(() => desk.bookPayAtProperty(h.clientId, { room_id: h.rooms.get('101')!, stay, guest: other }, stack.url, at(31)));
     expect(await asPages(() => desk.confirmPayAtProperty(h.clientId, secret, stack.url, at(32)))).toEqual({ token, outcome: 'ended' });
     expect(await bookingsOf(h.clientId, who.email)).toEqual([]);
-    const { listDeliveries } = await import('../../shared/store/delivery-store');
+    const { listDeliveries } = await import('../../shared/store/delivery-listings');
     expect(await listDeliveries(h.clientId)).toEqual([]);
     expect(callbacksOf(h.clientId)).toEqual([]);
     // Links of another hotel, or made up, lead nowhere.

@@ -382,7 +382,7 @@ describe("a client's deliveries", () => {
       about: { guest_name: null, room_number: null, check_in_date: null, check_out_date: null, booking_id: expect.any(String), booking_reference: null, order_reference: null },
     });
     // The CLI's listing still has them all, oldest first.
-    expect((await domain.deliveryStore.listDeliveries(tenant.clientId)).map((d) => d.delivery_id)).toEqual(newestFirst(written).reverse());
+    expect((await (await import('../../shared/store/delivery-listings')).listDeliveries(tenant.clientId)).map((d) => d.delivery_id)).toEqual(newestFirst(written).reverse());
   });
 
   it('lists one status page by page, and what needs attention newest first', async () => {

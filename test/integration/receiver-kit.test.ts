@@ -1,6 +1,8 @@
 /**
- * The receiver kit against payloads made by the real sender: booking.confirmed from a
- * reception booking and payment_order.paid from a paid order, through the example receiver.
+ * The receiver kit against payloads made by the real sender: booking.confirmed and
+ * payment_order.paid from a paid order, through the example receiver, which verifies both
+ * signature schemes, refuses a replay whose webhook-timestamp is old, and keeps the booking by
+ * its id and the order by its reference.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryMeta, ServiceEvent } from '../../shared/receiver-kit';
@@ -67,6 +69,10 @@ describe('receiver kit with the real sender', () => {
     const deliveries = await listDeliveries(tenant.clientId);
     expect(deliveries.map((d) => d.status).sort()).toEqual(['delivered', 'delivered']);
     expect(new Set(recorded.map((r) => r.meta.deliveryId))).toEqual(new Set(deliveries.map((d) => d.delivery_id)));
+    // The example handler keeps what the events told.
+    const booking = (confirmed.event as { booking: { id: string } }).booking;
+    expect(receiver.mirror.bookings.get(booking.id)).toMatchObject({ last_event: 'booking.confirmed', booking: { id: booking.id, payment_status: 'paid' } });
+    expect(receiver.mirror.paymentOrders.get(order.body.order_reference)).toMatchObject({ status: 'paid', last_event: 'payment_order.paid' });
   });
 
   it('answers a duplicate delivery with the same 2xx, records it once, and refuses a tampered body', async () => {
@@ -99,6 +105,25 @@ describe('receiver kit with the real sender', () => {
       body: tampered,
     });
     expect(refused.status).toBe(401);
+    expect(recorded).toHaveLength(count);
+
+    // The same delivery signed the Standard Webhooks way, but 10 minutes ago: a replay, refused.
+    const { standardWebhookSignature } = await import('../../shared/receiver-kit');
+    const old = Math.floor(Date.now() / 1000) - 600;
+    const replayed = await fetch(receiver.url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'X-Service-Delivery': 'a-replayed-id',
+        'webhook-id': 'a-replayed-id',
+        'webhook-timestamp': String(old),
+        'webhook-signature': standardWebhookSignature(secrets[0]!, 'a-replayed-id', old, delivery.payload),
+        'X-Service-Signature': signCallbackBody(secrets[0]!, delivery.payload),
+      },
+      body: delivery.payload,
+    });
+    expect(replayed.status).toBe(401);
+    expect(await replayed.json()).toEqual({ error: 'webhook-timestamp is more than 5 minutes off' });
     expect(recorded).toHaveLength(count);
   });
 });

@@ -221,6 +221,11 @@ export class AvailabilityModel {
     return [...this.bookings.values()].filter((b) => b.origin === 'payment' && b.room === null).map((b) => b.key);
   }
 
+  /** The service's own bookings (reception, paid orders), in the order they were made. */
+  serviceBookings(): string[] {
+    return [...this.bookings.values()].filter((b) => b.origin !== 'sync').map((b) => b.key);
+  }
+
   // ---- writes
 
   syncCategories(source: string, categories: CategoryInput[]): { items: { external_category_id: string; action: Action }[] } {
@@ -372,6 +377,34 @@ export class AvailabilityModel {
     return { booking: bookingKey };
   }
 
+  /**
+   * Staff or the guest cancel a service booking ("Booking changes, cancellations and refunds"):
+   * its nights are free at once; a cancelled one answers as it is; checked in or out: refused.
+   */
+  cancelBooking(bookingKey: string): Refusal | { booking: string } {
+    const booking = this.bookings.get(bookingKey)!;
+    if (booking.status === 'cancelled') return { booking: bookingKey };
+    if (booking.status !== 'confirmed' && booking.status !== 'pending') return refusal(409, 'BOOKING_NOT_CANCELLABLE');
+    booking.status = 'cancelled';
+    return { booking: bookingKey };
+  }
+
+  /**
+   * Staff change a confirmed service booking's stay or room: the availability rules with the
+   * booking's own nights left out; a clash changes nothing. A booking without a room keeps none
+   * unless one is given.
+   */
+  modifyBooking(bookingKey: string, change: { stay?: Stay; room?: string }): Refusal | { booking: string } {
+    const booking = this.bookings.get(bookingKey)!;
+    if (booking.status !== 'confirmed') return refusal(409, 'BOOKING_NOT_CANCELLABLE');
+    const stay = change.stay ?? { check_in_date: booking.check_in_date, check_out_date: booking.check_out_date, guests: this.guests.get(bookingKey)! };
+    const room = change.room ?? booking.room;
+    if (room !== null && !this.roomFree(room, stay, bookingKey)) return refusal(409, 'ROOM_NOT_AVAILABLE');
+    Object.assign(booking, { room, check_in_date: stay.check_in_date, check_out_date: stay.check_out_date });
+    this.guests.set(bookingKey, stay.guests);
+    return { booking: bookingKey };
+  }
+
   // ---- the read
 
   availability(query: AvailabilityQuery): AvailabilityAnswer {
@@ -454,10 +487,10 @@ export class AvailabilityModel {
   }
 
   /** The contract's availability rule for one room: active, big enough, no active booking of any origin overlapping the stay. */
-  private roomFree(key: string, stay: Stay): boolean {
+  private roomFree(key: string, stay: Stay, except?: string): boolean {
     const room = this.rooms.find((r) => r.key === key)!;
     if (!room.is_active || room.max_occupancy < stay.guests) return false;
-    return ![...this.bookings.values()].some((b) => b.room === key && ACTIVE.has(b.status) && overlaps(b, stay));
+    return ![...this.bookings.values()].some((b) => b.key !== except && b.room === key && ACTIVE.has(b.status) && overlaps(b, stay));
   }
 
   /** The room a source knows under its external id (a room taken over by another source is no longer that source's). */

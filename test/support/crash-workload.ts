@@ -14,7 +14,9 @@
  * Then the invariants, read through the API and the operator CLI: every acknowledged write is
  * there as acknowledged and replays its answer; every paid order is mirrored once, locked to its
  * room or recorded for manual assignment (and only when its room was taken); no room is held
- * twice for a night; every paid booking's `booking.confirmed` arrived, under one delivery id with
+ * twice for a night; a third of the paid orders are then half refunded by their partner, and
+ * every other one of those cancelled by the PMS: no refund is made twice, and a cancelled
+ * booking's nights are free; every paid booking's `booking.confirmed` arrived, under one delivery id with
  * identical signed bytes; every delivery ends `delivered`.
  *
  * Two kinds of kill (`mode`). `stack`: the whole group, the emulators with it, as `npm start`
@@ -85,6 +87,8 @@ export const INVARIANTS = [
   'every paid order is paid and mirrored once, locked to its room or manual',
   'a retried order creation reaches the same paid order',
   'no room is held twice for the same nights',
+  'no refund is made twice, however retried',
+  'a cancelled booking frees its nights and nothing holds them twice',
   'every booking.confirmed arrived under one delivery id with identical signed bytes',
   'every delivery ends delivered',
   'no acknowledged order is lost while the emulators run',
@@ -500,6 +504,48 @@ interface GuestOrder {
   orderReference?: string;
   /** The sandbox answered 303 to `outcome=paid`: the provider marked it paid. */
   paid: boolean;
+  /** The part refunded once paid (201), with the Idempotency-Key of every retry. */
+  refundedMinor?: number;
+  /** Its booking, cancelled by the PMS (200) once paid and refunded. */
+  cancelledBooking?: string;
+}
+
+/**
+ * The way back for some paid orders: the partner refunds half of it, then (every other time) the
+ * PMS cancels its booking, each retried with its own Idempotency-Key through every crash until
+ * answered as the contract allows. Neither may happen twice, and a cancelled booking's nights
+ * must be free.
+ */
+async function takeBack(w: Workload, worker: string, order: GuestOrder, rng: Rng): Promise<void> {
+  const ref = encodeURIComponent(order.orderReference!);
+  const payAuth = { Authorization: `Bearer ${w.paymentKey}`, 'Content-Type': 'application/json' };
+  const amount = JSON.parse(order.body).amount_minor as number;
+  const half = Math.floor(amount / 2);
+  const refund = await w.client.until(worker, 'POST', `${ORDERS}/${ref}/refunds`, {
+    headers: { ...payAuth, 'Idempotency-Key': `refund-${order.reference}` },
+    body: JSON.stringify({ amount_minor: half, reason: 'crash workload' }),
+  });
+  if (refund.status !== 201 || refund.json.amount_minor !== half) {
+    w.problems.push(`seed ${w.seed}: ${worker} refund of ${order.reference} answered ${refund.status} ${refund.text.slice(0, 300)}`);
+    return;
+  }
+  order.refundedMinor = half;
+  if (rng.int(2) !== 0) return;
+  const status = await w.client.until(worker, 'GET', `${ORDERS}/${ref}`, { headers: payAuth });
+  const bookingId = status.json?.service_booking_sync?.booking_id as string | undefined;
+  if (!bookingId) {
+    w.problems.push(`seed ${w.seed}: ${worker} order ${order.reference} has no booking to cancel: ${status.status} ${status.text.slice(0, 300)}`);
+    return;
+  }
+  const cancel = await w.client.until(worker, 'POST', `${SYNC}/service-bookings/${encodeURIComponent(bookingId)}/cancel`, {
+    headers: { Authorization: `Bearer ${w.syncKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': `cancel-${order.reference}` },
+    body: JSON.stringify({ reason: 'crash workload' }),
+  });
+  if (cancel.status !== 200 || cancel.json.status !== 'cancelled') {
+    w.problems.push(`seed ${w.seed}: ${worker} cancel of ${order.reference} (${bookingId}) answered ${cancel.status} ${cancel.text.slice(0, 300)}`);
+    return;
+  }
+  order.cancelledBooking = bookingId;
 }
 
 /**
@@ -574,6 +620,7 @@ async function runGuest(w: Workload, index: number, guestRooms: string[], orders
     // with the same reference (the same order_reference), paid again, verified again.
     for (let round = 0; ; round++) {
       const outcome = await payForOrder(w, worker, order, auth, rng);
+      if (outcome === 'done' && rng.int(3) === 0) await takeBack(w, worker, order, rng);
       if (outcome !== 'lost') break;
       w.lostOrders.push(`${reference} (${order.orderReference}), round ${round + 1}`);
       order.paid = false;
@@ -737,7 +784,8 @@ async function checkOrders(o: Outcome): Promise<Map<string, BookingSync>> {
   for (const order of paidOrders) {
     const status = await client.until('verify', 'GET', `${ORDERS}/${encodeURIComponent(order.orderReference!)}`, { headers: payAuth });
     const sync = status.json?.service_booking_sync;
-    if (status.status !== 200 || status.json.status !== 'paid' || sync?.status !== 'synced' || !sync.booking_id) {
+    const orderStatus = order.refundedMinor ? 'partially_refunded' : 'paid';
+    if (status.status !== 200 || status.json.status !== orderStatus || sync?.status !== 'synced' || !sync.booking_id) {
       fail(mirrored, `order ${order.reference}: ${status.status} ${status.text.slice(0, 300)}`);
       continue;
     }
@@ -748,7 +796,8 @@ async function checkOrders(o: Outcome): Promise<Map<string, BookingSync>> {
     const rows = allBookings.filter((b) => b.payment_order_reference === order.orderReference);
     if (rows.length !== 1) fail(mirrored, `order ${order.reference}: ${rows.length} bookings (${rows.map((r) => r.booking_id).join(', ')})`);
     const row = rows.find((b) => b.booking_id === sync.booking_id);
-    if (!row || row.status !== 'confirmed' || row.payment_status !== 'paid' || row.room_id !== sync.room_id) {
+    const bookingStatus = order.cancelledBooking ? 'cancelled' : 'confirmed';
+    if (!row || row.status !== bookingStatus || row.payment_status !== 'paid' || row.room_id !== sync.room_id) {
       fail(mirrored, `order ${order.reference}: booking ${sync.booking_id} stored as ${JSON.stringify(row)}`);
     }
   }
@@ -756,11 +805,18 @@ async function checkOrders(o: Outcome): Promise<Map<string, BookingSync>> {
   for (const row of allBookings.filter((b) => b.payment_order_reference && !ourReferences.has(b.payment_order_reference))) {
     fail(mirrored, `booking ${row.booking_id} mirrors ${row.payment_order_reference}, an order no guest saw paid`);
   }
-  // Recorded for manual assignment only when its room was taken (paid bookings are never cancelled here).
+  // Recorded for manual assignment only when its room was taken (by a booking active then: one
+  // still active, or one the workload cancelled since).
+  const cancelledIds = new Set(orders.map((order) => order.cancelledBooking).filter(Boolean));
   for (const order of paidOrders) {
     const sync = syncOf.get(order.orderReference!);
     if (sync?.room_assignment !== 'manual') continue;
-    const holder = allBookings.find((b) => b.room_id === order.roomId && ACTIVE.has(b.status) && overlaps(b, { check_in_date: order.checkIn, check_out_date: order.checkOut }));
+    const holder = allBookings.find(
+      (b) =>
+        b.room_id === order.roomId &&
+        (ACTIVE.has(b.status) || cancelledIds.has(b.booking_id)) &&
+        overlaps(b, { check_in_date: order.checkIn, check_out_date: order.checkOut }),
+    );
     if (!holder) fail(mirrored, `order ${order.reference} recorded for manual assignment, yet room ${order.roomId} is free ${order.checkIn}..${order.checkOut}`);
   }
 
@@ -768,7 +824,8 @@ async function checkOrders(o: Outcome): Promise<Map<string, BookingSync>> {
   const recreated: Invariant = 'a retried order creation reaches the same paid order';
   for (const order of orders.filter((order) => order.orderReference)) {
     const again = await client.until('replay', 'POST', ORDERS, { headers: payAuth, body: order.body });
-    if (again.status !== 200 || again.json.reused !== true || again.json.order_reference !== order.orderReference || again.json.status !== (order.paid ? 'paid' : again.json.status)) {
+    const expected = order.refundedMinor ? 'partially_refunded' : order.paid ? 'paid' : again.json.status;
+    if (again.status !== 200 || again.json.reused !== true || again.json.order_reference !== order.orderReference || again.json.status !== expected) {
       fail(recreated, `order ${order.reference}: created as ${order.orderReference}, again ${again.status} ${again.text.slice(0, 300)}`);
     }
   }
@@ -782,6 +839,36 @@ async function checkOrders(o: Outcome): Promise<Map<string, BookingSync>> {
       if (a.room_id === b.room_id && overlaps(a, b)) {
         fail(held, `room ${a.room_number ?? a.room_id}: ${a.booking_id} (${a.origin} ${a.check_in_date}..${a.check_out_date}) and ${b.booking_id} (${b.origin} ${b.check_in_date}..${b.check_out_date})`);
       }
+    }
+  }
+
+  // Refunded once, whatever the crashes and retries: the order shows exactly the one refund.
+  const once: Invariant = 'no refund is made twice, however retried';
+  for (const order of paidOrders.filter((order) => order.refundedMinor)) {
+    const status = await client.until('verify', 'GET', `${ORDERS}/${encodeURIComponent(order.orderReference!)}`, { headers: payAuth });
+    const refunds = (status.json?.refunds ?? []) as { amount_minor: number; status: string }[];
+    if (status.json?.amount_refunded_minor !== order.refundedMinor || refunds.length !== 1 || refunds[0]!.amount_minor !== order.refundedMinor) {
+      fail(once, `order ${order.reference} refunded ${order.refundedMinor} once, reads ${status.json?.amount_refunded_minor} in ${refunds.length} refunds`);
+    }
+  }
+
+  // A cancelled booking holds nothing: its room is free for its nights unless another active booking has them.
+  const freed: Invariant = 'a cancelled booking frees its nights and nothing holds them twice';
+  for (const order of paidOrders.filter((order) => order.cancelledBooking)) {
+    const row = allBookings.find((b) => b.booking_id === order.cancelledBooking);
+    if (!row || row.status !== 'cancelled') {
+      fail(freed, `booking ${order.cancelledBooking} of ${order.reference} acknowledged cancelled, stored as ${JSON.stringify(row)}`);
+      continue;
+    }
+    if (!row.room_id) continue;
+    const nights = { check_in_date: row.check_in_date, check_out_date: row.check_out_date };
+    const other = active.some((b) => b.room_id === row.room_id && overlaps(b, nights));
+    const answer = await client.until('verify', 'GET', `${SYNC}/availability?check_in_date=${row.check_in_date}&check_out_date=${row.check_out_date}&guests=1`, {
+      headers: { Authorization: `Bearer ${o.syncKey}` },
+    });
+    const offered = ((answer.json?.available_rooms ?? []) as { id: string }[]).some((r) => r.id === row.room_id);
+    if (answer.status !== 200 || offered === other) {
+      fail(freed, `room ${row.room_id} for ${row.check_in_date}..${row.check_out_date} after cancelling ${row.booking_id}: ${offered ? 'offered' : 'not offered'}, other active booking: ${other}`);
     }
   }
   return syncOf;
@@ -968,6 +1055,8 @@ export async function runCrashWorkload(options: CrashWorkloadOptions): Promise<C
       mode,
       kills,
       restarts: stack.runs.length - 1,
+      refunds: orders.filter((order) => order.refundedMinor).length,
+      cancellations: orders.filter((order) => order.cancelledBooking).length,
       failed_starts: stack.failedStarts,
       kill_at_ms: killTimes,
       requests: client.log.length,

@@ -1,10 +1,12 @@
 /**
  * A loopback stand-in for the part of the Stripe API the Stripe adapter calls, so the real SDK
  * can be exercised without an account: POST /v1/checkout/sessions (form-encoded, nested keys as
- * the SDK sends them) and GET /v1/checkout/sessions/:id (with expand[]=payment_intent). It
+ * the SDK sends them), GET /v1/checkout/sessions/:id (with expand[]=payment_intent), POST
+ * /v1/refunds and GET /v1/refunds/:id (refunds of a paid intent, never more than it). It
  * checks the bearer key, scopes sessions to the Stripe-Account they were created on, replays
  * idempotent requests as Stripe does, records every request's headers and parameters, and lets a
- * test complete or expire a session as the guest or Stripe would. Events are signed with the
+ * test complete or expire a session as the guest or Stripe would, and settle a refund later as
+ * Stripe does (pending, then succeeded or failed). Events are signed with the
  * SDK's own test-header helper.
  */
 import { randomBytes } from 'node:crypto';
@@ -48,6 +50,20 @@ export interface StandInSession {
   line_items: any[];
 }
 
+export interface StandInRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  charge: string;
+  metadata: Record<string, string>;
+  reason: string | null;
+  status: 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
+  failure_reason: string | null;
+  created: number;
+}
+
 interface PaymentIntent {
   id: string;
   object: 'payment_intent';
@@ -62,6 +78,11 @@ export interface StripeStandIn {
   secretKey: string;
   requests: RecordedRequest[];
   sessions: Map<string, StandInSession>;
+  refunds: Map<string, StandInRefund>;
+  /** The next refunds created answer with these statuses, in order (then `succeeded`), as a bank that settles later does. */
+  refundStatusNext(...statuses: StandInRefund['status'][]): void;
+  /** Stripe settles a refund (and would send `refund.updated`): the refund as it then is. */
+  settleRefund(refundId: string, status: StandInRefund['status'], failureReason?: string): StandInRefund;
   /** The guest pays (or, with paymentStatus 'unpaid', completes a delayed method still processing or failed). */
   complete(sessionId: string, options?: { paymentStatus?: 'paid' | 'unpaid'; intentStatus?: string; amountTotal?: number }): StandInSession;
   expire(sessionId: string): StandInSession;
@@ -109,6 +130,11 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, StandInSession>();
   const intents = new Map<string, PaymentIntent>();
+  // The connected account each intent was paid on (a refund exists only there).
+  const intentAccounts = new Map<string, string | null>();
+  const refunds = new Map<string, StandInRefund>();
+  const refundAccounts = new Map<string, string | null>();
+  let refundStatuses: StandInRefund['status'][] = [];
   // payment_intent_data.metadata of each session, for the intent made when it is paid.
   const intentMetadata = new Map<string, Record<string, string>>();
   // Idempotency: per account and key, the parameters and the response they produced.
@@ -172,6 +198,38 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
     return session;
   }
 
+  /** A refund of a paid intent on its own account; pending and succeeded refunds count against what it paid. */
+  function createRefund(account: string | null, params: Record<string, any>): StandInRefund | { error: string; param: string; code?: string } {
+    const intentId = params.payment_intent as string | undefined;
+    const intent = intentId ? intents.get(intentId) : undefined;
+    if (!intent || intentAccounts.get(intent.id) !== account) return { error: `No such payment_intent: '${intentId}'`, param: 'payment_intent', code: 'resource_missing' };
+    if (intent.status !== 'succeeded') return { error: 'This PaymentIntent has no successful charge to refund.', param: 'payment_intent', code: 'charge_not_refundable' };
+    const taken = [...refunds.values()]
+      .filter((r) => r.payment_intent === intent.id && r.status !== 'failed' && r.status !== 'canceled')
+      .reduce((sum, r) => sum + r.amount, 0);
+    const amount = params.amount === undefined ? intent.amount - taken : Number(params.amount);
+    if (!Number.isInteger(amount) || amount < 1) return { error: 'Invalid positive integer', param: 'amount' };
+    if (taken + amount > intent.amount) {
+      return { error: `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount - taken})`, param: 'amount', code: 'amount_too_large' };
+    }
+    const refund: StandInRefund = {
+      id: id('re'),
+      object: 'refund',
+      amount,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      charge: `ch_${intent.id.slice(3)}`,
+      metadata: params.metadata ?? {},
+      reason: params.reason ?? null,
+      status: refundStatuses.shift() ?? 'succeeded',
+      failure_reason: null,
+      created: Math.floor(Date.now() / 1000),
+    };
+    refunds.set(refund.id, refund);
+    refundAccounts.set(refund.id, account);
+    return refund;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const chunks: Buffer[] = [];
@@ -223,6 +281,33 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
       return answer(send(res, status, payload));
     }
 
+    if (record.method === 'POST' && url.pathname === '/v1/refunds') {
+      const replayKey = record.idempotencyKey ? `${account ?? 'platform'} ${record.idempotencyKey}` : undefined;
+      const stored = replayKey ? replays.get(replayKey) : undefined;
+      if (stored) {
+        if (stored.params !== body) {
+          return answer(stripeError(res, 400, { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' }));
+        }
+        return answer(send(res, stored.status, stored.body, { 'Idempotent-Replayed': 'true' }));
+      }
+      const created = createRefund(account, record.params);
+      const [status, payload] = 'error' in created
+        ? [400, JSON.stringify({ error: { type: 'invalid_request_error', code: created.code, message: created.error, param: created.param } })]
+        : [200, JSON.stringify(created)];
+      if (replayKey) replays.set(replayKey, { params: body, status, body: payload });
+      return answer(send(res, status, payload));
+    }
+
+    const refundMatch = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname);
+    if (record.method === 'GET' && refundMatch) {
+      const refundId = decodeURIComponent(refundMatch[1]!);
+      const refund = refunds.get(refundId);
+      if (!refund || refundAccounts.get(refundId) !== account) {
+        return answer(stripeError(res, 404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such refund: '${refundId}'`, param: 'id' }));
+      }
+      return answer(send(res, 200, refund));
+    }
+
     const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
     if (record.method === 'GET' && match) {
       const session = sessions.get(decodeURIComponent(match[1]!));
@@ -256,6 +341,16 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
     secretKey,
     requests,
     sessions,
+    refunds,
+    refundStatusNext(...statuses) {
+      refundStatuses = statuses;
+    },
+    settleRefund(refundId, status, failureReason) {
+      const refund = refunds.get(refundId);
+      if (!refund) throw new Error(`stand-in: no refund ${refundId}`);
+      Object.assign(refund, { status, failure_reason: status === 'failed' ? (failureReason ?? 'lost_or_stolen_card') : null });
+      return refund;
+    },
     complete(sessionId, options = {}) {
       const session = must(sessionId);
       const paymentStatus = options.paymentStatus ?? 'paid';
@@ -268,6 +363,7 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
         metadata: intentMetadata.get(sessionId) ?? {},
       };
       intents.set(intent.id, intent);
+      intentAccounts.set(intent.id, session.account);
       Object.assign(session, { status: 'complete', payment_status: paymentStatus, payment_intent: intent.id, url: null });
       if (options.amountTotal !== undefined) session.amount_total = options.amountTotal;
       return session;

@@ -1,5 +1,5 @@
 /**
- * The Lambda bundles as the stack builds them (infra/bundling.ts): small enough (350 KB each),
+ * The Lambda bundles as the stack builds them (infra/bundling.ts): small enough (380 KB each),
  * without classic zod, and with the lazy packages (the Stripe SDK, the QR code library) left out of index.mjs and
  * reached only through a dynamic import; the construct's afterBundling hook builds exactly what
  * the benchmark builds. `npm run bench` measures the sizes and import times.
@@ -14,7 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, functionBundling, importsPackage, lazyPackageFile, lazyPackageJson, lazyPackageOptions, lazyPackages } from '../../infra/bundling';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MAX_BUNDLE_BYTES = 350_000;
+/**
+ * Every function carries the route table (definitions/), which grows with each route: 350 KB
+ * until the booking changes, refunds and deliveries API (#26, #27) added twelve routes; the
+ * functions that would pass 380 KB are split by job instead (guest-cancel, dashboard-booking-changes).
+ */
+const MAX_BUNDLE_BYTES = 380_000;
 
 const work = mkdtempSync(join(tmpdir(), 'bundles-'));
 const names = readdirSync(join(ROOT, 'functions'))
@@ -68,7 +73,11 @@ describe('function bundles', () => {
     // and the dashboard's authenticator app set-up (at sign-in and on the Security page).
     expect(bundles.filter((b) => importsPackage(b.code, 'stripe')).map((b) => b.name).sort()).toEqual([
       'create-payment-order',
+      'dashboard-booking-changes',
+      'dashboard-payments',
       'guest-booking',
+      'guest-cancel',
+      'refund-payment-order',
       'stripe-webhook',
       'verify-payment-order',
     ]);

@@ -143,9 +143,11 @@ describe('coverage of the route table', () => {
       if (route.auth.kind === 'sync') expect(security).toEqual([{ syncKey: [route.auth.scope] }]);
       if (route.auth.kind === 'payment') expect(security).toEqual([{ paymentKey: [] }, { paymentApiKey: [] }]);
       if (route.auth.kind === 'public') expect(security).toEqual([]);
+      // The deliveries API: either kind of key, with its scope.
+      if (route.auth.kind === 'key') expect(security).toEqual([{ syncKey: [route.auth.scope] }, { paymentKey: [route.auth.scope] }, { paymentApiKey: [route.auth.scope] }]);
       const headers = ((operation!.parameters ?? []) as { in: string; name: string }[]).filter((p) => p.in === 'header').map((p) => p.name);
       expect(headers.includes('Idempotency-Key'), `${route.id} Idempotency-Key`).toBe(!!route.idempotent);
-      expect(headers.includes('Origin'), `${route.id} Origin`).toBe(route.auth.kind === 'payment');
+      expect(headers.includes('Origin'), `${route.id} Origin`).toBe(route.auth.kind === 'payment' || route.auth.kind === 'key');
       const success = Object.keys(operation!.responses).filter((s) => /^[23]/.test(s));
       expect(success.length, `${route.id} has a success response`).toBeGreaterThan(0);
     }
@@ -197,7 +199,7 @@ describe('coverage of the route table', () => {
       const post = document.webhooks?.[event]?.post as Record<string, any>;
       expect(post, event).toBeDefined();
       const headers = (post.parameters as { in: string; name: string; required: boolean }[]).filter((p) => p.in === 'header');
-      expect(headers.map((h) => h.name).sort()).toEqual(['X-Service-Client', 'X-Service-Delivery', 'X-Service-Event', 'X-Service-Signature']);
+      expect(headers.map((h) => h.name).sort()).toEqual(['X-Service-Client', 'X-Service-Delivery', 'X-Service-Event', 'X-Service-Signature', 'webhook-id', 'webhook-signature', 'webhook-timestamp']);
       expect(headers.every((h) => h.required)).toBe(true);
       expect(Object.keys(post.responses).sort()).toEqual(['2XX', '400', '401', '403', '409', '422', '429', '5XX', 'default'].sort());
       expect(post.requestBody.content['application/json'].schema.$ref).toMatch(/Event$/);
@@ -296,7 +298,7 @@ describe('error codes', () => {
       const codesOf = (status: number) => (responses[status]?.content['application/json'].schema.properties.error.properties.code.enum ?? []) as string[];
       expect(codesOf(401), route.id).toEqual(route.auth.kind === 'public' ? [] : ['MISSING_API_KEY', 'INVALID_API_KEY']);
       expect(codesOf(403), route.id).toEqual(
-        route.auth.kind === 'public' ? [] : route.auth.kind === 'payment' ? ['INSUFFICIENT_SCOPE', 'ORIGIN_NOT_ALLOWED'] : ['INSUFFICIENT_SCOPE'],
+        route.auth.kind === 'public' ? [] : route.auth.kind === 'payment' || route.auth.kind === 'key' ? ['INSUFFICIENT_SCOPE', 'ORIGIN_NOT_ALLOWED'] : ['INSUFFICIENT_SCOPE'],
       );
       if (route.idempotent) {
         expect(codesOf(409), route.id).toContain('IDEMPOTENCY_REQUEST_IN_PROGRESS');

@@ -1,20 +1,27 @@
 /**
  * One booking's page: its facts on top (guest, stay, room by number and category, status, how it
  * was made, total with currency, references), then its whole story in words, newest first
- * (shared/domain/bookings/booking-story.ts); and "Assign room" for a paid booking recorded for
- * manual assignment, offering the rooms free for its stay with their category and price a night.
+ * (shared/domain/bookings/booking-story.ts); "Change", "Cancel booking" and "Mark no-show" for a
+ * booking the service made (./booking-changes.tsx); "Refund" for a paid-order booking
+ * (./refund-form.tsx); and "Assign room" for a paid booking recorded for manual assignment,
+ * offering the rooms free for its stay with their category and price a night.
  */
-import { type BookingStory, bookingStory } from '../../domain/bookings/booking-story';
+import type { VNode } from 'preact';
+import type { BookingStory } from '../../domain/bookings/booking-story';
 import { bookingRoom, type RoomName, roomNames } from '../../domain/bookings/room-names';
 import { findClient } from '../../domain/clients';
+import { refundOrder } from '../../domain/operator-actions/booking-changes';
 import { assignRoom as assignBookingRoom } from '../../domain/operator-actions/bookings';
 import { findAvailableRooms } from '../../domain/property-sync/availability';
 import { type AppError, errors } from '../../errors';
 import { formatPrice, formatTime as when, inWords } from '../format';
 import { Dl, Empty, ErrorSummary, NoticeBox, Page, Select } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
+import { BookingActions } from './booking-changes';
+import { type BookingFacts, bookingFactsOf, bookingIdOf, titleOf } from './booking-facts';
 import { BookingHistory, roomName, WAYS } from './booking-history';
-import { BOOKING_ID, LIST, assignPath, bookingPath, isRefusal, nights } from './bookings-common';
+import { LIST, assignPath, bookingPath, isRefusal, nights } from './bookings-common';
+import { orderRefunds, parseRefundForm, REFUND_LABELS, RefundForm, type RefundFormState, refundLeft, refundNotice, refundRefusal, RefundsList } from './refund-form';
 
 // ---- one booking
 
@@ -22,14 +29,17 @@ type BookingRecord = BookingStory['booking'];
 
 const notFound = errors.noSuchBooking;
 
-/** The booking's id from the path: only an id the service could have minted is looked up. */
-function bookingIdOf(request: PageRequest): string {
-  const bookingId = request.params.booking_id ?? '';
-  if (!BOOKING_ID.test(bookingId)) throw notFound();
-  return bookingId;
-}
+const refundPath = (bookingId: string) => `${bookingPath(bookingId)}/refund`;
 
-const titleOf = (b: BookingRecord) => `Booking ${b.booking_reference ?? b.external_booking_id ?? `of ${b.guest_name}`}`;
+const CANCELLED_BY: Record<NonNullable<BookingRecord['cancelled_by']>, string> = { staff: 'Staff', guest: 'The guest', pms: 'Your PMS' };
+
+/** Who cancelled it: the operator named by the staff action, else the guest or the PMS. */
+function cancelledBy(story: BookingStory): string {
+  const b = story.booking;
+  const staff = story.entries.find((entry) => entry.kind === 'staff' && entry.entry.action === 'booking.cancel');
+  const who = staff?.kind === 'staff' ? staff.entry.operator : b.cancelled_by ? CANCELLED_BY[b.cancelled_by] : 'Unknown';
+  return `${who}${b.cancelled_at ? `, ${when(b.cancelled_at)}` : ''}`;
+}
 
 /** What became of a guest booking's confirmation e-mail, as it stands now (its history says when). */
 function emailState(email: Extract<BookingStory['entries'][number], { kind: 'email' }>): string {
@@ -66,6 +76,13 @@ function Facts({ story, request }: { story: BookingStory; request: PageRequest }
         ['Nights', nights(b)],
         ['Room', room ? roomName(room) : story.awaiting_room ? 'No room yet' : b.room_id ? 'A room no longer there' : 'No room'],
         ['Status', inWords(b.status)],
+        ...(b.status === 'cancelled'
+          ? ([
+              ['Cancelled by', cancelledBy(story)],
+              ['Cancellation reason', b.cancellation_reason ?? 'None given'],
+            ] as const)
+          : []),
+        ...(b.status === 'no_show' && b.no_show_at ? [['Marked no-show', when(b.no_show_at)] as const] : []),
         ['Origin', made?.kind === 'booked' ? WAYS[made.way] : inWords(b.origin)],
         ['Payment', [inWords(b.payment_status), b.payment_method ? inWords(b.payment_method) : ''].filter(Boolean).join(' · ')],
         ['Total', b.total_amount === undefined ? null : formatPrice(b.total_amount, story.currency)],
@@ -82,10 +99,24 @@ function Facts({ story, request }: { story: BookingStory; request: PageRequest }
   );
 }
 
-export const bookingPage: PageAction = async (request) => {
+/** A paid order's refunds on its booking's page: what is refunded, each refund, and "Refund" while something is left. */
+async function refundsSection(facts: BookingFacts, request: PageRequest, form?: RefundFormState): Promise<VNode | null> {
+  const reference = facts.story.order?.order_reference;
+  const found = reference ? await orderRefunds(request.operator.client_id, reference) : undefined;
+  if (!found) return null;
+  const { order, refunds } = found;
+  return (
+    <>
+      <h2>Refunds</h2>
+      <RefundsList refunds={refunds} order={order} />
+      {refundLeft(order) > 0 ? <RefundForm links={request.links} action={refundPath(facts.story.booking.id)} order={order} state={form} /> : null}
+    </>
+  );
+}
+
+function bookingView(request: PageRequest, facts: BookingFacts, refunds: VNode | null, refundForm?: RefundFormState, status?: number): PageOutcome {
   const { operator, links } = request;
-  const story = await bookingStory(operator.client_id, bookingIdOf(request));
-  if (!story) throw notFound();
+  const { story } = facts;
   const b = story.booking;
   // While a notification to the PMS waits to be sent (just made, or retried), the page looks again shortly.
   const sending = story.entries.some((entry) => entry.kind === 'pms_notification' && entry.status === 'pending');
@@ -103,12 +134,42 @@ export const bookingPage: PageAction = async (request) => {
             </form>
           </div>
         ) : null}
+        {refundForm ? <ErrorSummary errors={refundForm.errors} labels={REFUND_LABELS} /> : null}
+        <BookingActions booking={b} links={links} clock={facts.clock} />
         <Facts story={story} request={request} />
+        {refunds}
         <h2>History</h2>
         <BookingHistory entries={story.entries} links={links} currency={story.currency} moreStaffActions={story.more_staff_actions} />
       </Page>
     ),
+    ...(status ? { status } : {}),
   };
+}
+
+export const bookingPage: PageAction = async (request) => {
+  const facts = await bookingFactsOf(request);
+  return bookingView(request, facts, await refundsSection(facts, request));
+};
+
+/** "Refund" on the booking's page: its paid order refunded (refundOrder, audited), or the form back with the refusal. */
+export const refundBooking: PageAction = async (request) => {
+  const facts = await bookingFactsOf(request);
+  const reference = facts.story.order?.order_reference;
+  const order = reference ? (await orderRefunds(request.operator.client_id, reference))?.order : undefined;
+  const path = bookingPath(facts.story.booking.id);
+  if (!order) return { redirect: path, notice: { kind: 'error', message: 'This booking has no online payment to refund.' } };
+  const parsed = parseRefundForm(request, order);
+  if (!parsed.ok) return bookingView(request, facts, await refundsSection(facts, request, parsed.state), parsed.state, 400);
+  try {
+    const refund = await refundOrder(request.operator, order.order_reference, parsed.input, request.now);
+    return { redirect: path, notice: refundNotice(refund) };
+  } catch (error) {
+    const state = refundRefusal(error, order, { amount: request.form.get('refund_amount') ?? '', reason: request.form.get('refund_reason') ?? '' });
+    if (!state) throw error;
+    // The booking and its order as they are now (a refund may just have been made).
+    const now = await bookingFactsOf(request);
+    return bookingView(request, now, await refundsSection(now, request, state), state, state.errors.form ? 409 : 400);
+  }
 };
 
 // ---- assigning a room

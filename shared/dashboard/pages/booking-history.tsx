@@ -110,8 +110,41 @@ function notification(entry: Entry<'pms_notification'>, links: Links, id: string
   );
 }
 
+const EMAIL_KINDS: Record<Entry<'email'>['email_kind'], string> = {
+  booking_confirmation: 'Confirmation e-mail',
+  confirm_booking: '"Confirm your booking" e-mail',
+  booking_modified: 'E-mail about the change',
+  booking_cancelled: 'Cancellation e-mail',
+  refund: 'Refund e-mail',
+};
+
+/** Staff's changes to the booking, as sentences without the operator; undefined for other actions. */
+function changeSentence({ entry, room }: Entry<'staff'>, currency: string): string | undefined {
+  const c = entry.changes;
+  const amount = typeof c.refund_amount_minor === 'number' ? orderAmount(c.refund_amount_minor, String(c.refund_currency ?? currency)) : '';
+  const refunded = amount ? (c.refund_status === 'failed' ? `; the refund of ${amount} failed` : `; refunded ${amount}`) : c.refund_error ? '; the refund was not made' : '';
+  switch (entry.action) {
+    case 'booking.cancel':
+      if (c.repeated) return undefined;
+      return `Cancelled${c.cancellation_reason ? ` ("${String(c.cancellation_reason)}")` : ''}${refunded}`;
+    case 'booking.modify': {
+      const was = entry.previous;
+      const stay = `${String(c.check_in_date)} to ${String(c.check_out_date)}, ${String(c.guests)} ${c.guests === 1 ? 'guest' : 'guests'}`;
+      const before = was ? ` (was ${String(was.check_in_date)} to ${String(was.check_out_date)}, ${String(was.guests)} ${was.guests === 1 ? 'guest' : 'guests'})` : '';
+      const moved = was && was.room_id !== c.room_id && room ? `${roomName(room)}, ` : '';
+      return `Changed to ${moved}${stay}${before}`;
+    }
+    case 'booking.no_show':
+      return 'Marked a no-show';
+    case 'order.refund':
+      return `Refunded ${amount || 'the payment'}${c.reason ? ` ("${String(c.reason)}")` : ''}`;
+    default:
+      return undefined;
+  }
+}
+
 function email(entry: Entry<'email'>) {
-  const kind = entry.email_kind === 'booking_confirmation' ? 'Confirmation e-mail' : '"Confirm your booking" e-mail';
+  const kind = EMAIL_KINDS[entry.email_kind] ?? 'E-mail';
   const tries = times(entry.attempts, 'try', 'tries');
   const error = entry.last_error ? `; last error: ${entry.last_error}` : '';
   switch (entry.status) {
@@ -160,7 +193,9 @@ function sentence(entry: StoryEntry, links: Links, id: string, currency: string)
         const room = entry.room ? roomName(entry.room) : `Room ${String(entry.entry.changes.room_number ?? '')}`;
         return `${room} assigned by ${entry.entry.operator}`;
       }
-      return `${auditSentence(entry.entry, { currency, ...(entry.room ? { roomLabel: `${entry.room.number} (${entry.room.category})` } : {}) })}, by ${entry.entry.operator}`;
+      return `${changeSentence(entry, currency) ?? auditSentence(entry.entry, { currency, ...(entry.room ? { roomLabel: `${entry.room.number} (${entry.room.category})` } : {}) })}, by ${entry.entry.operator}`;
+    case 'cancelled':
+      return `Cancelled by ${entry.by === 'guest' ? 'the guest from their confirmation page' : 'your PMS'}${entry.reason ? ` ("${entry.reason}")` : ''}`;
     case 'checked_in':
       return 'Checked in';
     case 'checked_out':

@@ -375,12 +375,12 @@ export const retryDeliveryAction: PageAction = async (request) => {
 export const retryFailedAction: PageAction = (request) =>
   act(PAGE, async () => {
     const { failed, needs_review: review } = await retryFailedDeliveries({ clientId: request.operator.client_id, actor: request.operator.email, now: request.now });
-    const count = failed.length + review.length;
+    const count = failed + review;
     return {
       kind: 'success',
       message:
         count === 0
           ? 'Nothing to send again: no delivery is failed or needs review.'
-          : `${count} ${count === 1 ? 'delivery' : 'deliveries'} queued again. ${failed.length} had failed, ${review.length} needed review.`,
+          : `${count} ${count === 1 ? 'delivery' : 'deliveries'} queued again. ${failed} had failed, ${review} needed review.`,
     };
   });

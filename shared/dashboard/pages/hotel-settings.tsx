@@ -1,7 +1,8 @@
 /**
  * Hotel settings (admins; linked from Integrations): the hotel's time zone, which its "today",
  * arrivals, departures, occupancy nights and deadlines follow everywhere, and what guests are
- * told: whether prices include taxes, the cancellation policy, the check-in time, the address.
+ * told: whether prices include taxes, the cancellation policy, the check-in time, the address;
+ * and until how many hours before check-in guests may cancel their own booking (refunded in full).
  * Saved with saveHotelSettings (setClientSettings, as `ops clients settings` saves them, audited
  * with the old and the new values), POST-redirect-GET. A form with problems comes back (status
  * 400) in the GOV.UK pattern: an error summary linking to each field, the message beside it, what
@@ -9,7 +10,7 @@
  * An empty text, or "Not said", takes the setting away: guests are told nothing about it.
  */
 import type { ComponentChildren } from 'preact';
-import { type AppliedSettings, clientSettingsOf, MAX_SETTING_TEXT } from '../../domain/client-settings';
+import { type AppliedSettings, clientSettingsOf, DEFAULT_FREE_CANCELLATION_HOURS, MAX_FREE_CANCELLATION_HOURS, MAX_SETTING_TEXT } from '../../domain/client-settings';
 import { requireClient } from '../../domain/clients';
 import { isTimeZone, localDateTime } from '../../domain/hotel-time';
 import { type ClientSettingsChange, HOTEL_SETTINGS, type HotelSetting, saveHotelSettings as saveSettings } from '../../domain/operator-actions/hotel-settings';
@@ -37,6 +38,7 @@ const LABELS: Record<FieldName, string> = {
   cancellation_policy: 'Cancellation policy',
   check_in_time: 'Check-in from',
   address: 'Address',
+  free_cancellation_hours: 'Free cancellation (hours before check-in)',
 };
 
 /** Every zone Intl knows by its own name, UTC first; a zone saved under another of its names (Asia/Calcutta) stays on the list. */
@@ -53,6 +55,7 @@ const formOf = (settings: AppliedSettings): SettingsForm => ({
   cancellation_policy: settings.cancellation_policy ?? '',
   check_in_time: settings.check_in_time ?? '',
   address: settings.address ?? '',
+  free_cancellation_hours: String(settings.free_cancellation_hours),
 });
 
 /** Browsers send a textarea's line breaks as CRLF. */
@@ -79,6 +82,12 @@ function parse(values: SettingsForm): { change: ClientSettingsChange; errors: Er
     else change[name] = given || null;
   };
   text('cancellation_policy');
+
+  // Empty: back to the default window.
+  const hours = values.free_cancellation_hours.trim();
+  if (!hours) change.free_cancellation_hours = null;
+  else if (/^\d+$/.test(hours) && Number(hours) <= MAX_FREE_CANCELLATION_HOURS) change.free_cancellation_hours = Number(hours);
+  else errors.free_cancellation_hours = `Enter a whole number of hours from 0 to ${count(MAX_FREE_CANCELLATION_HOURS)}, such as 48`;
 
   const time = values.check_in_time.trim();
   const hhmm = /^(\d{1,2})[:.h](\d{2})$/.exec(time);
@@ -172,6 +181,27 @@ function settingsView(request: PageRequest, values: SettingsForm, errors: Errors
           errors={errors}
           hint={`Shown to guests before they pay, in your words (at most ${count(MAX_SETTING_TEXT)} characters). Leave it empty to say nothing.`}
         />
+
+        <div class="field">
+          <label for="f-free_cancellation_hours">{LABELS.free_cancellation_hours}</label>
+          <Hint id="f-free_cancellation_hours-hint">
+            Guests may cancel their own booking from its confirmation page until this many hours before check-in, and what they paid online is refunded in
+            full. Later, the page asks them to contact you. Leave it empty for the default, {DEFAULT_FREE_CANCELLATION_HOURS} hours.
+          </Hint>
+          <FieldError name="free_cancellation_hours" errors={errors} />
+          <input
+            id="f-free_cancellation_hours"
+            name="free_cancellation_hours"
+            type="number"
+            min="0"
+            max={String(MAX_FREE_CANCELLATION_HOURS)}
+            step="1"
+            inputMode="numeric"
+            value={values.free_cancellation_hours}
+            aria-invalid={errors.free_cancellation_hours ? 'true' : undefined}
+            aria-describedby={describedBy('free_cancellation_hours', errors)}
+          />
+        </div>
 
         <div class="field">
           <label for="f-check_in_time">{LABELS.check_in_time}</label>

@@ -5,7 +5,9 @@
  * acts only on the confirmation form's `confirm=yes`: any other POST (a stale form, a one-click
  * post) is sent to the confirmation page and changes nothing.
  */
-import { listClientKeys } from '../../domain/clients';
+import { DEFAULT_OVERLAP_HOURS } from '../../domain/callbacks/rotation';
+import { timeZoneOf } from '../../domain/client-settings';
+import { listClientKeys, requireClient } from '../../domain/clients';
 import { type ApiKeyRecord, endpointOf } from '../../domain/integrations';
 import { rotateSigningSecret } from '../../domain/operator-actions/endpoints';
 import { revokeApiKey } from '../../domain/operator-actions/keys';
@@ -13,7 +15,7 @@ import { AppError, errors } from '../../errors';
 import { formatTime } from '../format';
 import { Dl, type Links, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
-import { ENDPOINT_WORDS, PAGE } from './integrations';
+import { ENDPOINT_WORDS, hotelTime, PAGE } from './integrations';
 import { endpointKind } from './integrations-actions';
 
 const CONFIRM_FIELD = 'confirm';
@@ -115,10 +117,11 @@ export const rotateSecretPage: PageAction = async (request) => {
                 ['Receiver', words.receiver],
               ]}
             />
-            <p>A new signing secret replaces the current one at once, and is shown to you once.</p>
+            <p>A new signing secret is made and shown to you once. The current secret keeps working beside it for {DEFAULT_OVERLAP_HOURS} hours.</p>
             <p>
-              From then on every {kind} is signed with the new secret only: the receiver will reject {kind}s signed with the old secret until you put the new
-              one in {words.receiver}'s receiver. Those it rejects wait under Deliveries, where you can retry them.
+              During those hours every {kind} is signed with both secrets, so {words.receiver}'s receiver accepts it with either: put the new secret in
+              it before they end. After that only the new secret signs, and a receiver still using the old one rejects every {kind} until it has the
+              new one.
             </p>
             <ConfirmForm links={links} action={rotatePath(kind)} button="Rotate secret" back={`${PAGE}#endpoint-${kind}`} />
           </>
@@ -138,20 +141,20 @@ export const rotateSecretPage: PageAction = async (request) => {
 export const rotateSecret: PageAction = async (request): Promise<PageOutcome> => {
   const kind = endpointKind(request);
   if (!confirmedByForm(request)) return { redirect: rotatePath(kind) };
-  let saved;
+  let rotated;
   try {
-    saved = await rotateSigningSecret(request.operator, kind, request.now);
+    rotated = await rotateSigningSecret(request.operator, kind, DEFAULT_OVERLAP_HOURS, request.now);
   } catch (error) {
     if (error instanceof AppError && error.status < 500) return { redirect: PAGE, notice: { kind: 'error', message: `The secret was not rotated: ${error.message}` } };
     throw error;
   }
-  if (!saved) return { redirect: PAGE, notice: { kind: 'error', message: `Set the ${kind} URL first: there is no secret to rotate.` } };
+  const until = hotelTime(timeZoneOf(await requireClient(request.operator.client_id)), rotated.previous_valid_until);
   return {
     redirect: PAGE,
     notice: {
       kind: 'success',
-      message: `The ${kind} signing secret was rotated: every ${kind} is signed with the new one from now on. Put it in ${ENDPOINT_WORDS[kind].receiver}'s receiver now.`,
-      secret: { label: 'Signing secret', value: saved.secret },
+      message: `The ${kind} signing secret was rotated: the previous secret works until ${until}. Put the new one in ${ENDPOINT_WORDS[kind].receiver}'s receiver before then.`,
+      secret: { label: 'Signing secret', value: rotated.secret },
     },
   };
 };

@@ -10,10 +10,11 @@
  * revoking a key and rotating a secret in integrations-confirm.tsx.
  */
 import { PAYMENT_KEY_PLANS } from '../../../definitions/plans';
-import { SYNC_SCOPES } from '../../../definitions/routes';
+import { KEY_SCOPES } from '../../../definitions/routes';
 import { config } from '../../config';
 import { clientSettingsOf } from '../../domain/client-settings';
 import { emailEnabled } from '../../domain/guest-email/outbox';
+import { localDateTime } from '../../domain/hotel-time';
 import { type ApiKeyRecord, type EndpointConfig, type EndpointKind, integrationsOf, type ProviderSettings } from '../../domain/integrations';
 import type { LinkedStripeAccount } from '../../domain/payments/provider-accounts';
 import { PROVIDERS } from '../../domain/payments/providers';
@@ -44,6 +45,9 @@ export const ENDPOINT_WORDS: Record<EndpointKind, { title: string; events: strin
   callback: { title: 'Callback URL', events: 'confirmed bookings (booking.confirmed), to your PMS', receiver: 'your PMS' },
   webhook: { title: 'Webhook URL', events: 'paid payment orders (payment_order.paid), to your website', receiver: 'your website' },
 };
+
+/** An instant in the hotel's zone, saying which: `2026-11-24 10:10 hotel time (Europe/Paris)`, or `… UTC`. */
+export const hotelTime = (zone: string, iso: string) => `${localDateTime(zone, iso)} ${zone === 'UTC' ? 'UTC' : `hotel time (${zone})`}`;
 
 /** Where a form posts: its action, with its section's anchor so the answer opens at the form. */
 export const formAction = (links: Links, path: string, form: IntegrationsForm) => `${links.to(path)}#${form}`;
@@ -136,7 +140,7 @@ function SyncKeyForm({ links, problem }: { links: Links; problem?: FormProblem }
               {errors.scopes}
             </small>
           ) : null}
-          {SYNC_SCOPES.map((scope, i) => (
+          {KEY_SCOPES.map((scope, i) => (
             <label>
               <input type="checkbox" name="scopes" value={scope} id={i === 0 ? 'f-scopes' : undefined} checked={checked.has(scope)} /> {scope}
             </label>
@@ -172,7 +176,10 @@ function PaymentKeyForm({ links, problem, allowed }: { links: Links; problem?: F
   );
 }
 
-function EndpointForm({ links, kind, endpoint, problem }: { links: Links; kind: EndpointKind; endpoint?: EndpointConfig; problem?: FormProblem }) {
+function EndpointForm(props: { links: Links; kind: EndpointKind; endpoint?: EndpointConfig; problem?: FormProblem; zone: string; now: Date }) {
+  const { links, kind, endpoint, problem } = props;
+  // A rotation's overlap, while it lasts: the previous secret still signs beside the new one.
+  const overlapUntil = endpoint?.previous_valid_until && Date.parse(endpoint.previous_valid_until) > props.now.getTime() ? endpoint.previous_valid_until : undefined;
   const id = `endpoint-${kind}` as const;
   const words = ENDPOINT_WORDS[kind];
   const { errors, value, summary } = problemOf(problem, id);
@@ -189,6 +196,7 @@ function EndpointForm({ links, kind, endpoint, problem }: { links: Links; kind: 
           'Not set: nothing is sent.'
         )}
       </p>
+      {overlapUntil ? <p>The secret was rotated: the previous signing secret works until {hotelTime(props.zone, overlapUntil)}.</p> : null}
       {summary}
       <form method="post" action={formAction(links, `${PAGE}/endpoints/${kind}`, id)} aria-labelledby={id} novalidate>
         <Field
@@ -358,7 +366,7 @@ export async function integrationsView(request: PageRequest, problem?: FormProbl
       <PaymentKeyForm links={links} problem={problem} allowed={PAYMENT_KEY_PLANS.includes(client.plan)} />
 
       {ENDPOINT_KINDS.map((kind) => (
-        <EndpointForm links={links} kind={kind} endpoint={endpoints[kind]} problem={problem} />
+        <EndpointForm links={links} kind={kind} endpoint={endpoints[kind]} problem={problem} zone={settings.time_zone} now={request.now} />
       ))}
 
       <ProviderForm links={links} provider={provider} linked={linkedAccounts} sandbox={config().sandboxPayments} problem={problem} />

@@ -2,23 +2,37 @@
  * Payments: the client's payment orders newest first, and one order with its whole history
  * (attempts, provider events, transactions), amounts with their currency and statuses in words.
  * An order the guest booking page made is named by its stay, never by its internal `guest:`
- * reference; a paid room booking's page names the room its booking has now. Another client's
- * order is as absent as a missing one (404): clientOrderDetail answers neither.
+ * reference; a paid room booking's page names the room its booking has now. A paid order shows
+ * what was refunded and each refund, and "Refund" while something is left (./refund-form.tsx).
+ * Another client's order is as absent as a missing one (404): clientOrderDetail answers neither.
  */
 import { bookingRoom, isGuestPageOrder } from '../../domain/bookings/room-names';
 import { clientOrderDetail, listClientOrders, type OrderDetailView, type OrderSummary } from '../../domain/payments/list-orders';
+import { refundOrder } from '../../domain/operator-actions/booking-changes';
 import { errors } from '../../errors';
 import { nightsBetween } from '../../schemas/common';
 import { formatAmount, formatTime as when, inWords } from '../format';
-import { Dl, Empty, type Links, Page, Pager, Table } from '../layout';
-import type { PageAction } from '../page-function';
+import { Dl, Empty, ErrorSummary, type Links, Page, Pager, Table } from '../layout';
+import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 import { roomName } from './booking-history';
+import {
+  orderRefunds,
+  parseRefundForm,
+  REFUND_LABELS,
+  RefundForm,
+  type RefundFormState,
+  refundLeft,
+  refundNotice,
+  refundRefusal,
+  RefundsList,
+} from './refund-form';
 
 const PAGE = '/dashboard/payments';
 const PAGE_SIZE = 50;
 
 const limitOf = (query: Record<string, string>) => (query.limit === undefined || query.limit === '' ? PAGE_SIZE : Number(query.limit));
 const orderPath = (orderReference: string) => `${PAGE}/${encodeURIComponent(orderReference)}`;
+const refundsPath = (orderReference: string) => `${orderPath(orderReference)}/refunds`;
 
 const Status = ({ status }: { status: string }) => <span class={`status-${status}`}>{inWords(status)}</span>;
 
@@ -95,27 +109,38 @@ const eventWords = (type: string) => type.replace(/[._]/g, ' ');
 const ATTEMPT_OUTCOMES: Record<string, string> = { open: 'Open', paid: 'Paid', failed: 'Declined', cancelled: 'Cancelled', expired: 'Expired' };
 const TRANSACTION_KINDS: Record<string, string> = { payment: 'Payment', refund: 'Refund' };
 
-export const paymentPage: PageAction = async (request) => {
-  const clientId = request.operator.client_id;
-  const reference = request.params.order_reference ?? '';
-  const detail = await clientOrderDetail(clientId, reference);
+/** The client's order of the path, with its history; 404 for none and for another client's. */
+async function orderOf(request: PageRequest) {
+  const detail = await clientOrderDetail(request.operator.client_id, request.params.order_reference ?? '');
   if (!detail) throw errors.noSuchPaymentOrder();
+  return detail;
+}
+
+async function paymentView(request: PageRequest, detail: Awaited<ReturnType<typeof orderOf>>, refundForm?: RefundFormState, status?: number): Promise<PageOutcome> {
+  const clientId = request.operator.client_id;
   const { order, attempts, provider_events: events, transactions } = detail;
   // The room is the booking's as it is now (staff may have assigned one since it was paid), not the order's record of how it was paid.
-  const booking = order.booking_sync.booking_id ? await bookingRoom(clientId, order.booking_sync.booking_id) : undefined;
+  const [booking, refunded] = await Promise.all([
+    order.booking_sync.booking_id ? bookingRoom(clientId, order.booking_sync.booking_id) : undefined,
+    orderRefunds(clientId, order.order_reference),
+  ]);
+  const refundable = refunded?.order;
   const fromBookingPage = isGuestPageOrder({ external_reference: order.reference });
   const { links } = request;
   return {
+    ...(status ? { status } : {}),
     html: (
       <Page title={`Payment order ${order.order_reference}`} links={links} operator={request.operator} nav="payments" notice={request.notice}>
         <p>
           <a href={links.to(PAGE)}>All payment orders</a>
         </p>
+        {refundForm ? <ErrorSummary errors={refundForm.errors} labels={REFUND_LABELS} /> : null}
         <Dl
           rows={[
             fromBookingPage ? ['Made on', 'Your booking page'] : ['Partner reference', order.reference],
             ['Amount', formatAmount(order.amount_minor, order.currency)],
             ['Status', <Status status={order.status} />],
+            ...(refundable ? [['Refunded', formatAmount(refundable.refunded_minor, order.currency)] as const] : []),
             ['Created', when(order.created_at)],
             ['Paid', when(order.paid_at)],
             ['Updated', when(order.updated_at)],
@@ -127,6 +152,14 @@ export const paymentPage: PageAction = async (request) => {
             ['Provider reference', <code>{order.provider_reference}</code>],
           ]}
         />
+
+        {refundable ? (
+          <>
+            <h2>Refunds</h2>
+            <RefundsList refunds={refunded.refunds} order={refundable} />
+            {refundLeft(refundable) > 0 ? <RefundForm links={links} action={refundsPath(order.order_reference)} order={refundable} state={refundForm} /> : null}
+          </>
+        ) : null}
 
         <h2>Attempts</h2>
         {attempts.length === 0 ? (
@@ -192,4 +225,24 @@ export const paymentPage: PageAction = async (request) => {
       </Page>
     ),
   };
+}
+
+export const paymentPage: PageAction = async (request) => paymentView(request, await orderOf(request));
+
+/** "Refund" on the order's page: refunded (refundOrder, audited), or the form back with the refusal beside its field. */
+export const refundPayment: PageAction = async (request) => {
+  const detail = await orderOf(request);
+  const order = (await orderRefunds(request.operator.client_id, detail.order.order_reference))?.order;
+  const path = orderPath(detail.order.order_reference);
+  if (!order) return { redirect: path, notice: { kind: 'error', message: 'This order is not paid: there is nothing to refund.' } };
+  const parsed = parseRefundForm(request, order);
+  if (!parsed.ok) return paymentView(request, detail, parsed.state, 400);
+  try {
+    const refund = await refundOrder(request.operator, order.order_reference, parsed.input, request.now);
+    return { redirect: path, notice: refundNotice(refund) };
+  } catch (error) {
+    const state = refundRefusal(error, order, { amount: request.form.get('refund_amount') ?? '', reason: request.form.get('refund_reason') ?? '' });
+    if (!state) throw error;
+    return paymentView(request, await orderOf(request), state, state.errors.form ? 409 : 400);
+  }
 };

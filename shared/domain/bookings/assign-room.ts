@@ -60,7 +60,7 @@ export async function assignBookingRoom(clientId: string, bookingId: string, roo
       const problem = await roomProblem(room, booking, holds.holds, { now, bookingId: booking.id });
       if (problem) throw errors.roomNotAssignable(room.room_number, roomId, problem);
 
-      const assigned: BookingRecord = { ...booking, room_id: room.id, updated_at: timestamp };
+      const assigned: BookingRecord = { ...booking, room_id: room.id, sequence: (booking.sequence ?? 1) + 1, updated_at: timestamp };
       const deliveries = endpoint
         ? [
             newDelivery({

@@ -42,6 +42,8 @@ export interface OrderFacts {
   /** What was paid, less refunds (minor units). */
   paid_minor: number;
   refunded_minor: number;
+  /** Refunded or with the provider: no longer refundable. */
+  reserved_minor: number;
   paid_at: string | null;
   from_booking_page: boolean;
 }
@@ -74,6 +76,8 @@ export type StoryEntry = { at: string } & (
   | { kind: 'staff'; entry: AuditEntry; room: RoomName | null }
   | { kind: 'checked_in' }
   | { kind: 'checked_out' }
+  /** Cancelled by the guest or the PMS (staff's cancellation is their action's entry). */
+  | { kind: 'cancelled'; by: 'guest' | 'pms'; reason: string | null }
 );
 
 export interface BookingStory {
@@ -101,7 +105,8 @@ function orderFacts(order: PaymentOrderRecord, transactions: readonly Record<str
     amount_minor: order.amount_minor,
     currency: order.currency,
     paid_minor: paid,
-    refunded_minor: sum('refund'),
+    refunded_minor: order.amount_refunded_minor ?? sum('refund'),
+    reserved_minor: order.refunds_reserved_minor ?? order.amount_refunded_minor ?? sum('refund'),
     paid_at: order.paid_at ?? null,
     from_booking_page: isGuestPageOrder(order),
   };
@@ -189,6 +194,7 @@ const STEP: Record<StoryEntry['kind'], number> = {
   email: 7,
   checked_in: 8,
   checked_out: 9,
+  cancelled: 5,
 };
 
 const newestFirst = (entries: StoryEntry[]) => [...entries].sort((a, b) => (a.at === b.at ? STEP[b.kind] - STEP[a.kind] : a.at < b.at ? 1 : -1));
@@ -198,6 +204,23 @@ function wayOf(booking: BookingRecord, order: PaymentOrderRecord | undefined, co
   if (booking.origin === 'payment') return order && isGuestPageOrder(order) ? 'booking_page_paid' : 'online_paid';
   return confirmLink ? 'booking_page_at_hotel' : 'reception';
 }
+
+/** Change e-mails looked up at most: one per event after the confirmation. */
+const CHANGE_EMAILS = 20;
+
+/** The e-mails of the booking's changes and cancellation: named by kind and the event's sequence. */
+function changeEmailIds(clientId: string, booking: BookingRecord): string[] {
+  const last = Math.min(booking.sequence ?? 1, CHANGE_EMAILS + 1);
+  const ids: string[] = [];
+  for (let sequence = 2; sequence <= last; sequence++) {
+    for (const kind of ['booking_modified', 'booking_cancelled'] as const) ids.push(guestEmailId(clientId, booking.id, kind, String(sequence)));
+  }
+  return ids;
+}
+
+/** The deliveries staff actions made (a change's or a cancellation's event), named in their entries. */
+const deliveriesNamedBy = (entries: readonly AuditEntry[]) =>
+  entries.flatMap((e) => Object.entries(e.changes).filter(([name, value]) => name.endsWith('_delivery') && typeof value === 'string').map(([, value]) => value as string));
 
 /** The story of the client's booking `bookingId`, or undefined when the client has no such booking. */
 export async function bookingStory(clientId: string, bookingId: string): Promise<BookingStory | undefined> {
@@ -213,12 +236,16 @@ export async function bookingStory(clientId: string, bookingId: string): Promise
   const own = deliveries.filter((d) => d.client_id === clientId && d.booking_id === bookingId);
   const roomIds = [booking.room_id, ...staff.entries.map((e) => e.changes.room_id)].filter((id): id is string => typeof id === 'string' && id !== '');
   const orderReference = booking.payment_order_reference;
-  const [rooms, order, history, retries] = await Promise.all([
+  const named = deliveriesNamedBy(staff.entries).filter((id) => !own.some((d) => d.delivery_id === id));
+  const [rooms, order, history, changeEmails, changeDeliveries] = await Promise.all([
     roomNames(clientId, roomIds),
     orderReference ? getOrder(orderReference) : undefined,
     orderReference ? orderHistory(orderReference) : undefined,
-    Promise.all(own.map((d) => auditAbout(clientId, d.delivery_id, DELIVERY_ACTIONS))),
+    Promise.all(changeEmailIds(clientId, booking).map((id) => getEmail(id))),
+    named.length ? getDeliveries(named) : [],
   ]);
+  own.push(...changeDeliveries.filter((d) => d.client_id === clientId && d.booking_id === bookingId));
+  const retries = await Promise.all(own.map((d) => auditAbout(clientId, d.delivery_id, DELIVERY_ACTIONS)));
   const ownOrder = order && order.client_id === clientId ? order : undefined;
   const facts = ownOrder && history ? orderFacts(ownOrder, history.transactions) : null;
 
@@ -237,13 +264,16 @@ export async function bookingStory(clientId: string, bookingId: string): Promise
     },
     ...(ownOrder && history ? orderEntries(ownOrder, history) : []),
     ...own.map((delivery) => notificationEntry(delivery, own)),
-    ...[confirmLink, confirmation].filter((e): e is EmailRecord => Boolean(e)).map(emailEntry),
+    ...[confirmLink, confirmation, ...changeEmails].filter((e): e is EmailRecord => Boolean(e)).map(emailEntry),
     ...staff.entries
       .filter((e) => e !== made)
       .map((entry): StoryEntry => ({ at: entry.at, kind: 'staff', entry, room: typeof entry.changes.room_id === 'string' ? (rooms.get(entry.changes.room_id) ?? null) : null })),
     ...retries.flatMap((found) => found.entries.map((entry): StoryEntry => ({ at: entry.at, kind: 'staff', entry, room: null }))),
     ...(booking.checked_in_at ? [{ at: booking.checked_in_at, kind: 'checked_in' } as const] : []),
     ...(booking.checked_out_at ? [{ at: booking.checked_out_at, kind: 'checked_out' } as const] : []),
+    ...(booking.cancelled_at && (booking.cancelled_by === 'guest' || booking.cancelled_by === 'pms')
+      ? [{ at: booking.cancelled_at, kind: 'cancelled', by: booking.cancelled_by, reason: booking.cancellation_reason ?? null } as const]
+      : []),
   ];
   return {
     booking,

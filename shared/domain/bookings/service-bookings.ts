@@ -85,7 +85,8 @@ export async function roomProblem(
   if (blocking.some((h) => h.expires_at === undefined)) return 'the room is already booked for some of these nights';
   if (blocking.length) return 'the room is held by another guest for some of these nights';
   const window = { checkIn: stay.check_in_date, checkOut: stay.check_out_date };
-  if ((await activeBookingsOfRoom(room.id, window)).length) return 'the room is already booked for some of these nights';
+  // The booking itself (a change of its own stay) blocks nothing.
+  if ((await activeBookingsOfRoom(room.id, window)).some((b) => b.id !== options.bookingId)) return 'the room is already booked for some of these nights';
   return undefined;
 }
 
@@ -155,6 +156,8 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
     ...(input.rate ? { rate_total: input.rate.rate_total, below_rate: input.rate.below_rate } : {}),
     ...(input.manualReason ? { room_assignment_reason: input.manualReason } : {}),
     booking_reference: `BK-${randomCode(8)}`,
+    // Its booking.confirmed is its first event.
+    sequence: 1,
     confirmation_code: randomCode(6),
     created_at: timestamp,
     updated_at: timestamp,

@@ -17,16 +17,19 @@ import {
   type DeliveryStatus,
   getDelivery,
   leaseDelivery,
-  listDeliveries,
+  oldestKeptDelivery,
   markEnqueued,
   markFailed,
   recordAttempt,
   requeueDelivery,
 } from '../../store/delivery-store';
 import { SEALED_FORMAT_VERSION, SecretCannotBeOpenedError } from '../../secrets/sealed-secrets';
-import { type EndpointKind, getEndpoint, putEndpoint, putEndpointUrl, signingSecretOf } from '../../store/endpoint-store';
+import { type EndpointKind, getEndpoint, putEndpoint, putEndpointUrl, signingSecretsOf } from '../../store/endpoint-store';
+import { markDeliveryDue } from '../../store/delivery-bulk-store';
+import { listDeliveries } from '../../store/delivery-listings';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, resendAfter } from './resend';
-import { generateSigningSecret, signCallbackBody } from './signing';
+import { startBulkResend } from './bulk-resend';
+import { generateSigningSecret, signCallbackBody, signStandardWebhook } from './signing';
 
 export { ATTEMPT_TIMEOUT_MS };
 const MAX_ERROR_LENGTH = 1024;
@@ -150,7 +153,8 @@ async function post(url: string, headers: Record<string, string>, body: string) 
   return { statusCode: result.statusCode, error: ok ? null : `HTTP ${result.statusCode}`, durationMs, refused: false };
 }
 
-type SendTarget = { url: string; secret: string } | { refused: string; unopenedSecret?: string };
+/** Where to send, with the secrets that sign: the current one, and the previous one while its overlap lasts. */
+type SendTarget = { url: string; secret: string; previous?: { secret: string; valid_until: string } } | { refused: string; unopenedSecret?: string };
 
 /**
  * The endpoints of one batch of attempts (one sender invocation), each read and its secret
@@ -170,7 +174,8 @@ async function lookUpTarget(clientId: string, kind: EndpointKind): Promise<SendT
   const endpoint = await getEndpoint(clientId, kind);
   if (!endpoint) return { refused: `no ${kind} URL is configured` };
   try {
-    return { url: endpoint.url, secret: await signingSecretOf(endpoint) };
+    const { current, previous } = await signingSecretsOf(endpoint);
+    return { url: endpoint.url, secret: current, ...(previous ? { previous } : {}) };
   } catch (error) {
     if (!(error instanceof SecretCannotBeOpenedError)) throw error;
     return { refused: `the ${kind} signing secret cannot be opened (${error.message}); set the ${kind} again`, unopenedSecret: error.message };
@@ -198,6 +203,27 @@ async function sendTarget(delivery: DeliveryRecord, targets: SendTargets): Promi
 }
 
 /**
+ * The headers of one attempt (docs/behaviour.md "Receivers in control"): the spec's, and the
+ * Standard Webhooks ones, `webhook-timestamp` the attempt's time. While a rotation's overlap lasts
+ * `webhook-signature` carries a signature with the new and with the previous secret, and
+ * X-Service-Signature keeps the previous one, so a receiver may switch at any time until then.
+ */
+function signedHeaders(delivery: DeliveryRecord, target: { secret: string; previous?: { secret: string; valid_until: string } }, now: Date): Record<string, string> {
+  const previous = target.previous && Date.parse(target.previous.valid_until) > now.getTime() ? target.previous.secret : undefined;
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    'Content-Type': 'application/json',
+    'X-Service-Event': delivery.event,
+    'X-Service-Client': delivery.client_id,
+    'X-Service-Delivery': delivery.delivery_id,
+    'X-Service-Signature': signCallbackBody(previous ?? target.secret, delivery.payload),
+    'webhook-id': delivery.delivery_id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signStandardWebhook(previous ? [target.secret, previous] : [target.secret], delivery.delivery_id, timestamp, delivery.payload),
+  };
+}
+
+/**
  * One attempt of a delivery, as the sender runs it for a queue message. Safe to run for a
  * duplicate or early message: it only sends when the delivery is waiting, due and not leased.
  * `targets` is shared by the attempts of one batch.
@@ -220,17 +246,7 @@ export async function attemptDelivery(deliveryId: string, now = new Date(), targ
   if ('refused' in target) {
     result = { statusCode: null, error: target.refused, durationMs: 0, refused: true };
   } else {
-    result = await post(
-      target.url,
-      {
-        'Content-Type': 'application/json',
-        'X-Service-Event': delivery.event,
-        'X-Service-Client': delivery.client_id,
-        'X-Service-Delivery': delivery.delivery_id,
-        'X-Service-Signature': signCallbackBody(target.secret, delivery.payload),
-      },
-      delivery.payload,
-    );
+    result = await post(target.url, signedHeaders(delivery, target, now), delivery.payload);
     if (result.refused) {
       logger.warn('delivery not sent: its URL is refused', {
         delivery_id: delivery.delivery_id,
@@ -291,15 +307,33 @@ export async function retryDelivery(deliveryId: string, now = new Date()): Promi
   return requeued;
 }
 
-export async function retryDeliveries(clientId: string, status: 'failed' | 'needs_review', now = new Date()): Promise<DeliveryRecord[]> {
-  const retried: DeliveryRecord[] = [];
-  for (const delivery of await listDeliveries(clientId, status)) {
-    const requeued = await requeueDelivery(delivery.delivery_id, now.toISOString());
-    if (!requeued) continue;
-    await dispatch(delivery.delivery_id, requeued.due_at, now);
-    retried.push(requeued);
+/**
+ * A receiver's retry of one of its deliveries (POST /api/v1/deliveries/{id}/retry): sent again
+ * under the same id with the same bytes, whatever it became (a pending one is on its way
+ * already; one an attempt holds right now is left to it). Undefined when there is none.
+ */
+export async function resendDelivery(deliveryId: string, now = new Date()): Promise<DeliveryRecord | undefined> {
+  const marked = await markDeliveryDue(deliveryId, ['delivered', 'failed', 'needs_review', 'retrying'], now);
+  if (marked) {
+    await dispatch(deliveryId, marked.due_at, now);
+    return marked;
   }
-  return retried;
+  return getDelivery(deliveryId, now);
+}
+
+/**
+ * Every delivery of the client in this status sent again: bounded work in the call, the rest
+ * left to the sweeper (bulk-resend.ts). Answers how many will be sent.
+ */
+export async function retryDeliveries(clientId: string, status: 'failed' | 'needs_review', now = new Date()): Promise<number> {
+  const { queued } = await startBulkResend({
+    clientId,
+    sources: [{ index: 'gsi2', clientId }],
+    filter: { since: oldestKeptDelivery(now), until: now.toISOString() },
+    from: [status],
+    now,
+  });
+  return queued;
 }
 
 export async function showDelivery(deliveryId: string): Promise<DeliveryRecord> {

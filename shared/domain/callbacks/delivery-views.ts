@@ -13,10 +13,9 @@ import {
   bookingConfirmedDeliveryIds,
   type DeliveryRecord,
   type DeliveryStatus,
-  deliveriesPage,
-  deliveriesPageKey,
   getDeliveries,
 } from '../../store/delivery-store';
+import { deliveriesPage, deliveriesPageKey } from '../../store/delivery-listings';
 import { fromItem } from '../../store/items';
 import { keys } from '../../store/keys';
 import type { PaymentOrderRecord } from '../../store/payment-store';

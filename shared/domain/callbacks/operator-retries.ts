@@ -4,9 +4,10 @@
  * every way in leaves the same trail on the client's Audit page.
  */
 import { RETRYABLE_DELIVERY_STATUSES, type RetryableDeliveryStatus, WAITING_DELIVERY_STATUSES } from '../../schemas/deliveries';
-import { type DeliveryRecord, type DeliveryStatus, getDelivery } from '../../store/delivery-store';
+import { type DeliveryRecord, type DeliveryStatus, getDelivery, oldestKeptDelivery } from '../../store/delivery-store';
 import { recordAudit } from '../audit';
-import { retryDeliveries, retryDelivery } from './deliveries';
+import { startBulkResend } from './bulk-resend';
+import { retryDelivery } from './deliveries';
 
 /** Who acted, as the audit names them: an operator's e-mail, or the operator CLI (OPERATOR_CLI). */
 export interface RetryInput {
@@ -34,27 +35,31 @@ export async function retryOneDelivery({ delivery, actor, now = new Date() }: Re
 }
 
 /**
- * Sends again every delivery of the client in these statuses (default: failed, then
- * needs_review) and records one `delivery.retry_all` with how many of each; an entry limited to
- * one status names it. Recorded also when there was nothing to send.
+ * Sends again every delivery of the client in these statuses (default: failed and needs_review)
+ * and records one `delivery.retry_all` with how many of each; an entry limited to one status names
+ * it. Recorded also when there was nothing to send. Bounded work, answered at once: the sweeper
+ * sends them, and marks what the call had no time for (bulk-resend.ts).
  */
 export async function retryFailedDeliveries({
   clientId,
   actor,
   statuses = RETRYABLE_DELIVERY_STATUSES,
   now = new Date(),
-}: RetryInput & { clientId: string; statuses?: readonly RetryableDeliveryStatus[] }): Promise<Record<RetryableDeliveryStatus, DeliveryRecord[]>> {
-  const retried: Record<RetryableDeliveryStatus, DeliveryRecord[]> = { failed: [], needs_review: [] };
+}: RetryInput & { clientId: string; statuses?: readonly RetryableDeliveryStatus[] }): Promise<Record<RetryableDeliveryStatus, number>> {
   const asked = RETRYABLE_DELIVERY_STATUSES.filter((status) => statuses.includes(status));
-  for (const status of asked) retried[status] = await retryDeliveries(clientId, status, now);
+  const { byStatus } = await startBulkResend({
+    clientId,
+    sources: [{ index: 'gsi2', clientId }],
+    filter: { since: oldestKeptDelivery(now), until: now.toISOString() },
+    from: asked,
+    byStatus: true,
+    now,
+  });
+  const retried: Record<RetryableDeliveryStatus, number> = { failed: byStatus.failed ?? 0, needs_review: byStatus.needs_review ?? 0 };
   const only: { status?: RetryableDeliveryStatus } = asked.length === 1 ? { status: asked[0]! } : {};
   await recordAudit(
     clientId,
-    {
-      operator: actor,
-      action: 'delivery.retry_all',
-      changes: { count: retried.failed.length + retried.needs_review.length, failed: retried.failed.length, needs_review: retried.needs_review.length, ...only },
-    },
+    { operator: actor, action: 'delivery.retry_all', changes: { count: retried.failed + retried.needs_review, failed: retried.failed, needs_review: retried.needs_review, ...only } },
     now,
   );
   return retried;

@@ -5,8 +5,9 @@
  * and the order; and, after a declined payment, what "Try again" offers while the hold lasts.
  */
 import { getGuestBooking } from '../../store/guest-booking-store';
-import { getOrder } from '../../store/payment-store';
+import { getOrder, type PaymentOrderRecord } from '../../store/payment-store';
 import { getBooking } from '../../store/booking-store';
+import type { BookingStatus } from '../../schemas/property-sync';
 import { getRoom } from '../../store/service-booking-store';
 import type { GuestDetails, StayQuery } from './booking-input';
 import { HOLD_MINUTES } from './checkout-holds';
@@ -16,9 +17,10 @@ export interface GuestBookingView {
   /**
    * Paid online: `awaiting_payment` until the order is paid (`confirmed`) or its checkout ends
    * (`payment_failed`). Paid at the hotel: `awaiting_confirmation` until the guest confirms with
-   * the e-mail's link (`confirmed`), or its hold ends first (`cancelled`).
+   * the e-mail's link (`confirmed`), or its hold ends first (`cancelled`). A booking made, then
+   * cancelled (by the guest, the hotel or its PMS): `booking_cancelled`.
    */
-  state: 'confirmed' | 'awaiting_payment' | 'payment_failed' | 'awaiting_confirmation' | 'cancelled';
+  state: 'confirmed' | 'awaiting_payment' | 'payment_failed' | 'awaiting_confirmation' | 'cancelled' | 'booking_cancelled';
   booking_reference: string | null;
   confirmation_code: string | null;
   room_number: string | null;
@@ -31,6 +33,14 @@ export interface GuestBookingView {
   payment_status: 'paid' | 'unpaid';
   /** `awaiting_confirmation`: until when the e-mail's link confirms it (the room's hold ends then). */
   confirm_by?: string;
+  /** `booking_cancelled`: when, by whom, and the hotel's reason where it gave one. */
+  cancellation?: { at: string; by: 'staff' | 'guest' | 'pms'; reason?: string };
+  /**
+   * Paid online and a refund asked for: what has reached the guest (`refunded_minor`) and what the
+   * provider is still working on (`pending_minor`), in the payment's currency. Both 0: every
+   * refund asked for failed.
+   */
+  refund?: { refunded_minor: number; pending_minor: number; paid_minor: number; currency: string };
 }
 
 /** What the guest's page of a token shows beyond its view. */
@@ -52,6 +62,16 @@ export interface GuestBookingPage {
    * other when the room was taken meanwhile).
    */
   try_again?: { room_id: string; stay: StayQuery; guest: GuestDetails };
+  /** Booked: the booking's status as the hotel keeps it (only a `confirmed` one can be cancelled by the guest). */
+  booking_status?: BookingStatus;
+}
+
+/** What the refunds of a paid order came to, for the guest's page; undefined when none was ever asked for. */
+function refundOf(order: PaymentOrderRecord | undefined): GuestBookingView['refund'] {
+  if (!order?.paid_at || order.refunds_reserved_minor === undefined) return undefined;
+  const refunded = order.amount_refunded_minor ?? 0;
+  const reserved = Math.max(order.refunds_reserved_minor, refunded);
+  return { refunded_minor: refunded, pending_minor: reserved - refunded, paid_minor: order.amount_minor, currency: order.currency };
 }
 
 /**
@@ -94,14 +114,33 @@ export async function guestBookingPage(clientId: string, token: string, now = ne
   if (booking) {
     let roomNumber: string | null = null;
     if (booking.room_id) roomNumber = booking.room_id === record.room_id ? record.room_number : ((await getRoom(clientId, booking.room_id))?.room_number ?? null);
-    return page({
-      state: 'confirmed',
-      booking_reference: booking.booking_reference ?? null,
-      confirmation_code: booking.confirmation_code ?? null,
-      room_number: roomNumber,
-      ...view,
-      payment_status: booking.payment_status === 'paid' ? 'paid' : 'unpaid',
-    });
+    const cancelled = booking.status === 'cancelled';
+    const refund = refundOf(order?.client_id === clientId ? order : undefined);
+    return page(
+      {
+        state: cancelled ? 'booking_cancelled' : 'confirmed',
+        booking_reference: booking.booking_reference ?? null,
+        confirmation_code: booking.confirmation_code ?? null,
+        room_number: roomNumber,
+        ...view,
+        // The stay as the hotel keeps it: staff may have changed it since the guest booked.
+        check_in: booking.check_in_date,
+        check_out: booking.check_out_date,
+        guests: booking.guests,
+        payment_status: booking.payment_status === 'paid' ? 'paid' : 'unpaid',
+        ...(cancelled
+          ? {
+              cancellation: {
+                at: booking.cancelled_at ?? booking.updated_at,
+                by: booking.cancelled_by ?? 'staff',
+                ...(booking.cancellation_reason ? { reason: booking.cancellation_reason } : {}),
+              },
+            }
+          : {}),
+        ...(refund ? { refund } : {}),
+      },
+      { booking_status: booking.status },
+    );
   }
   if (record.payment === 'at_property') {
     // Not confirmed by its e-mail's link (yet): decided here, at read time, by the hold's end.

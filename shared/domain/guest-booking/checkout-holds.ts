@@ -17,7 +17,7 @@
  */
 import { errors } from '../../errors';
 import { logger } from '../../observability';
-import { checkoutHoldPutItem, checkoutHoldReleaseItem } from '../../store/guest-booking-store';
+import { checkoutHoldPutItem, checkoutHoldReleaseItem, openCheckoutHolds } from '../../store/guest-booking-store';
 import { isConditionFailure } from '../../store/items';
 import type { RoomRecord } from '../../store/room-store';
 import { getRoomHolds, type Hold, holdItem } from '../../store/service-booking-store';
@@ -113,6 +113,25 @@ export async function releaseCheckoutHold(clientId: string, roomId: string, book
     logger.warn('a checkout hold was not released early; it ends at its expiry', {
       room_id: roomId,
       booking_id: bookingId,
+      error: { name: (error as Error).name, message: (error as Error).message },
+    });
+  }
+}
+
+/**
+ * Ends the checkout markers still open for a booking that no longer holds its room (cancelled):
+ * the paid checkout's marker otherwise keeps availability from offering the room until the hold's
+ * end, although the room hold item freed it. One Query of the open markers; best effort, as
+ * releaseCheckoutHold.
+ */
+export async function releaseCheckoutMarkers(clientId: string, booking: { id: string; check_in_date: string; check_out_date: string }, now = new Date()): Promise<void> {
+  try {
+    const open = await openCheckoutHolds(clientId, { checkIn: booking.check_in_date, checkOut: booking.check_out_date }, now);
+    const mine = open.filter((marker) => marker.booking_id === booking.id);
+    if (mine.length) await transactWrite(mine.map((marker) => checkoutHoldReleaseItem(clientId, marker, now.toISOString())));
+  } catch (error) {
+    logger.warn("a cancelled booking's checkout marker was not released; it ends at its expiry", {
+      booking_id: booking.id,
       error: { name: (error as Error).name, message: (error as Error).message },
     });
   }

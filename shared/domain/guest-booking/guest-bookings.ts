@@ -11,6 +11,7 @@
  * - guest-client.ts: the hotel as guests see it, the room chosen, the pay-at-the-hotel setting.
  * - room-search.ts: the free rooms by category. online-checkout.ts: the hold and the payment
  *   order. pay-at-property.ts: a booking paid at the hotel. booking-views.ts: a token's page.
+ *   guest-cancel.ts: the guest cancels within the free-cancellation window, refunded in full.
  * - checkout-holds.ts: the room held for HOLD_MINUTES from the moment the checkout opens, not
  *   offered to anyone else meanwhile, freed by expiry (or at once when the checkout is cancelled
  *   or fails); the payment then confirms the booking through the order's mirroring
@@ -36,12 +37,16 @@
  * - guestBookingOf, guestBookingPage: GetItem (guest booking, booking, order, and the room when
  *   the booking was given another room than the one chosen). The page's "Try again" reads the
  *   room's availability as searchRooms does (offeredRoom).
+ * - cancelGuestBooking: served by its own function, `GuestCancel`, whose access ./guest-cancel.ts
+ *   lists; the confirmation page reads nothing more for its "Cancel booking" (cancelOffer).
  * - setPayAtProperty: UpdateItem (the client's profile, in its configuration partition; a profile
  *   only at its legacy key is copied there first: GetItem, PutItem).
  */
 export { type BookingInput, checkStay, type GuestDetails, MAX_GUEST_NIGHTS, newBookingAttempt, type StayQuery } from './booking-input';
 export { type GuestBookingPage, type GuestBookingView, guestBookingOf, guestBookingPage } from './booking-views';
 export { HOLD_MINUTES } from './checkout-holds';
+export { type CancelOffer, cancelOffer, checkInMoment, freeCancellationUntil } from './cancel-window';
+export { cancelGuestBooking, GUEST_CANCELLATION_REASON } from './guest-cancel';
 export { type GuestClient, guestBookingClient, setPayAtProperty } from './guest-client';
 export { startCheckout } from './online-checkout';
 export { bookPayAtProperty, confirmPayAtProperty, payAtPropertyLink, type PayAtPropertyOutcome } from './pay-at-property';

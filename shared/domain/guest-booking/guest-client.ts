@@ -21,6 +21,8 @@ export interface GuestClient {
   booking_horizon_days: number;
   /** The hotel's time zone (client setting, default UTC): its today is the date there. */
   time_zone: string;
+  /** Guests cancel their own booking until this many hours before check-in (client setting, default 48). */
+  free_cancellation_hours: number;
   /**
    * What the pages tell guests, where the hotel has said it (client settings; absent: not said):
    * whether its prices include taxes, its cancellation policy, its check-in time ("HH:MM") and
@@ -56,6 +58,7 @@ export async function guestBookingClient(clientId: string): Promise<GuestClient>
     // Paying at the hotel is confirmed by e-mail: a stage that sends none cannot offer it.
     pay_at_property: client.pay_at_property === true && emailEnabled(),
     booking_horizon_days: clientSettingsOf(client).booking_horizon_days,
+    free_cancellation_hours: clientSettingsOf(client).free_cancellation_hours,
     time_zone: timeZoneOf(client),
   };
 }

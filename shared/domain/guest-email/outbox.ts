@@ -41,7 +41,8 @@ const SWEEP_PAGE_SIZE = 25;
 const SWEEP_MAX_PER_RUN = 200;
 
 /** One e-mail of each kind per booking: its id follows from them, so writing it twice is refused. */
-export const guestEmailId = (clientId: string, bookingId: string, kind: EmailKind) => nameBasedId(clientId, 'guest-email', kind, bookingId);
+export const guestEmailId = (clientId: string, bookingId: string, kind: EmailKind, occasion?: string) =>
+  occasion === undefined ? nameBasedId(clientId, 'guest-email', kind, bookingId) : nameBasedId(clientId, 'guest-email', kind, bookingId, occasion);
 
 /** A new outbox e-mail, due on the index SEND_LEASE_MS after `now` (the writer sends it first). */
 export function newGuestEmail(input: {
@@ -54,10 +55,12 @@ export function newGuestEmail(input: {
   now: Date;
   /** No try after this time. */
   sendBefore?: string;
+  /** Kinds a booking may get more than once (a change, a refund): what makes this one's id its own (the event's sequence, the refund id). */
+  occasion?: string;
 }): EmailRecord {
   const at = input.now.toISOString();
   return {
-    email_id: guestEmailId(input.clientId, input.bookingId, input.kind),
+    email_id: guestEmailId(input.clientId, input.bookingId, input.kind, input.occasion),
     client_id: input.clientId,
     booking_id: input.bookingId,
     kind: input.kind,

@@ -1,10 +1,12 @@
 /**
  * A client's callback and webhook URLs, each change with its audit entry: a URL saved, its
- * signing secret kept (the dashboard's Integrations, setEndpointUrl), the secret rotated (the
- * dashboard), and URL and secret set at once (`ops callbacks set`, `ops webhooks set`).
+ * signing secret kept (the dashboard's Integrations, setEndpointUrl), the secret rotated with an
+ * overlap (the dashboard, `ops callbacks rotate-secret`), and URL and secret set at once, the
+ * secret replaced without an overlap (`ops callbacks set`, `ops webhooks set`).
  */
 import { type EndpointKind, getEndpoint } from '../../store/endpoint-store';
 import { configureEndpoint, setEndpointUrl } from '../callbacks/deliveries';
+import { DEFAULT_OVERLAP_HOURS, type RotatedSecret, rotateEndpointSecret } from '../callbacks/rotation';
 import { type Actor, recordAction } from './actor';
 
 /**
@@ -22,15 +24,18 @@ export async function saveEndpointUrl(actor: Actor, kind: EndpointKind, url: str
 }
 
 /**
- * A new signing secret for `kind`, its URL kept, and `<kind>.rotate_secret` recorded; undefined
- * (nothing done) when the client has no `kind` URL, so no secret to rotate.
+ * A new signing secret for `kind`, its URL kept and the current secret valid beside it for
+ * `overlapHours` (rotateEndpointSecret's rules: 404 NOT_FOUND without a `kind` URL); records
+ * `<kind>.rotate_secret` with the overlap and its end.
  */
-export async function rotateSigningSecret(actor: Actor, kind: EndpointKind, now = new Date()): Promise<{ url: string; secret: string } | undefined> {
-  const endpoint = await getEndpoint(actor.client_id, kind);
-  if (!endpoint) return undefined;
-  const saved = await configureEndpoint(actor.client_id, kind, { url: endpoint.url }, now);
-  await recordAction(actor, { action: `${kind}.rotate_secret`, changes: { kind, url: saved.url } }, now);
-  return saved;
+export async function rotateSigningSecret(actor: Actor, kind: EndpointKind, overlapHours = DEFAULT_OVERLAP_HOURS, now = new Date()): Promise<RotatedSecret> {
+  const rotated = await rotateEndpointSecret(actor.client_id, kind, overlapHours, now);
+  await recordAction(
+    actor,
+    { action: `${kind}.rotate_secret`, changes: { kind, url: rotated.url, overlap_hours: overlapHours, previous_valid_until: rotated.previous_valid_until } },
+    now,
+  );
+  return rotated;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Principal } from '../../auth/authorize';
 import { errors } from '../../errors';
 import { majorAmount } from '../../schemas/payments';
 import { type BookingSync, getOrder, type PaymentOrderRecord } from '../../store/payment-store';
+import { refundCreatedView, refundViewsOf } from './refund-views';
 
 export const NOT_APPLICABLE: BookingSync = {
   status: 'not_applicable',
@@ -59,5 +60,7 @@ export async function getPaymentOrderStatus(principal: Principal, orderReference
     provider_reference: order.provider_reference,
     paid_at: order.paid_at ?? null,
     service_booking_sync: bookingSyncView(order.booking_sync ?? NOT_APPLICABLE),
+    amount_refunded_minor: order.amount_refunded_minor ?? 0,
+    refunds: (await refundViewsOf(order)).map(refundCreatedView),
   };
 }

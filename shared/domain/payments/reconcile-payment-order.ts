@@ -35,7 +35,7 @@ import { providerFor } from './providers';
  * The provider account the current attempt was created on. Orders recorded before attempts
  * carried their account are Stripe's only case: they fall back to the client's setting.
  */
-async function attemptAccount(order: PaymentOrderRecord): Promise<ProviderSettings> {
+export async function attemptAccount(order: PaymentOrderRecord): Promise<ProviderSettings> {
   if (order.provider_account || order.provider !== 'stripe') {
     return { provider: order.provider, ...(order.provider_account ? { account: order.provider_account } : {}) };
   }
@@ -87,7 +87,7 @@ async function commitPaid(order: PaymentOrderRecord, payment: ProviderPayment, n
   }
 }
 
-async function commitClosed(order: PaymentOrderRecord, payment: ProviderPayment, status: Exclude<OrderStatus, 'processing' | 'paid'>, now: Date): Promise<void> {
+async function commitClosed(order: PaymentOrderRecord, payment: ProviderPayment, status: Exclude<OrderStatus, 'processing' | 'paid' | 'partially_refunded' | 'refunded'>, now: Date): Promise<void> {
   const timestamp = now.toISOString();
   await transactWrite([orderUpdateItem({ ...order, status, updated_at: timestamp }, order), ...settledAttemptItems(order, status, payment.raw, timestamp)]);
   // A guest's checkout that can no longer be paid frees its room now rather than at the hold's expiry.
@@ -148,7 +148,8 @@ function redirectTo(url: string, outcome: 'success' | 'failed', orderReference: 
 export async function verifyPaymentOrder(orderReference: string, now = new Date()): Promise<string | undefined> {
   const order = await reconcileOrder(orderReference, now);
   if (!order) return undefined;
-  return order.status === 'paid'
+  // Refunded since: it was paid all the same.
+  return order.status === 'paid' || order.status === 'partially_refunded' || order.status === 'refunded'
     ? redirectTo(order.success_url, 'success', order.order_reference)
     : redirectTo(order.cancel_url, 'failed', order.order_reference);
 }

@@ -1,14 +1,33 @@
 /**
- * `bookings ...`: reception bookings made, a client's bookings listed, reindexed, and given a
- * room; making and giving a room are the reception's use cases, audited as the operator CLI.
+ * `bookings ...`: reception bookings made, a client's bookings listed, reindexed, given a room,
+ * cancelled (optionally refunding their order) and changed; all but listing and reindexing are
+ * the reception's use cases, audited as the operator CLI. The client is found by the booking.
  */
+import type { BookingRecord } from '../../store/booking-store';
 import { BOOKING_ORIGINS } from '../../schemas/bookings';
 import { BOOKING_STATUSES } from '../../schemas/property-sync';
-import { type Command, defineCommand } from '../cli';
+import { type Command, defineCommand, UsageError } from '../cli';
 import { fields } from '../format';
 
 const clients = () => import('../../domain/clients');
 const actions = () => Promise.all([import('../../domain/operator-actions/actor'), import('../../domain/operator-actions/bookings')]);
+const changes = () => Promise.all([import('../../domain/operator-actions/actor'), import('../../domain/operator-actions/booking-changes'), import('../../domain/bookings/assign-room')]);
+
+/** The booking as `bookings list` shows it, with its room's number. */
+async function bookingWithRoom(clientId: string, booking: BookingRecord) {
+  const [{ bookingView }, { roomNames }] = await Promise.all([import('../../domain/bookings/list-bookings'), import('../../domain/bookings/room-names')]);
+  const rooms = booking.room_id ? await roomNames(clientId, [booking.room_id]) : new Map<string, { number: string }>();
+  return bookingView(booking, (id) => rooms.get(id)?.number);
+}
+
+/** `--refund full|none|AMOUNT_MINOR`. */
+function refundChoice(value: string | undefined): 'full' | 'none' | number {
+  if (value === undefined || value === 'none' || value === 'full') return value ?? 'none';
+  if (/^[1-9]\d{0,14}$/.test(value)) return Number(value);
+  throw new UsageError(`--refund must be full, none or an amount in minor units (a whole number from 1), not ${value}`);
+}
+
+const roomText = (b: { room_id: string | null; room_number: string | null }) => (b.room_id ? `${b.room_number ?? '?'} (${b.room_id})` : '(none)');
 
 export const bookingCommands: readonly Command[] = [
   defineCommand({
@@ -127,6 +146,86 @@ export const bookingCommands: readonly Command[] = [
         ['room', `${result.room_number} (${result.room_id})`],
         ['stay', `${result.check_in_date} → ${result.check_out_date}`],
         ['booking.confirmed', result.delivery_id ? `delivery ${result.delivery_id}` : 'not sent (no callback URL)'],
+      ]),
+  }),
+
+  defineCommand({
+    name: 'bookings cancel',
+    summary: 'Cancel a booking the service made: its nights are free at once (emits booking.cancelled); optionally refund its paid order',
+    flags: {
+      reason: { value: 'R', help: 'Why: kept with the booking, sent with booking.cancelled and told to the guest' },
+      refund: { value: 'full|none|AMOUNT_MINOR', help: "Refund the booking's paid order: all that is left, nothing, or an amount in minor units", default: 'none' },
+    },
+    positionals: [{ name: 'BOOKING_ID', help: 'The booking (see bookings list)' }],
+    async run({ args, flags }) {
+      const refund = refundChoice(flags.refund);
+      const [{ cliActor }, { cancelBooking }, { findBookingClient }] = await changes();
+      const clientId = await findBookingClient(args.BOOKING_ID);
+      const cancelled = await cancelBooking(cliActor(clientId), args.BOOKING_ID, { ...(flags.reason ? { reason: flags.reason } : {}), refund });
+      const { booking } = cancelled;
+      return {
+        ...(await bookingWithRoom(clientId, booking)),
+        cancellation_reason: booking.cancellation_reason ?? null,
+        cancelled_at: booking.cancelled_at ?? null,
+        cancelled_by: booking.cancelled_by ?? null,
+        repeated: cancelled.repeated === true,
+        delivery_id: cancelled.delivery_id ?? null,
+        refund: cancelled.refund ?? null,
+        refund_error: cancelled.refund_error ?? null,
+      };
+    },
+    render: (result) =>
+      fields([
+        ['booking_id', result.booking_id],
+        ['status', result.repeated ? `${result.status} (already: nothing changed)` : result.status],
+        ['reason', result.cancellation_reason ?? '(none)'],
+        ['room freed', roomText(result)],
+        ['stay', `${result.check_in_date} → ${result.check_out_date}`],
+        ['booking.cancelled', result.delivery_id ? `delivery ${result.delivery_id}` : result.repeated ? 'sent with the first cancel, if any' : 'not sent (no callback URL)'],
+        [
+          'refund',
+          result.refund
+            ? `${result.refund.amount_minor} ${result.refund.currency} minor units, ${result.refund.status} (${result.refund.refund_id})`
+            : result.refund_error
+              ? `FAILED ${result.refund_error.code}: ${result.refund_error.message} (cancel again to retry it)`
+              : result.payment_order_reference
+                ? 'none'
+                : 'none (no paid order)',
+        ],
+      ]),
+  }),
+
+  defineCommand({
+    name: 'bookings modify',
+    summary: "Change a confirmed booking's dates, room or guests under the availability rules (emits booking.modified)",
+    flags: {
+      'check-in': { value: 'YYYY-MM-DD', help: 'New check-in date' },
+      'check-out': { value: 'YYYY-MM-DD', help: 'New check-out date' },
+      room: { value: 'ROOM_ID', help: 'Another room of the client, free for the stay (see rooms list)' },
+      guests: { value: 'N', help: 'New number of guests' },
+    },
+    positionals: [{ name: 'BOOKING_ID', help: 'The booking (see bookings list)' }],
+    async run({ args, flags }) {
+      const given = flags['check-in'] ?? flags['check-out'] ?? flags.room ?? flags.guests;
+      if (given === undefined) throw new UsageError('give at least one of --check-in, --check-out, --room, --guests');
+      if (flags.guests !== undefined && !/^[1-9]\d{0,4}$/.test(flags.guests)) throw new UsageError(`--guests must be a whole number from 1, not ${flags.guests}`);
+      const [{ cliActor }, { modifyBooking }, { findBookingClient }] = await changes();
+      const clientId = await findBookingClient(args.BOOKING_ID);
+      const changed = await modifyBooking(cliActor(clientId), args.BOOKING_ID, {
+        ...(flags['check-in'] !== undefined ? { check_in_date: flags['check-in'] } : {}),
+        ...(flags['check-out'] !== undefined ? { check_out_date: flags['check-out'] } : {}),
+        ...(flags.room !== undefined ? { room_id: flags.room } : {}),
+        ...(flags.guests !== undefined ? { guests: Number(flags.guests) } : {}),
+      });
+      return { ...(await bookingWithRoom(clientId, changed.booking)), delivery_id: changed.delivery_id ?? null };
+    },
+    render: (result) =>
+      fields([
+        ['booking_id', result.booking_id],
+        ['room', roomText(result)],
+        ['stay', `${result.check_in_date} → ${result.check_out_date}`],
+        ['guests', String(result.guests)],
+        ['booking.modified', result.delivery_id ? `delivery ${result.delivery_id}` : 'not sent (no callback URL)'],
       ]),
   }),
 ];

@@ -80,7 +80,7 @@ export const clientCommands: readonly Command[] = [
 
   defineCommand({
     name: 'clients settings',
-    summary: "Show a client's settings, or change those given: booking horizon, below-rate orders, time zone and what guests are told",
+    summary: "Show a client's settings, or change those given: booking horizon, below-rate orders, time zone, free cancellation and what guests are told",
     flags: {
       client: { value: 'ID', help: 'The client', required: true },
       'booking-horizon-days': { value: 'N', help: 'Guests may book at most N days ahead on the booking page (default 365)' },
@@ -94,10 +94,13 @@ export const clientCommands: readonly Command[] = [
       'cancellation-policy': { value: 'TEXT', help: 'The cancellation policy guests read before paying' },
       'check-in-time': { value: 'HH:MM', help: 'Check-in from this local time, told to guests on their confirmation' },
       address: { value: 'TEXT', help: "The hotel's address, told to guests on their confirmation" },
+      'free-cancellation-hours': { value: 'H', help: 'Guests may cancel their own booking (refunded in full) until H hours before check-in (default 48)' },
     },
     async run({ flags }) {
       const raw = flags['booking-horizon-days'];
       const horizon = raw === undefined ? undefined : /^\d+$/.test(raw) ? Number(raw) : NaN;
+      const rawHours = flags['free-cancellation-hours'];
+      const hours = rawHours === undefined ? undefined : /^\d+$/.test(rawHours) ? Number(rawHours) : NaN;
       const given = <T,>(value: T | undefined, key: string) => (value === undefined ? {} : { [key]: value });
       const settings = await saveSettings(flags.client, {
         ...(horizon === undefined ? {} : { booking_horizon_days: horizon }),
@@ -107,6 +110,7 @@ export const clientCommands: readonly Command[] = [
         ...given(flags['cancellation-policy'], 'cancellation_policy'),
         ...given(flags['check-in-time'], 'check_in_time'),
         ...given(flags.address, 'address'),
+        ...(hours === undefined ? {} : { free_cancellation_hours: hours }),
       });
       return { client_id: flags.client, ...settings };
     },
@@ -120,6 +124,7 @@ export const clientCommands: readonly Command[] = [
         ['cancellation_policy', result.cancellation_policy ?? '(none)'],
         ['check_in_time', result.check_in_time ?? '(none)'],
         ['address', result.address ?? '(none)'],
+        ['free_cancellation_hours', String(result.free_cancellation_hours)],
       ]),
   }),
 

@@ -80,10 +80,16 @@ export const deliveryCommands: readonly Command[] = [
         await (await clients()).requireClient(flags.client);
         const status = flags.status as RetryableDeliveryStatus;
         const retried = await use.retryFailedDeliveries({ clientId: flags.client, actor: use.OPERATOR_CLI, statuses: [status] });
-        return { retried: retried[status].map(deliveryView) };
+        // Bounded: the sweeper sends them (and marks any the call had no time for).
+        return { queued: retried[status] };
       }
       throw new UsageError('give either DELIVERY_ID, or --client and --status');
     },
-    render: ({ retried }) => (retried.length ? `Queued again: ${retried.map((d) => d.delivery_id).join(', ')}` : 'Nothing to retry.'),
+    render: (result) =>
+      result.retried
+        ? `Queued again: ${result.retried.map((d) => d.delivery_id).join(', ')}`
+        : result.queued
+          ? `${result.queued} queued again; the sweeper sends them.`
+          : 'Nothing to retry.',
   }),
 ];

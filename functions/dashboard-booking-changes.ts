@@ -1,0 +1,13 @@
+import { pageFunction } from '../shared/dashboard/page-function';
+import { sessionOf } from '../shared/dashboard/session';
+import { cancelBookingAction, cancelBookingPage, changeBooking, changeBookingForm, markNoShowAction } from '../shared/dashboard/pages/booking-changes';
+import { refundBooking } from '../shared/dashboard/pages/booking-detail';
+
+export const handler = pageFunction('DashboardBookingChanges', {
+  DashboardChangeBookingForm: changeBookingForm,
+  DashboardChangeBooking: changeBooking,
+  DashboardCancelBookingPage: cancelBookingPage,
+  DashboardCancelBooking: cancelBookingAction,
+  DashboardMarkNoShow: markNoShowAction,
+  DashboardRefundBooking: refundBooking,
+}, { session: sessionOf });

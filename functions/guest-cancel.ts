@@ -1,0 +1,5 @@
+import { pageFunction } from '../shared/dashboard/page-function';
+import { cancelAction, cancelPageAction } from '../shared/guest/cancel-pages';
+import { guestErrorPage } from '../shared/guest/layout';
+
+export const handler = pageFunction('GuestCancel', { GuestBookingCancelPage: cancelPageAction, GuestBookingCancel: cancelAction }, { errorPage: guestErrorPage });

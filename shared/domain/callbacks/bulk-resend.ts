@@ -1,0 +1,168 @@
+/**
+ * Sending many deliveries again at once: a receiver's replay (POST /api/v1/deliveries/replay),
+ * the dashboard's "Retry all failed" and `ops deliveries retry --client`. One path for all three,
+ * bounded in the request: it counts the matching deliveries from the index (thousands an index
+ * read), marks as many due as its budget allows (each under its own id and bytes, on the due
+ * index), and hands the rest to the sweeper as a bulk-resend item. The sweeper marks the rest and
+ * sends whatever is due at its own rate (docs/data-model.md "Bulk resends").
+ */
+import { randomUUID } from 'node:crypto';
+import { logger } from '../../observability';
+import type { DeliveryStatus } from '../../schemas/deliveries';
+import {
+  claimReplayJob,
+  countDeliveries,
+  type DeliveryEntry,
+  type DeliveryFilter,
+  type DeliverySource,
+  markDeliveryDue,
+  openReplayJobs,
+  putReplayJob,
+  type ReplayJob,
+  type ReplayPart,
+  saveReplayProgress,
+  walkDeliveries,
+} from '../../store/delivery-bulk-store';
+import { mapConcurrent } from '../../store/batch';
+
+/** What a request spends counting, then counting and marking together (from its start); the rest is the sweeper's. */
+const COUNT_BUDGET_MS = 2_000;
+const REQUEST_BUDGET_MS = 2_500;
+/** Conditional writes in flight at once while marking. */
+const MARK_CONCURRENCY = 16;
+/** Index entries read per step of marking: a step's marks fit well within a budget. */
+const WALK_STEP = 500;
+/** A sweep holds a bulk resend this long; another sweep takes it over after. */
+const JOB_LEASE_MS = 90_000;
+
+export interface BulkResendInput {
+  clientId: string;
+  sources: DeliverySource[];
+  filter: DeliveryFilter;
+  /** The statuses a matching delivery is sent again from (`pending` never: it is on its way). */
+  from: readonly DeliveryStatus[];
+  now?: Date;
+}
+
+export interface BulkResendResult {
+  /** Deliveries that will be sent again: marked now, or left to the sweeper. */
+  queued: number;
+  byStatus: Partial<Record<DeliveryStatus, number>>;
+  /** Marked within the request. */
+  markedNow: number;
+}
+
+/** Marks these entries due, in order, until `deadline`; answers how many it went through. */
+async function markInOrder(entries: readonly DeliveryEntry[], from: readonly DeliveryStatus[], now: Date, deadline: number) {
+  let done = 0;
+  let marked = 0;
+  while (done < entries.length && Date.now() < deadline) {
+    const chunk = entries.slice(done, done + MARK_CONCURRENCY);
+    const results = await mapConcurrent(chunk, MARK_CONCURRENCY, (entry) => markDeliveryDue(entry.delivery_id, from, now));
+    marked += results.filter(Boolean).length;
+    done += chunk.length;
+  }
+  return { done, marked };
+}
+
+/**
+ * Counts a source's matches in the filter's range, a Query call at a time, until the range ends or
+ * `deadline`: then `upTo` is where the count stopped (the range is cut there).
+ */
+async function countRange(source: DeliverySource, filter: DeliveryFilter, deadline: number): Promise<{ count: number; upTo?: string }> {
+  let count = 0;
+  let after: string | undefined;
+  do {
+    const step = await countDeliveries(source, filter, after);
+    count += step.count;
+    after = step.next;
+    if (after && Date.now() > deadline) return { count, upTo: after };
+  } while (after);
+  return { count };
+}
+
+/**
+ * Counts (index reads with `Select: COUNT`, thousands a call), marks from the oldest on within the
+ * request's budget, and keeps the rest for the sweeper. `queued` is the count of matching
+ * deliveries as the index shows them; one that changed meanwhile (an attempt holds it) is left as
+ * it is. A count cut short by the budget (far more than 5,000 matches on a loaded machine) ends the
+ * bulk resend's range where it stopped: `queued` is what it covers. `byStatus` counts each status
+ * apart (one count per status).
+ */
+export async function startBulkResend(input: BulkResendInput & { byStatus?: boolean }): Promise<BulkResendResult> {
+  const now = input.now ?? new Date();
+  const started = Date.now();
+  const from = input.from.filter((status) => status !== 'pending');
+  const filter: DeliveryFilter = { ...input.filter, statuses: from };
+  const byStatus: Partial<Record<DeliveryStatus, number>> = {};
+  const parts: ReplayPart[] = [];
+  let queued = 0;
+  for (const source of from.length ? input.sources : []) {
+    if (Date.now() - started > COUNT_BUDGET_MS) break;
+    if (input.byStatus) {
+      for (const status of from) {
+        const { count } = await countRange(source, { ...filter, statuses: [status] }, Number.POSITIVE_INFINITY);
+        byStatus[status] = (byStatus[status] ?? 0) + count;
+        queued += count;
+      }
+      parts.push({ source, filter });
+      continue;
+    }
+    const { count, upTo } = await countRange(source, filter, started + COUNT_BUDGET_MS);
+    queued += count;
+    parts.push({ source, filter: upTo ? { ...filter, upTo } : filter });
+    if (upTo) {
+      logger.warn('bulk resend limited to what its request could count', { client_id: input.clientId, queued });
+      break;
+    }
+  }
+
+  const job: ReplayJob = { job_id: randomUUID(), client_id: input.clientId, created_at: now.toISOString(), from: [...from], parts, marked: 0 };
+  await runJob(job, now, started + REQUEST_BUDGET_MS);
+  if (job.parts.length) await putReplayJob(job);
+  return { queued, byStatus, markedNow: job.marked };
+}
+
+/**
+ * The sweeper's share: each open bulk resend claimed in turn, its parts walked on from where they
+ * stopped and their deliveries marked due, its progress saved after every index read, until none
+ * is left or `stopAt` (epoch ms). Answers how many deliveries it marked.
+ */
+export async function continueBulkResends(options: { stopAt?: number; now?: Date } = {}): Promise<{ marked: number; jobsLeft: boolean }> {
+  const timeLeft = () => options.stopAt === undefined || Date.now() < options.stopAt;
+  let marked = 0;
+  const ids = await openReplayJobs(10);
+  for (const id of ids) {
+    if (!timeLeft()) break;
+    const now = options.now ?? new Date();
+    const job = await claimReplayJob(id, now, JOB_LEASE_MS);
+    if (!job) continue;
+    marked += await runJob(job, now, options.stopAt ?? Number.POSITIVE_INFINITY, true);
+  }
+  return { marked, jobsLeft: ids.length > 0 && !timeLeft() };
+}
+
+/**
+ * Walks a bulk resend's parts on from their positions, marking each match due, until none is left
+ * or `deadline` (epoch ms); a step cut short goes on after the last delivery it marked. `stored`:
+ * its progress is saved after every step (the sweeper's; a request stores the item once, after).
+ */
+async function runJob(job: ReplayJob, now: Date, deadline: number, stored = false): Promise<number> {
+  let marked = 0;
+  while (job.parts.length && Date.now() < deadline) {
+    const part = job.parts[0]!;
+    const step = await walkDeliveries(part.source, part.filter, part.after, WALK_STEP);
+    const { done, marked: count } = await markInOrder(step.entries, job.from, now, deadline);
+    marked += count;
+    job.marked += count;
+    if (done < step.entries.length) {
+      if (done > 0) job.parts[0] = { ...part, after: step.entries[done - 1]!.position };
+    } else if (step.next) job.parts[0] = { ...part, after: step.next };
+    else job.parts.shift();
+    if (stored && job.parts.length && Date.now() < deadline) await saveReplayProgress(job);
+  }
+  // Released when the run stops: the next sweep takes it up at once.
+  if (stored) await saveReplayProgress(job, { release: true });
+  if (stored && !job.parts.length) logger.info('bulk resend done', { job_id: job.job_id, client_id: job.client_id, marked: job.marked });
+  return marked;
+}

@@ -1,0 +1,112 @@
+/**
+ * The e-mails telling a guest of a change to their booking: its new dates or room, its
+ * cancellation (and whether a refund follows), a refund (docs/behaviour.md "Booking changes,
+ * cancellations and refunds"). Each is an outbox record, written in the transaction of the change
+ * it tells, like the confirmation; the messages themselves are shared/guest/change-emails.tsx.
+ * Undefined when there is nobody to write to, or the stage sends no e-mail.
+ *
+ * DynamoDB access: GetItem (the client's profile; the booking's room; its payment order).
+ */
+import { bookingCancelledEmail, bookingChangedEmail, type ChangedStayFacts, type RefundOutlook, refundIssuedEmail } from '../../guest/change-emails';
+import { getClient } from '../../store/api-key-store';
+import type { BookingRecord } from '../../store/booking-store';
+import type { EmailRecord } from '../../store/email-store';
+import { getOrder, type PaymentOrderRecord } from '../../store/payment-store';
+import { getRoom } from '../../store/service-booking-store';
+import { emailEnabled, newGuestEmail } from './outbox';
+
+export interface BookingChangeFacts {
+  /** The event's sequence: one e-mail per change. */
+  sequence: number;
+  reason?: string;
+  /**
+   * A cancellation: what it does with an online payment, where the one cancelling said (staff's
+   * `full`, `none` or an amount in minor units). Unsaid: a guest's own cancellation refunds what
+   * is left of the payment in full; anyone else's leaves it to the hotel.
+   */
+  refund?: 'full' | 'none' | number;
+}
+
+/** Orders the guest booking page makes for itself: their return URL is the guest's confirmation page. */
+const GUEST_ORDER_REFERENCE = 'guest:';
+
+/** Refunded so far (the refunds record it on the order; none before any). */
+const refundedOf = (order: PaymentOrderRecord) => order.amount_refunded_minor ?? 0;
+
+function refundOutlook(booking: BookingRecord, order: PaymentOrderRecord | undefined, byGuest: boolean, said: BookingChangeFacts['refund']): RefundOutlook {
+  if (!order || !order.paid_at) return booking.payment_status === 'paid' ? { kind: 'undecided' } : { kind: 'nothing_paid' };
+  const left = order.amount_minor - refundedOf(order);
+  if (said === 'none') return { kind: 'no_refund' };
+  if (typeof said === 'number') return { kind: 'refund', amountMinor: Math.min(said, left), currency: order.currency };
+  if (said === 'full' || byGuest) return left > 0 ? { kind: 'refund', amountMinor: left, currency: order.currency } : { kind: 'already_refunded' };
+  return { kind: 'undecided' };
+}
+
+async function stayFacts(clientId: string, booking: BookingRecord, order: PaymentOrderRecord | undefined): Promise<ChangedStayFacts> {
+  const [client, room] = await Promise.all([getClient(clientId), booking.room_id ? getRoom(clientId, booking.room_id) : Promise.resolve(undefined)]);
+  return {
+    hotel: client?.name ?? '',
+    guestName: booking.guest_name,
+    ...(booking.booking_reference ? { bookingReference: booking.booking_reference } : {}),
+    checkIn: booking.check_in_date,
+    checkOut: booking.check_out_date,
+    guests: booking.guests,
+    roomNumber: room?.room_number ?? null,
+    roomType: room?.room_type ?? null,
+    ...(order?.external_reference.startsWith(GUEST_ORDER_REFERENCE) ? { link: order.success_url } : {}),
+  };
+}
+
+export async function bookingChangeEmail(
+  clientId: string,
+  booking: BookingRecord,
+  kind: 'booking_modified' | 'booking_cancelled',
+  facts: BookingChangeFacts,
+  now: Date,
+): Promise<EmailRecord | undefined> {
+  if (!emailEnabled()) return undefined;
+  const order = booking.payment_order_reference ? await getOrder(booking.payment_order_reference) : undefined;
+  const paidBy = order?.client_id === clientId ? order : undefined;
+  const to = booking.guest_email ?? paidBy?.customer.email;
+  if (!to) return undefined;
+  const stay = await stayFacts(clientId, booking, paidBy);
+  const told = booking as BookingRecord & { cancelled_by?: string; cancellation_reason?: string };
+  const byGuest = told.cancelled_by === 'guest';
+  const reason = facts.reason ?? told.cancellation_reason;
+  const message =
+    kind === 'booking_cancelled'
+      ? bookingCancelledEmail({ ...stay, byGuest, ...(reason ? { reason } : {}), refund: refundOutlook(booking, paidBy, byGuest, facts.refund) })
+      : bookingChangedEmail({ ...stay, ...(facts.reason ? { reason: facts.reason } : {}) });
+  return newGuestEmail({ clientId, bookingId: booking.id, kind, to, fromName: stay.hotel, message, now, occasion: String(facts.sequence) });
+}
+
+/** A refund issued or taken on by the provider; a failed one tells the guest nothing. */
+export async function refundEmail(
+  order: PaymentOrderRecord,
+  refund: { refund_id: string; amount_minor: number; currency: string; status?: 'succeeded' | 'pending' | 'failed'; reason?: string },
+  bookingId: string | undefined,
+  now: Date,
+): Promise<EmailRecord | undefined> {
+  if (!emailEnabled() || refund.status === 'failed') return undefined;
+  const hotel = (await getClient(order.client_id))?.name ?? '';
+  const reference = order.booking_sync?.booking_reference;
+  return newGuestEmail({
+    clientId: order.client_id,
+    bookingId: bookingId ?? order.order_reference,
+    kind: 'refund',
+    to: order.customer.email,
+    fromName: hotel,
+    message: refundIssuedEmail({
+      hotel,
+      ...(order.customer.name ? { guestName: order.customer.name } : {}),
+      ...(reference ? { bookingReference: reference } : {}),
+      amountMinor: refund.amount_minor,
+      currency: refund.currency,
+      status: refund.status === 'pending' ? 'pending' : 'succeeded',
+      paidMinor: order.amount_minor,
+      ...(refund.reason ? { reason: refund.reason } : {}),
+    }),
+    now,
+    occasion: refund.refund_id,
+  });
+}

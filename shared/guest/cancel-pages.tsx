@@ -1,0 +1,77 @@
+/**
+ * A guest cancels their booking (docs/behaviour.md "Booking changes, cancellations and refunds"):
+ * `GET /book/{client_id}/confirmation/{token}/cancel` asks to confirm, on a page of its own, what
+ * cancelling does (the room released, the payment refunded in full); its button's POST to the same
+ * URL cancels, then leads back to the booking's page, which says it is cancelled
+ * (POST-redirect-GET). Plain HTML forms; the page function refuses a POST from another origin.
+ * After the free cancellation, or for a booking not confirmed, the page shows no button and the
+ * POST is refused with a page that says to contact the hotel.
+ */
+import { AppError, errors } from '../errors';
+import { cancelGuestBooking, cancelOffer, guestBookingClient, guestBookingPage } from '../domain/guest-booking/guest-bookings';
+import { Dl } from '../dashboard/layout';
+import type { PublicPageAction } from '../dashboard/page-function';
+import { cancelPath, confirmationPath, ContactTheHotel, onHotelClock, refundPromise } from './cancel-sections';
+import { stayRowsOf } from './confirmation-page';
+import { GuestPage } from './layout';
+
+/** GET …/confirmation/{token}/cancel: what cancelling does, and the button; else back to the booking's page. */
+export const cancelPageAction: PublicPageAction = async (request) => {
+  const client = await guestBookingClient(request.params.client_id ?? '');
+  const token = request.params.token ?? '';
+  const page = await guestBookingPage(client.client_id, token, request.now);
+  if (!page) throw errors.noSuchBooking();
+  const offer = page.view.state === 'confirmed' ? cancelOffer(client, { status: page.booking_status, check_in: page.view.check_in }, request.now) : undefined;
+  // Cancelled, ended, or never made: the booking's page says which.
+  if (offer?.kind !== 'open') return { redirect: confirmationPath(client.client_id, token) };
+  const { view } = page;
+  return {
+    html: (
+      <GuestPage title="Cancel your booking?" hotel={client.name} links={request.links}>
+        <section class="card" aria-labelledby="stay-facts">
+          <h2 id="stay-facts">The booking you are cancelling</h2>
+          <Dl rows={[['Booking reference', view.booking_reference ?? '—'], ...stayRowsOf(view, { client })]} />
+        </section>
+        <p>{refundPromise(page)}</p>
+        <p>
+          You cannot undo this: the room is released at once and others can book it. Free cancellation lasts until {onHotelClock(offer.until, client.time_zone)}.
+        </p>
+        <form method="post" action={request.links.to(cancelPath(client.client_id, token))}>
+          <button type="submit" class="wide warning">
+            Cancel booking
+          </button>
+        </form>
+        <p>
+          <a href={request.links.to(confirmationPath(client.client_id, token))}>Keep my booking</a>
+        </p>
+      </GuestPage>
+    ),
+  };
+};
+
+/** POST …/confirmation/{token}/cancel: the guest cancels (and is refunded); then the booking's page. */
+export const cancelAction: PublicPageAction = async (request) => {
+  const client = await guestBookingClient(request.params.client_id ?? '');
+  const token = request.params.token ?? '';
+  try {
+    const cancelled = await cancelGuestBooking(client, token, request.now);
+    if (!cancelled) throw errors.noSuchBooking();
+    return { redirect: confirmationPath(client.client_id, token) };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'BOOKING_NOT_CANCELLABLE') throw error;
+    return {
+      status: 409,
+      html: (
+        <GuestPage title="Booking not cancelled" hotel={client.name} links={request.links}>
+          <div class="notice error" role="alert">
+            <p>This booking can no longer be cancelled here. To cancel or change it, please contact the hotel, {client.name}, with your booking reference.</p>
+          </div>
+          <ContactTheHotel client={client} />
+          <p>
+            <a href={request.links.to(confirmationPath(client.client_id, token))}>Back to your booking</a>
+          </p>
+        </GuestPage>
+      ),
+    };
+  }
+};
