@@ -174,12 +174,14 @@ describe('Integrations, hotel settings and the QR sheet in headless Chromium (sk
     // Rotate: its page tells what the receiver will do.
     await page.locator('section[aria-labelledby="endpoint-callback"]').getByRole('button', { name: 'Rotate secret' }).click();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Rotate the callback signing secret?');
-    expect((await page.locator('main').textContent()) ?? '').toContain('the receiver will reject callbacks signed with the old secret');
+    // The old secret keeps working for the overlap; the page says for how long, and what happens after.
+    expect((await page.locator('main').textContent()) ?? '').toContain('The current secret keeps working beside it for 24 hours');
+    expect((await page.locator('main').textContent()) ?? '').toContain('a receiver still using the old one rejects every callback');
     expect(await backgroundOf(page, 'Rotate secret')).toBe(DESTRUCTIVE_RED);
     await expectUsable(page, 'Rotate confirmation');
     await shoot(page, 'dashboard-confirm-rotate', README_SHOTS);
     await page.getByRole('button', { name: 'Rotate secret' }).click();
-    await expect(page.getByRole('status').textContent()).resolves.toContain('The callback signing secret was rotated');
+    await expect(page.getByRole('status').textContent()).resolves.toContain('The callback signing secret was rotated: the previous secret works until');
     expect((await page.locator('code.secret').textContent())?.trim()).toMatch(/^whsec_/);
     await page.close();
   }, 90_000);

@@ -162,6 +162,18 @@ describe('keys', () => {
     expect(lookup.body.error.code).toBe('ORIGIN_NOT_ALLOWED');
     expect(textOf((await admin.get('/dashboard/integrations')).text)).toContain('https://book.hotel.example, https://hotel.example');
   });
+
+  it('offers the deliveries scopes on a payment key: with deliveries:read it lists its webhook deliveries, without it 403', async () => {
+    expect((await admin.get('/dashboard/integrations')).text).toContain('name="payment_scopes" value="deliveries:read"');
+    const reading = await admin.submitConfirmed('/dashboard/integrations/keys', { kind: 'payment', payment_scopes: 'deliveries:read', payment_name: 'Webhook reader' });
+    const readingKey = /svc_pay_[A-Za-z0-9_-]{32,}/.exec(reading.text)?.[0];
+    const plain = await admin.submitConfirmed('/dashboard/integrations/keys', { kind: 'payment', payment_name: 'Checkout' });
+    const plainKey = /svc_pay_[A-Za-z0-9_-]{32,}/.exec(plain.text)?.[0];
+    expect((await stack.request('GET', '/api/v1/deliveries', { key: readingKey })).status).toBe(200);
+    const refused = await stack.request('GET', '/api/v1/deliveries', { key: plainKey });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('INSUFFICIENT_SCOPE');
+  });
 });
 
 describe('callback URL and provider', () => {

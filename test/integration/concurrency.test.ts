@@ -150,6 +150,46 @@ const idempotentCases: Record<string, IdempotentCase> = {
       return { send: (h) => createOrder(tenant, body, h), count: async () => (await ordersOf(tenant.clientId)).length, expected: 1 };
     },
   },
+  CancelServiceBooking: {
+    async prepare(tenant) {
+      expect((await put(tenant, 'rooms', { external_source: SOURCE, rooms: [room('R1', '1')] })).status).toBe(200);
+      const { listRooms } = await import('../../shared/store/room-store');
+      const { createReceptionBooking } = await import('../../shared/domain/bookings/reception-bookings');
+      const [first] = await listRooms(tenant.clientId);
+      const { booking: made } = await createReceptionBooking(tenant.clientId, first!.id, {
+        check_in_date: '2028-03-01',
+        check_out_date: '2028-03-03',
+        guests: 1,
+        guest_name: 'Guest',
+        guest_email: 'guest@example.com',
+      });
+      const path = `/api/v1/property-sync/service-bookings/${made.id}/cancel`;
+      // Each cancellation that runs is one more event of the booking: its sequence counts them.
+      const cancellations = async () => {
+        const [item] = (await stored(tenant.clientId, `BOOKING#${made.id}`)) as { sequence: number }[];
+        return item!.sequence - 1;
+      };
+      return { send: (h) => request('POST', path, tenant.syncKey, { reason: 'Duplicate' }, h), count: cancellations, expected: 1 };
+    },
+  },
+  RefundPaymentOrder: {
+    async prepare(tenant) {
+      const created = await createOrder(tenant, orderBody());
+      expect(created.status).toBe(201);
+      const paid = await fetch(created.body.checkout_url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ outcome: 'paid' }).toString(),
+        redirect: 'manual',
+      });
+      expect(paid.status).toBe(303);
+      const reference = created.body.order_reference as string;
+      expect((await stack.request('GET', `/api/v1/payments/payment-orders/verify?reference=${reference}`)).status).toBe(303);
+      const path = `/api/v1/payments/payment-orders/${reference}/refunds`;
+      const refunds = async () => (await request('GET', `/api/v1/payments/payment-orders/${reference}`, tenant.paymentKey)).body.refunds.length as number;
+      return { send: (h) => request('POST', path, tenant.paymentKey, { amount_minor: 1_000 }, h), count: refunds, expected: 1 };
+    },
+  },
 };
 
 describe(`${PARALLEL_SAME_KEY} parallel requests with one Idempotency-Key run once`, () => {

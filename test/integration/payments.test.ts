@@ -207,6 +207,9 @@ describe('a paid room booking, end to end', () => {
       provider: 'sandbox',
       provider_reference: order.provider_reference,
       paid_at: expect.stringMatching(ISO_UTC),
+      // Nothing refunded yet (docs/behaviour.md "Booking changes, cancellations and refunds").
+      amount_refunded_minor: 0,
+      refunds: [],
       service_booking_sync: {
         status: 'synced',
         booking_id: expect.stringMatching(UUID),
@@ -248,6 +251,8 @@ describe('a paid room booking, end to end', () => {
       payment_status: 'paid',
       payment_method: 'sandbox',
       gateway_reference: order.provider_reference,
+      // The booking's first event.
+      sequence: 1,
     });
     expect(confirmed.room).toMatchObject({ id: roomId, room_number: '102', external_room_id: 'R102' });
 

@@ -275,7 +275,9 @@ describe('assigning a room to a paid booking recorded for manual assignment', ()
     const payload = JSON.parse(second.rawBody.toString('utf8'));
     const before = JSON.parse(first.rawBody.toString('utf8'));
     expect(payload.event).toBe('booking.confirmed');
-    expect(payload.booking).toEqual(before.booking);
+    // The same booking, as the next event of it (docs/behaviour.md "Booking changes, cancellations and refunds").
+    expect(payload.booking).toEqual({ ...before.booking, sequence: 2 });
+    expect(before.booking.sequence).toBe(1);
     expect(payload.room).toEqual({ id: roomId, room_number: '102', room_type: 'double', external_source: 'pms', external_room_id: 'R102', external_category_id: '' });
   });
 

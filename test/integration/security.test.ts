@@ -115,6 +115,8 @@ interface Credential {
   tenant?: 'a' | 'b';
   /** Sync keys: the scopes it lacks ('route' = exactly the route's own scope). */
   lacksRouteScope?: boolean;
+  /** Holds only deliveries:read and deliveries:write (the deliveries API's scopes), beside its kind's own rights. */
+  deliveries?: boolean;
 }
 
 const issued: Record<string, string> = {};
@@ -128,6 +130,9 @@ async function issueCredentials() {
   }
   for (const scope of SYNC_SCOPES) {
     issued[`without-${scope}`] = (await issueApiKey({ clientId: a.clientId, kind: 'sync', scopes: SYNC_SCOPES.filter((s) => s !== scope) })).key;
+  }
+  for (const kind of ['sync', 'payment'] as const) {
+    issued[`deliveries-${kind}`] = (await issueApiKey({ clientId: a.clientId, kind, scopes: ['deliveries:read', 'deliveries:write'] })).key;
   }
   issued.unknownSync = `svc_sync_${'Q'.repeat(43)}`;
   issued.unknownPay = `svc_pay_${'Z'.repeat(43)}`;
@@ -152,6 +157,8 @@ const credentials: Credential[] = [
   { name: 'the payment key (x-api-key)', kind: 'payment', tenant: 'a', headers: () => ({ 'x-api-key': a.paymentKey }) },
   { name: "another client's sync key", kind: 'sync', tenant: 'b', headers: () => bearer(b.syncKey) },
   { name: "another client's payment key", kind: 'payment', tenant: 'b', headers: () => bearer(b.paymentKey) },
+  { name: 'a sync key with only the deliveries scopes', kind: 'sync', tenant: 'a', deliveries: true, headers: () => bearer(issued['deliveries-sync']!) },
+  { name: 'a payment key with the deliveries scopes', kind: 'payment', tenant: 'a', deliveries: true, headers: () => ({ 'x-api-key': issued['deliveries-payment']! }) },
 ];
 
 function headersFor(credential: Credential, route: Route): Record<string, string> {
@@ -187,9 +194,13 @@ function probeFor(route: Route): Probe {
       return { method: 'POST', path: route.path, body: aOrderBody };
     case 'GetPaymentOrder':
       return { method: 'GET', path: route.path.replace('{order_reference}', aOrder.order_reference) };
+    case 'RefundPaymentOrder':
+      // A's order is not paid: its own key is refused without a refund; another client's finds no such order.
+      return { method: 'POST', path: route.path.replace('{order_reference}', aOrder.order_reference), body: {} };
     case 'VerifyPaymentOrder':
       return { method: 'GET', path: `${route.path}?reference=${aOrder.order_reference}` };
     default:
+      if (route.method === 'GET') return { method: 'GET', path: route.path.replace(/\{[^}]+\}/g, 'X') };
       return { method: route.method, path: route.path.replace(/\{[^}]+\}/g, 'X'), rawBody: '{}', headers: { 'Content-Type': 'application/json' } };
   }
 }
@@ -241,6 +252,15 @@ function ranAs(route: Route, tenant: 'a' | 'b', response: ApiResponse): void {
         expect(response.status, text).toBe(404);
         expect(response.body.error.code, text).toBe('PAYMENT_ORDER_NOT_FOUND');
         expect(response.text, text).not.toContain(aOrder.provider_reference);
+      }
+      return;
+    case 'RefundPaymentOrder':
+      if (own) {
+        expect(response.status, text).toBe(409);
+        expect(response.body.error.code, text).toBe('ORDER_NOT_PAID');
+      } else {
+        expect(response.status, text).toBe(404);
+        expect(response.body.error.code, text).toBe('PAYMENT_ORDER_NOT_FOUND');
       }
       return;
     default:
@@ -295,7 +315,13 @@ describe('the scope matrix: every route x every kind of credential', () => {
         // the request before their cached authorizer runs (definitions/authorizers.ts), whatever x-api-key holds.
         if (route.auth.kind === 'sync' && !Object.keys(sent).some((name) => name.toLowerCase() === 'authorization')) return expectError(response, 401, 'MISSING_API_KEY');
         if (credential.kind === 'invalid') return expectError(response, 401, 'INVALID_API_KEY');
+        // The deliveries API takes either kind of key, with its scope; nothing else does.
+        if (route.auth.kind === 'key') {
+          if (!credential.deliveries) return expectError(response, 403, 'INSUFFICIENT_SCOPE');
+          return ranAs(route, credential.tenant!, response);
+        }
         if (credential.kind !== route.auth.kind || credential.lacksRouteScope) return expectError(response, 403, 'INSUFFICIENT_SCOPE');
+        if (route.auth.kind === 'sync' && credential.deliveries) return expectError(response, 403, 'INSUFFICIENT_SCOPE');
         ranAs(route, credential.tenant!, response);
       });
     },

@@ -7,6 +7,7 @@
  * which does the work and records its audit entry.
  */
 import { PAYMENT_KEY_PLANS } from '../../../definitions/plans';
+import { DELIVERY_SCOPES } from '../../../definitions/routes';
 import { normalizeOrigin } from '../../auth/authorize';
 import { validateEndpointUrl } from '../../domain/callbacks/deliveries';
 import { requireClient } from '../../domain/clients';
@@ -84,7 +85,10 @@ const createSyncKey: PageAction = async (request) => {
 const createPaymentKey: PageAction = async (request) => {
   const origins = splitList(request.form.get('origins'));
   const name = (request.form.get('payment_name') ?? '').trim();
+  // A payment key may also read and replay its webhook deliveries (the deliveries API).
+  const scopes = request.form.getAll('payment_scopes');
   const errors: Record<string, string> = {};
+  if (scopes.some((scope) => !(DELIVERY_SCOPES as readonly string[]).includes(scope))) errors.payment_scopes = `A payment key may have only ${DELIVERY_SCOPES.join(' and ')}`;
   const notOrigins = origins.filter((origin) => !normalizeOrigin(origin));
   if (notOrigins.length) {
     errors.origins = `${notOrigins.map((o) => `“${o}”`).join(', ')} ${notOrigins.length === 1 ? 'is not a website address' : 'are not website addresses'}: write each one in full, like https://hotel.example`;
@@ -95,8 +99,17 @@ const createPaymentKey: PageAction = async (request) => {
   if (!PAYMENT_KEY_PLANS.includes(client.plan)) {
     return again(request, 'create-payment-key', { form: `Payment keys need the ${PAYMENT_KEY_PLANS.join(' or ')} plan; your hotel is on ${client.plan}. Ask us to move your hotel.` }, 403);
   }
-  const confirmation = confirmed(`${PAGE}/keys`, 'create-payment-key', 'create a payment key', [['Allowed origins', origins.join(', ') || 'any (server to server)']], 'Confirm and create key');
-  return withRecentPassword(request, confirmation, () => issueKey(request, 'create-payment-key', { kind: 'payment', origins, name }, 'origins'));
+  const confirmation = confirmed(
+    `${PAGE}/keys`,
+    'create-payment-key',
+    'create a payment key',
+    [
+      ['Allowed origins', origins.join(', ') || 'any (server to server)'],
+      ['Deliveries', scopes.join(', ') || 'none'],
+    ],
+    'Confirm and create key',
+  );
+  return withRecentPassword(request, confirmation, () => issueKey(request, 'create-payment-key', { kind: 'payment', origins, scopes, name }, 'origins'));
 };
 
 async function issueKey(
@@ -108,7 +121,11 @@ async function issueKey(
   const { kind, name } = input;
   let issued;
   try {
-    issued = await createApiKey(request.operator, { kind, ...(input.scopes ? { scopes: input.scopes } : { origins: input.origins }), ...(name ? { name } : {}) }, request.now);
+    issued = await createApiKey(
+      request.operator,
+      { kind, ...(input.scopes?.length ? { scopes: input.scopes } : {}), ...(input.origins ? { origins: input.origins } : {}), ...(name ? { name } : {}) },
+      request.now,
+    );
   } catch (error) {
     const { errors, status } = refusal(error, () => (error instanceof AppError && error.code === 'PLAN_REQUIRED' ? 'form' : field));
     return again(request, form, errors, status);

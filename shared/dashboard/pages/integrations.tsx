@@ -10,7 +10,7 @@
  * revoking a key and rotating a secret in integrations-confirm.tsx.
  */
 import { PAYMENT_KEY_PLANS } from '../../../definitions/plans';
-import { KEY_SCOPES } from '../../../definitions/routes';
+import { DELIVERY_SCOPES, KEY_SCOPES } from '../../../definitions/routes';
 import { config } from '../../config';
 import { clientSettingsOf } from '../../domain/client-settings';
 import { emailEnabled } from '../../domain/guest-email/outbox';
@@ -154,7 +154,7 @@ function SyncKeyForm({ links, problem }: { links: Links; problem?: FormProblem }
 }
 
 function PaymentKeyForm({ links, problem, allowed }: { links: Links; problem?: FormProblem; allowed: boolean }) {
-  const { errors, value, summary } = problemOf(problem, 'create-payment-key');
+  const { errors, value, values, summary } = problemOf(problem, 'create-payment-key');
   return (
     <section aria-labelledby="create-payment-key">
       <h2 id="create-payment-key">Create payment key</h2>
@@ -169,6 +169,19 @@ function PaymentKeyForm({ links, problem, allowed }: { links: Links; problem?: F
           error={errors.origins}
           hint="Websites that may call with it from a browser, separated by spaces or commas, e.g. https://hotel.example. Leave empty for server-to-server use only."
         />
+        <fieldset class="checks" aria-describedby={errors.payment_scopes ? 'f-payment_scopes-error' : undefined}>
+          <legend>Deliveries (optional)</legend>
+          {errors.payment_scopes ? (
+            <small id="f-payment_scopes-error" class="field-error">
+              {errors.payment_scopes}
+            </small>
+          ) : null}
+          {DELIVERY_SCOPES.map((scope) => (
+            <label>
+              <input type="checkbox" name="payment_scopes" value={scope} checked={(values('payment_scopes') ?? []).includes(scope)} /> {scope}
+            </label>
+          ))}
+        </fieldset>
         <Field label="Name" name="payment_name" value={value('payment_name')} error={errors.payment_name} hint="Optional" />
         <button type="submit">Create key</button>
       </form>
