@@ -11,6 +11,7 @@ import { type EndpointConfig, getEndpoint } from '../../store/endpoint-store';
 import type { RoomRecord } from '../../store/room-store';
 import { activeBookingsOfRoom, type BookingOrigin, type BookingRecord } from '../../store/booking-store';
 import { getRoom, getRoomHolds, type Hold, serviceBookingItems } from '../../store/service-booking-store';
+import { isConditionFailure } from '../../store/items';
 import { type TransactItem, transactWrite } from '../../store/transactions';
 import { bookingConfirmedPayload } from '../callbacks/payloads';
 import { dispatch } from '../callbacks/deliveries';
@@ -187,13 +188,24 @@ export async function dispatchAll(deliveries: readonly DeliveryRecord[]): Promis
   for (const delivery of deliveries) await dispatch(delivery.delivery_id, delivery.due_at);
 }
 
+/**
+ * Confirms the booking, planned again from what is there now each time a concurrent booking of
+ * the same room won the hold item first (as many as 8 tries: several desks booking one room's
+ * other nights at once). Still losing after that: 503, the caller may try again; never a 500.
+ */
 export async function confirmServiceBooking(clientId: string, input: ServiceBookingInput, now = new Date()): Promise<ConfirmedBooking> {
   const endpoint = await getEndpoint(clientId, 'callback');
-  const plan = await withConcurrencyRetry(async () => {
-    const planned = await planServiceBooking(clientId, input, endpoint, now);
-    await transactWrite(planned.items);
-    return planned;
-  });
+  let plan: BookingPlan;
+  try {
+    plan = await withConcurrencyRetry(async () => {
+      const planned = await planServiceBooking(clientId, input, endpoint, now);
+      await transactWrite(planned.items);
+      return planned;
+    }, 8);
+  } catch (error) {
+    if (isConditionFailure(error)) throw errors.serviceUnavailable();
+    throw error;
+  }
   await dispatchAll(plan.deliveries);
   return plan.result;
 }
