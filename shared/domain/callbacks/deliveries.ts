@@ -17,7 +17,6 @@ import {
   type DeliveryStatus,
   getDelivery,
   leaseDelivery,
-  oldestKeptDelivery,
   markEnqueued,
   markFailed,
   recordAttempt,
@@ -28,7 +27,6 @@ import { type EndpointKind, getEndpoint, putEndpoint, putEndpointUrl, signingSec
 import { markDeliveryDue } from '../../store/delivery-bulk-store';
 import { listDeliveries } from '../../store/delivery-listings';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, resendAfter } from './resend';
-import { startBulkResend } from './bulk-resend';
 import { generateSigningSecret, signCallbackBody, signStandardWebhook } from './signing';
 
 export { ATTEMPT_TIMEOUT_MS };
@@ -319,21 +317,6 @@ export async function resendDelivery(deliveryId: string, now = new Date()): Prom
     return marked;
   }
   return getDelivery(deliveryId, now);
-}
-
-/**
- * Every delivery of the client in this status sent again: bounded work in the call, the rest
- * left to the sweeper (bulk-resend.ts). Answers how many will be sent.
- */
-export async function retryDeliveries(clientId: string, status: 'failed' | 'needs_review', now = new Date()): Promise<number> {
-  const { queued } = await startBulkResend({
-    clientId,
-    sources: [{ index: 'gsi2', clientId }],
-    filter: { since: oldestKeptDelivery(now), until: now.toISOString() },
-    from: [status],
-    now,
-  });
-  return queued;
 }
 
 export async function showDelivery(deliveryId: string): Promise<DeliveryRecord> {
