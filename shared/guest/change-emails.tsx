@@ -81,15 +81,15 @@ function seeYourBooking(link?: string) {
   };
 }
 
-/** Staff changed the booking: it as it now stands. */
-export function bookingChangedEmail(facts: ChangedStayFacts & { reason?: string }): EmailMessage {
-  const title = 'Your booking has been changed';
+/**
+ * A message about the stay as it now stands (changed or cancelled): the opening words, the stay's
+ * facts, what follows, the link to the booking's page; the plain text says the same.
+ */
+function stayMessage(facts: ChangedStayFacts, title: string, subject: string, said: ReturnType<typeof paragraphs>, after: ReturnType<typeof paragraphs>): EmailMessage {
   const rows = stayRows(facts);
-  const said = paragraphs([`Dear ${facts.guestName}, ${facts.hotel} has changed your booking. This is your booking as it now stands:`]);
-  const after = paragraphs([...reasonLine(facts.reason), 'If you did not expect this change, please contact the hotel.']);
   const link = seeYourBooking(facts.link);
   return {
-    subject: `Booking changed: ${facts.hotel}, ${day(facts.checkIn)}${refSuffix(facts.bookingReference)}`,
+    subject: `${subject}: ${facts.hotel}, ${day(facts.checkIn)}${refSuffix(facts.bookingReference)}`,
     html: html(
       <Mail title={title} hotel={facts.hotel}>
         {said.html}
@@ -100,6 +100,13 @@ export function bookingChangedEmail(facts: ChangedStayFacts & { reason?: string 
     ),
     text: text([facts.hotel, '', ...said.text, ...rowsAsText(rows), '', ...after.text, ...link.text].slice(0, -1)),
   };
+}
+
+/** Staff changed the booking: it as it now stands. */
+export function bookingChangedEmail(facts: ChangedStayFacts & { reason?: string }): EmailMessage {
+  const said = paragraphs([`Dear ${facts.guestName}, ${facts.hotel} has changed your booking. This is your booking as it now stands:`]);
+  const after = paragraphs([...reasonLine(facts.reason), 'If you did not expect this change, please contact the hotel.']);
+  return stayMessage(facts, 'Your booking has been changed', 'Booking changed', said, after);
 }
 
 /** What the cancellation e-mail says of the money. */
@@ -120,27 +127,13 @@ function refundLines(refund: RefundOutlook): string[] {
 
 /** The booking is cancelled: by whom in words, the stay it was, the reason, and the money. */
 export function bookingCancelledEmail(facts: ChangedStayFacts & { reason?: string; byGuest: boolean; refund: RefundOutlook }): EmailMessage {
-  const title = 'Your booking has been cancelled';
-  const rows = stayRows(facts);
   const said = paragraphs([
     facts.byGuest
       ? `Dear ${facts.guestName}, as you asked, your booking at ${facts.hotel} is cancelled. The room is no longer held for you.`
       : `Dear ${facts.guestName}, ${facts.hotel} has cancelled your booking. The room is no longer held for you.`,
   ]);
   const after = paragraphs([...reasonLine(facts.byGuest ? undefined : facts.reason), ...refundLines(facts.refund)]);
-  const link = seeYourBooking(facts.link);
-  return {
-    subject: `Booking cancelled: ${facts.hotel}, ${day(facts.checkIn)}${refSuffix(facts.bookingReference)}`,
-    html: html(
-      <Mail title={title} hotel={facts.hotel}>
-        {said.html}
-        <Facts rows={rows} />
-        {after.html}
-        {link.html}
-      </Mail>,
-    ),
-    text: text([facts.hotel, '', ...said.text, ...rowsAsText(rows), '', ...after.text, ...link.text].slice(0, -1)),
-  };
+  return stayMessage(facts, 'Your booking has been cancelled', 'Booking cancelled', said, after);
 }
 
 /** A refund of the guest's payment, issued (or taken on by the provider). */
