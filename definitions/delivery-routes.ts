@@ -43,9 +43,9 @@ export const deliveryRouteTable = [
     handler: 'replay-deliveries',
     auth: { kind: 'key', scope: 'deliveries:write' },
     // The matching entries on gsi4 (keys, status and event); each marked due by conditional
-    // UpdateItem within the request's budget; the rest as a bulk-resend item (PutItem) the
-    // sweeper carries on; the audit entry in the client's partition.
-    access: { dynamodb: { actions: ['Query', 'UpdateItem', 'PutItem'], queries: ['gsi4'], writes: ['DELIVERY#', 'CLIENT#'] } },
+    // UpdateItem within the request's budget and put on the queue; the rest as a bulk-resend item
+    // (PutItem) the sweeper carries on; the audit entry in the client's partition.
+    access: { dynamodb: { actions: ['Query', 'UpdateItem', 'PutItem'], queries: ['gsi4'], writes: ['DELIVERY#', 'CLIENT#'] }, enqueuesCallbacks: true },
     description: 'Send every matching delivery again, each under its own id',
   },
 ] as const satisfies readonly Route[];

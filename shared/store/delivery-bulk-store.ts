@@ -133,13 +133,21 @@ export async function endpointDeliveriesPage(
 /**
  * Sends a delivery again under its own id and bytes: pending, due now, in a new round, on the due
  * index for the sweeper. Only from one of `from` (never `pending`: it is on its way), not while
- * an attempt holds it, and not past its retention. Answers whether it was marked.
+ * an attempt holds it, and not past its retention. Answers the record when it was marked.
+ * `indexAt`: its time on the due index, if not now: a caller that puts it on the queue right
+ * after gives its resend-after time (shared/domain/callbacks/resend.ts), so that the sweeper
+ * sends it only if that message is lost, and no second write moves it there.
  */
-export async function markDeliveryDue(deliveryId: string, from: readonly DeliveryStatus[], now: Date): Promise<DeliveryRecord | undefined> {
+export async function markDeliveryDue(
+  deliveryId: string,
+  from: readonly DeliveryStatus[],
+  now: Date,
+  options: { indexAt?: string } = {},
+): Promise<DeliveryRecord | undefined> {
   const statuses = from.filter((status) => status !== 'pending');
   if (!statuses.length) return undefined;
   const at = now.toISOString();
-  const due = keys.deliveryDue(at, deliveryId);
+  const due = keys.deliveryDue(options.indexAt ?? at, deliveryId);
   try {
     const { Attributes } = await db.send(
       new UpdateCommand({

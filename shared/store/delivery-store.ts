@@ -167,7 +167,7 @@ function dueIndexValues(at: string, deliveryId: string) {
  * had enqueued), to `resendAfter`, past the time the queue hands the message out
  * (shared/domain/callbacks/resend.ts). Only if it is still there and the delivery still waiting:
  * an attempt or another hand-off that moved it since is newer, and a finished delivery stays off
- * the index.
+ * the index. A hand-off the queue refused moves it back the same way, to now.
  */
 export async function markEnqueued(deliveryId: string, indexedAt: string | null, resendAfter: string): Promise<void> {
   try {

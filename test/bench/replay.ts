@@ -57,8 +57,10 @@ export async function replay(config: BenchConfig, stack: BenchStack): Promise<Se
         await invoke(supportFunction('sweep-deliveries'), {}, 60_000);
       }
     })();
+    const progress = setInterval(() => config.log(`arrived ${receiver.arrivals.size}, sweeper runs ${runs}`), 5000);
     await waitUntil(`${count} deliveries`, () => [...ids].every((id) => receiver.arrivals.has(id)), 300_000, 100);
     await sweeping;
+    clearInterval(progress);
     const drainMs = receiver.lastAt() - t0;
     await new Promise((r) => setTimeout(r, 1000));
     let delivered = 0;
@@ -99,8 +101,8 @@ export async function replay(config: BenchConfig, stack: BenchStack): Promise<Se
       method:
         `${count} booking.confirmed deliveries of one hotel written as \`failed\` (off the due index), then one replay request through the local gateway ` +
         '(a sync key with `deliveries:write`, `status: [failed]`, the range of their creation). The request counts the matches on gsi4, marks as many due as ' +
-        'its 2 s budget allows and leaves the rest to the sweeper as a bulk-resend item; the real sweeper function then runs back to back, as its schedule ' +
-        'invokes it, marking the rest and sending what is due; the local poller runs the sender against a loopback receiver answering 200.',
+        'its 2 s budget allows and puts them on the queue, and leaves the rest to the sweeper as a bulk-resend item; the real sweeper function then runs back to back, ' +
+        'as its schedule invokes it, marking and queueing the rest; the local poller runs the sender against a loopback receiver answering 200.',
       rows,
       notes: [],
       data: { deliveries: count, answer_ms: Math.round(answerMs), queued: answered.queued, drain_ms: Math.round(drainMs), per_second: round(perSecond, 1), sweeper_runs: runs, duplicates },

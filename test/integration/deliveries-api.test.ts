@@ -5,7 +5,9 @@
  * delivery or cursor is not theirs; a key without the scope is refused. A receiver down while 300
  * paid orders confirm catches up with one replay.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { withEnv } from '../support/env';
 import { paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
@@ -169,4 +171,41 @@ describe('the deliveries API', () => {
     expect(arrived).toHaveLength(300);
     expect(new Set(arrived)).toEqual(new Set(failed.map((d) => d.delivery_id)));
   }, 600_000);
+
+  it('a replay the queue refuses leaves each delivery due at once, and the sweeper sends each once', async () => {
+    const h = await hotel();
+    const { batchPut } = await import('../../shared/store/batch');
+    const store = await import('../../shared/store/delivery-store');
+    const { startBulkResend } = await import('../../shared/domain/callbacks/bulk-resend');
+    const { keys } = await import('../../shared/store/keys');
+    const since = new Date().toISOString();
+    // Twelve deliveries as a receiver that was down leaves them: failed, off the due index.
+    const records = Array.from({ length: 12 }, (_, n) => {
+      const at = new Date(Date.parse(since) + n).toISOString();
+      const body = JSON.stringify({ event: 'booking.confirmed', created_at: at, booking: { id: randomUUID() } });
+      return { ...store.newDelivery({ clientId: h.tenant.clientId, event: 'booking.confirmed', endpoint: 'callback', payload: body, at }), status: 'failed' as const };
+    });
+    await batchPut(records.map((r) => Object.fromEntries(Object.entries(store.newDeliveryItem(r)).filter(([name]) => name !== 'gsi1pk' && name !== 'gsi1sk'))));
+    const until = new Date(Date.parse(since) + 12).toISOString();
+
+    const missingQueue = process.env.CALLBACK_QUEUE_URL!.replace(/[^/]+$/, `missing-${randomUUID()}`);
+    await withEnv({ CALLBACK_QUEUE_URL: missingQueue }, async () => {
+      const result = await startBulkResend({
+        clientId: h.tenant.clientId,
+        sources: [{ index: 'gsi4', clientId: h.tenant.clientId, endpoint: 'callback' }],
+        filter: { since, until },
+        from: ['failed'],
+      });
+      expect(result).toMatchObject({ queued: 12, markedNow: 12 });
+      // Marked, and on the due index at once (not at their resend-after time): the sweeper's now.
+      const dueBy = new Date(Date.now() + 1_000).toISOString();
+      const due = await Promise.all(records.map((r) => store.findDueDeliveries(keys.deliveryDue(since, r.delivery_id).gsi1pk, dueBy, { limit: 1_000 })));
+      for (const [i, r] of records.entries()) expect(due[i]!.due.map((d) => d.delivery_id)).toContain(r.delivery_id);
+    });
+
+    const ids = new Set(records.map((r) => r.delivery_id));
+    await waitFor('12 deliveries', async () => (new Set(receiver.received.map(deliveryIdOf).filter((id) => ids.has(id))).size === 12 ? true : undefined), 60_000);
+    await settled(h, 12, 'delivered');
+    expect(receiver.received.map(deliveryIdOf).filter((id) => ids.has(id))).toHaveLength(12);
+  }, 120_000);
 });

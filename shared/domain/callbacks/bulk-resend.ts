@@ -2,12 +2,14 @@
  * Sending many deliveries again at once: a receiver's replay (POST /api/v1/deliveries/replay),
  * the dashboard's "Retry all failed" and `ops deliveries retry --client`. One path for all three,
  * bounded in the request: it counts the matching deliveries from the index (thousands an index
- * read), marks as many due as its budget allows (each under its own id and bytes, on the due
- * index), and hands the rest to the sweeper as a bulk-resend item. The sweeper marks the rest and
- * sends whatever is due at its own rate (docs/data-model.md "Bulk resends").
+ * read), marks as many due as its budget allows (each under its own id and bytes) and puts them
+ * on the queue, and hands the rest to the sweeper as a bulk-resend item, which the sweeper marks
+ * and queues the same way (docs/data-model.md "Bulk resends"). A marked delivery waits on the due
+ * index at its resend-after time, so one whose message is lost is still sent, by the sweeper.
  */
 import { randomUUID } from 'node:crypto';
 import { logger } from '../../observability';
+import { ENQUEUE_BATCH_SIZE, enqueueDeliveries } from '../../queue';
 import type { DeliveryStatus } from '../../schemas/deliveries';
 import {
   claimReplayJob,
@@ -24,12 +26,14 @@ import {
   walkDeliveries,
 } from '../../store/delivery-bulk-store';
 import { mapConcurrent } from '../../store/batch';
+import { markEnqueued } from '../../store/delivery-store';
+import { resendAfter } from './resend';
 
 /** What a request spends counting, then counting and marking together (from its start); the rest is the sweeper's. */
-const COUNT_BUDGET_MS = 2_000;
-const REQUEST_BUDGET_MS = 2_500;
-/** Conditional writes in flight at once while marking. */
-const MARK_CONCURRENCY = 16;
+const COUNT_BUDGET_MS = 1_500;
+const REQUEST_BUDGET_MS = 2_000;
+/** Conditional writes in flight at once while marking: two SendMessageBatch calls' worth. */
+const MARK_CONCURRENCY = 2 * ENQUEUE_BATCH_SIZE;
 /** Index entries read per step of marking: a step's marks fit well within a budget. */
 const WALK_STEP = 500;
 /** A sweep holds a bulk resend this long; another sweep takes it over after. */
@@ -52,17 +56,36 @@ export interface BulkResendResult {
   markedNow: number;
 }
 
-/** Marks these entries due, in order, until `deadline`; answers how many it went through. */
+/**
+ * Marks these entries due, in order, until `deadline`, and puts each marked one on the queue;
+ * answers how many it went through. A marked delivery waits on the due index at its resend-after
+ * time (one write, not a second to move it there once queued); one the queue refused is moved
+ * back to now, for the sweeper's next run, and one whose move fails is sent after that time.
+ */
 async function markInOrder(entries: readonly DeliveryEntry[], from: readonly DeliveryStatus[], now: Date, deadline: number) {
   let done = 0;
   let marked = 0;
   while (done < entries.length && Date.now() < deadline) {
     const chunk = entries.slice(done, done + MARK_CONCURRENCY);
-    const results = await mapConcurrent(chunk, MARK_CONCURRENCY, (entry) => markDeliveryDue(entry.delivery_id, from, now));
-    marked += results.filter(Boolean).length;
+    const indexAt = resendAfter(Date.now());
+    const results = await mapConcurrent(chunk, MARK_CONCURRENCY, (entry) => markDeliveryDue(entry.delivery_id, from, now, { indexAt }));
+    const ids = chunk.flatMap((entry, i) => (results[i] ? [entry.delivery_id] : []));
+    marked += ids.length;
     done += chunk.length;
+    await handOff(ids, indexAt);
   }
   return { done, marked };
+}
+
+/** Puts marked deliveries on the queue; the ones it refuses are due at once instead (the sweeper's). */
+async function handOff(ids: readonly string[], indexedAt: string): Promise<void> {
+  for (let start = 0; start < ids.length; start += ENQUEUE_BATCH_SIZE) {
+    const sent = await enqueueDeliveries(ids.slice(start, start + ENQUEUE_BATCH_SIZE).map((deliveryId) => ({ deliveryId, delaySeconds: 0 })));
+    if (!sent.failed.length) continue;
+    logger.warn('enqueue failed; the sweeper will send these', { delivery_ids: sent.failed.map((f) => f.deliveryId), error: sent.failed[0]!.error });
+    const dueNow = new Date().toISOString();
+    await Promise.allSettled(sent.failed.map((f) => markEnqueued(f.deliveryId, indexedAt, dueNow)));
+  }
 }
 
 /**
