@@ -131,46 +131,61 @@ export async function endpointDeliveriesPage(
 }
 
 /**
- * Sends a delivery again under its own id and bytes: pending, due now, in a new round, on the due
- * index for the sweeper. Only from one of `from` (never `pending`: it is on its way), not while
- * an attempt holds it, and not past its retention. Answers the record when it was marked.
- * `indexAt`: its time on the due index, if not now: a caller that puts it on the queue right
- * after gives its resend-after time (shared/domain/callbacks/resend.ts), so that the sweeper
- * sends it only if that message is lost, and no second write moves it there.
+ * The conditional update that sends a delivery again under its own id and bytes: pending, due
+ * now, in a new round, on the due index at `indexAt`. Only from one of `statuses` (never
+ * `pending`: it is on its way), not while an attempt holds it, and not past its retention.
  */
-export async function markDeliveryDue(
-  deliveryId: string,
-  from: readonly DeliveryStatus[],
-  now: Date,
-  options: { indexAt?: string } = {},
-): Promise<DeliveryRecord | undefined> {
+function markDueUpdate(deliveryId: string, statuses: readonly DeliveryStatus[], now: Date, indexAt: string) {
+  const at = now.toISOString();
+  const due = keys.deliveryDue(indexAt, deliveryId);
+  return {
+    TableName: TABLE,
+    Key: keys.delivery(deliveryId),
+    UpdateExpression: 'SET #status = :pending, due_at = :now, round_attempts = :zero, updated_at = :now, gsi1pk = :duePk, gsi1sk = :dueSk REMOVE lease_until',
+    ConditionExpression: `attribute_exists(pk) AND #status IN (${statuses.map((_, i) => `:f${i}`).join(', ')}) AND (attribute_not_exists(lease_until) OR lease_until < :now) AND created_at > :kept`,
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':pending': 'pending',
+      ':now': at,
+      ':zero': 0,
+      ':duePk': due.gsi1pk,
+      ':dueSk': due.gsi1sk,
+      ':kept': oldestKeptDelivery(now),
+      ...Object.fromEntries(statuses.map((status, i) => [`:f${i}`, status])),
+    },
+  };
+}
+
+/**
+ * Sends a delivery again under its own id and bytes (markDueUpdate), due now on the due index
+ * for the sweeper. Answers the record when it was marked.
+ */
+export async function markDeliveryDue(deliveryId: string, from: readonly DeliveryStatus[], now: Date): Promise<DeliveryRecord | undefined> {
   const statuses = from.filter((status) => status !== 'pending');
   if (!statuses.length) return undefined;
-  const at = now.toISOString();
-  const due = keys.deliveryDue(options.indexAt ?? at, deliveryId);
   try {
-    const { Attributes } = await db.send(
-      new UpdateCommand({
-        TableName: TABLE,
-        Key: keys.delivery(deliveryId),
-        UpdateExpression: 'SET #status = :pending, due_at = :now, round_attempts = :zero, updated_at = :now, gsi1pk = :duePk, gsi1sk = :dueSk REMOVE lease_until',
-        ConditionExpression: `attribute_exists(pk) AND #status IN (${statuses.map((_, i) => `:f${i}`).join(', ')}) AND (attribute_not_exists(lease_until) OR lease_until < :now) AND created_at > :kept`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':pending': 'pending',
-          ':now': at,
-          ':zero': 0,
-          ':duePk': due.gsi1pk,
-          ':dueSk': due.gsi1sk,
-          ':kept': oldestKeptDelivery(now),
-          ...Object.fromEntries(statuses.map((status, i) => [`:f${i}`, status])),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const { Attributes } = await db.send(new UpdateCommand({ ...markDueUpdate(deliveryId, statuses, now, now.toISOString()), ReturnValues: 'ALL_NEW' }));
     return Attributes ? fromItem<DeliveryRecord>(Attributes) : undefined;
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * As markDeliveryDue, for a caller that puts the delivery on the queue right after: its entry on
+ * the due index is at `resendAfter` (shared/domain/callbacks/resend.ts), so the sweeper sends it
+ * only if that message is lost, and no second write moves it there. Answers whether it was
+ * marked; nothing of the item is read back.
+ */
+export async function markDueBeforeEnqueue(deliveryId: string, from: readonly DeliveryStatus[], now: Date, resendAfter: string): Promise<boolean> {
+  const statuses = from.filter((status) => status !== 'pending');
+  if (!statuses.length) return false;
+  try {
+    await db.send(new UpdateCommand(markDueUpdate(deliveryId, statuses, now, resendAfter)));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 }

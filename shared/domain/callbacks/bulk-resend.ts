@@ -17,7 +17,7 @@ import {
   type DeliveryEntry,
   type DeliveryFilter,
   type DeliverySource,
-  markDeliveryDue,
+  markDueBeforeEnqueue,
   openReplayJobs,
   putReplayJob,
   type ReplayJob,
@@ -68,7 +68,7 @@ async function markInOrder(entries: readonly DeliveryEntry[], from: readonly Del
   while (done < entries.length && Date.now() < deadline) {
     const chunk = entries.slice(done, done + MARK_CONCURRENCY);
     const indexAt = resendAfter(Date.now());
-    const results = await mapConcurrent(chunk, MARK_CONCURRENCY, (entry) => markDeliveryDue(entry.delivery_id, from, now, { indexAt }));
+    const results = await mapConcurrent(chunk, MARK_CONCURRENCY, (entry) => markDueBeforeEnqueue(entry.delivery_id, from, now, indexAt));
     const ids = chunk.flatMap((entry, i) => (results[i] ? [entry.delivery_id] : []));
     marked += ids.length;
     done += chunk.length;
