@@ -177,6 +177,16 @@ describe('keys', () => {
 });
 
 describe('callback URL and provider', () => {
+  it('says which events each URL receives: every booking event to the PMS, payments and refunds to the website', async () => {
+    const { clientId: hotel } = await stack.createTenant();
+    const hotelAdmin = await signedInOperator(stack, hotel, 'admin');
+    const page = await hotelAdmin.get('/dashboard/integrations');
+    const section = (kind: string) => textOf(new RegExp(`<section aria-labelledby="endpoint-${kind}">[\\s\\S]*?</section>`).exec(page.text)?.[0] ?? '');
+    for (const event of ['booking.confirmed', 'booking.modified', 'booking.cancelled', 'booking.no_show']) expect(section('callback')).toContain(event);
+    for (const event of ['payment_order.paid', 'payment_order.refunded']) expect(section('webhook')).toContain(event);
+    expect(section('callback')).not.toContain('payment_order.');
+  });
+
   it('refuses a URL pointing inside the network beside its field, with what was typed, before asking for the password', async () => {
     const { clientId: hotel } = await stack.createTenant();
     const hotelAdmin = await signedInOperator(stack, hotel, 'admin');

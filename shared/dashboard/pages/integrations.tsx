@@ -42,8 +42,8 @@ export interface FormProblem {
 
 export const ENDPOINT_KINDS: readonly EndpointKind[] = ['callback', 'webhook'];
 export const ENDPOINT_WORDS: Record<EndpointKind, { title: string; events: string; receiver: string }> = {
-  callback: { title: 'Callback URL', events: 'confirmed bookings (booking.confirmed), to your PMS', receiver: 'your PMS' },
-  webhook: { title: 'Webhook URL', events: 'paid payment orders (payment_order.paid), to your website', receiver: 'your website' },
+  callback: { title: 'Callback URL', events: 'the bookings made here as they are confirmed, changed, cancelled or marked no-show (booking.confirmed, booking.modified, booking.cancelled, booking.no_show), to your PMS', receiver: 'your PMS' },
+  webhook: { title: 'Webhook URL', events: 'payment orders as they are paid and refunded (payment_order.paid, payment_order.refunded), to your website', receiver: 'your website' },
 };
 
 /** An instant in the hotel's zone, saying which: `2026-11-24 10:10 hotel time (Europe/Paris)`, or `… UTC`. */
