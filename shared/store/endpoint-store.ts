@@ -73,29 +73,7 @@ export async function putEndpoint(clientId: string, kind: EndpointKind, config: 
  * between).
  */
 export async function putEndpointUrl(endpoint: EndpointConfig, url: string, updatedAt: string): Promise<boolean> {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: TABLE,
-        Item: {
-          ...keys.endpoint(endpoint.client_id, endpoint.kind),
-          entity: 'endpoint',
-          kind: endpoint.kind,
-          url,
-          sealed_secret: endpoint.sealed_secret,
-          ...previousWhileValid(endpoint, updatedAt),
-          updated_at: updatedAt,
-        },
-        // Read at its legacy key: the new key has no record yet.
-        ConditionExpression: 'attribute_not_exists(pk) OR sealed_secret = :sealed',
-        ExpressionAttributeValues: { ':sealed': endpoint.sealed_secret },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return putIfSecretUnchanged(endpoint, { url, sealed_secret: endpoint.sealed_secret, ...previousWhileValid(endpoint, updatedAt), updated_at: updatedAt });
 }
 
 /**
@@ -105,20 +83,25 @@ export async function putEndpointUrl(endpoint: EndpointConfig, url: string, upda
  * record changed its secret since `endpoint` was read.
  */
 export async function putRotatedSecret(endpoint: EndpointConfig, secret: string, previousValidUntil: string, updatedAt: string): Promise<boolean> {
+  return putIfSecretUnchanged(endpoint, {
+    url: endpoint.url,
+    sealed_secret: await sealSecret(secret, { client_id: endpoint.client_id, kind: endpoint.kind }),
+    sealed_previous_secret: endpoint.sealed_secret,
+    previous_valid_until: previousValidUntil,
+    updated_at: updatedAt,
+  });
+}
+
+/**
+ * Writes the endpoint's record as `fields` say, only if its secret is still the one `endpoint`
+ * was read with; false, and nothing written, otherwise.
+ */
+async function putIfSecretUnchanged(endpoint: EndpointConfig, fields: Record<string, unknown>): Promise<boolean> {
   try {
     await db.send(
       new PutCommand({
         TableName: TABLE,
-        Item: {
-          ...keys.endpoint(endpoint.client_id, endpoint.kind),
-          entity: 'endpoint',
-          kind: endpoint.kind,
-          url: endpoint.url,
-          sealed_secret: await sealSecret(secret, { client_id: endpoint.client_id, kind: endpoint.kind }),
-          sealed_previous_secret: endpoint.sealed_secret,
-          previous_valid_until: previousValidUntil,
-          updated_at: updatedAt,
-        },
+        Item: { ...keys.endpoint(endpoint.client_id, endpoint.kind), entity: 'endpoint', kind: endpoint.kind, ...fields },
         // Read at its legacy key: the new key has no record yet.
         ConditionExpression: 'attribute_not_exists(pk) OR sealed_secret = :sealed',
         ExpressionAttributeValues: { ':sealed': endpoint.sealed_secret },
