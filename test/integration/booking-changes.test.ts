@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
-import { startTestStack, type Tenant, type TestStack } from '../support/stack';
+import { startTestStack, type TestStack } from '../support/stack';
+import { type HotelWithRooms, hotelWithRooms } from '../support/hotel-rooms';
 
 let stack: TestStack;
 let receiver: Receiver;
@@ -18,7 +19,6 @@ let domain: {
   assign: typeof import('../../shared/domain/bookings/assign-room');
   deliveries: typeof import('../../shared/domain/callbacks/deliveries');
   store: typeof import('../../shared/store/booking-store');
-  roomStore: typeof import('../../shared/store/room-store');
   holds: typeof import('../../shared/store/service-booking-store');
 };
 
@@ -31,7 +31,6 @@ beforeAll(async () => {
     assign: await import('../../shared/domain/bookings/assign-room'),
     deliveries: await import('../../shared/domain/callbacks/deliveries'),
     store: await import('../../shared/store/booking-store'),
-    roomStore: await import('../../shared/store/room-store'),
     holds: await import('../../shared/store/service-booking-store'),
   };
 });
@@ -55,22 +54,10 @@ async function refusal(call: Promise<unknown>) {
   return { status: error.status, code: error.code, message: error.message };
 }
 
-interface Hotel {
-  tenant: Tenant;
-  rooms: Map<string, string>;
-}
+type Hotel = HotelWithRooms;
 
 /** A client with synced rooms 101 and 102, its callbacks going to the receiver. */
-async function hotel(callbacks = true): Promise<Hotel> {
-  const tenant = await stack.createTenant();
-  const put = await stack.request('PUT', '/api/v1/property-sync/rooms', {
-    key: tenant.syncKey,
-    body: { external_source: 'pms', rooms: ['101', '102'].map((n) => ({ external_room_id: `R${n}`, room_number: n, room_type: 'double', price: 100, max_occupancy: 2 })) },
-  });
-  expect(put.status).toBe(200);
-  if (callbacks) await domain.deliveries.configureEndpoint(tenant.clientId, 'callback', { url: receiver.url });
-  return { tenant, rooms: new Map((await domain.roomStore.listRooms(tenant.clientId)).map((r) => [r.room_number, r.id])) };
-}
+const hotel = (callbacks = true): Promise<Hotel> => hotelWithRooms(stack, callbacks ? { callbackUrl: receiver.url } : {});
 
 async function book(h: Hotel, room: string, checkIn: string, checkOut: string) {
   const { booking } = await domain.reception.createReceptionBooking(h.tenant.clientId, h.rooms.get(room)!, {

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type OpsRun, runOps } from '../support/ops-cli';
 import { orderStatus, paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
-import { startTestStack, type Tenant, type TestStack } from '../support/stack';
+import { startTestStack, type TestStack } from '../support/stack';
+import { type HotelWithRooms, hotelWithRooms } from '../support/hotel-rooms';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -25,7 +26,6 @@ let domain: {
   deliveries: typeof import('../../shared/domain/callbacks/deliveries');
   audit: typeof import('../../shared/domain/audit');
   store: typeof import('../../shared/store/booking-store');
-  roomStore: typeof import('../../shared/store/room-store');
 };
 
 const ops = (args: string[]): Promise<OpsRun> => runOps(stackFile, args);
@@ -57,7 +57,6 @@ beforeAll(async () => {
     deliveries: await import('../../shared/domain/callbacks/deliveries'),
     audit: await import('../../shared/domain/audit'),
     store: await import('../../shared/store/booking-store'),
-    roomStore: await import('../../shared/store/room-store'),
   };
 });
 
@@ -71,22 +70,10 @@ beforeEach(() => {
   receiver.received.length = 0;
 });
 
-interface Hotel {
-  tenant: Tenant;
-  rooms: Map<string, string>;
-}
+type Hotel = HotelWithRooms;
 
 /** A client with synced rooms 101 and 102, its callbacks going to the receiver. */
-async function hotel(): Promise<Hotel> {
-  const tenant = await stack.createTenant();
-  const put = await stack.request('PUT', '/api/v1/property-sync/rooms', {
-    key: tenant.syncKey,
-    body: { external_source: 'pms', rooms: ['101', '102'].map((n) => ({ external_room_id: `R${n}`, room_number: n, room_type: 'double', price: 100, max_occupancy: 2 })) },
-  });
-  expect(put.status).toBe(200);
-  await domain.deliveries.configureEndpoint(tenant.clientId, 'callback', { url: receiver.url });
-  return { tenant, rooms: new Map((await domain.roomStore.listRooms(tenant.clientId)).map((r) => [r.room_number, r.id])) };
-}
+const hotel = (): Promise<Hotel> => hotelWithRooms(stack, { callbackUrl: receiver.url });
 
 async function book(h: Hotel, room: string, checkIn: string, checkOut: string) {
   const { booking } = await domain.reception.createReceptionBooking(h.tenant.clientId, h.rooms.get(room)!, {

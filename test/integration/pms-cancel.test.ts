@@ -11,7 +11,8 @@ import { OpenApiValidator } from '../../shared/openapi/validator';
 import { emailTo } from '../support/inbox';
 import { orderStatus, paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
-import { type RequestOptions, startTestStack, type Tenant, type TestStack } from '../support/stack';
+import { type RequestOptions, startTestStack, type TestStack } from '../support/stack';
+import { type HotelWithRooms, hotelWithRooms } from '../support/hotel-rooms';
 
 let stack: TestStack;
 let receiver: Receiver;
@@ -21,7 +22,6 @@ let domain: {
   actor: typeof import('../../shared/domain/operator-actions/actor');
   staff: typeof import('../../shared/domain/operator-actions/booking-changes');
   store: typeof import('../../shared/store/booking-store');
-  roomStore: typeof import('../../shared/store/room-store');
 };
 
 beforeAll(async () => {
@@ -33,7 +33,6 @@ beforeAll(async () => {
     actor: await import('../../shared/domain/operator-actions/actor'),
     staff: await import('../../shared/domain/operator-actions/booking-changes'),
     store: await import('../../shared/store/booking-store'),
-    roomStore: await import('../../shared/store/room-store'),
   };
 });
 
@@ -59,22 +58,10 @@ async function cancel(bookingId: string, options: RequestOptions = {}) {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const cancelPath = (bookingId: string) => `/api/v1/property-sync/service-bookings/${bookingId}/cancel`;
 
-interface Hotel {
-  tenant: Tenant;
-  rooms: Map<string, string>;
-}
+type Hotel = HotelWithRooms;
 
 /** A client with synced rooms 101 and 102, its callbacks going to the receiver. */
-async function hotel(): Promise<Hotel> {
-  const tenant = await stack.createTenant();
-  const put = await stack.request('PUT', '/api/v1/property-sync/rooms', {
-    key: tenant.syncKey,
-    body: { external_source: 'pms', rooms: ['101', '102'].map((n) => ({ external_room_id: `R${n}`, room_number: n, room_type: 'double', price: 100, max_occupancy: 2 })) },
-  });
-  expect(put.status).toBe(200);
-  await domain.deliveries.configureEndpoint(tenant.clientId, 'callback', { url: receiver.url });
-  return { tenant, rooms: new Map((await domain.roomStore.listRooms(tenant.clientId)).map((r) => [r.room_number, r.id])) };
-}
+const hotel = (): Promise<Hotel> => hotelWithRooms(stack, { callbackUrl: receiver.url });
 
 /** A confirmed reception booking of the room, for a guest of an address of its own. */
 async function book(h: Hotel, room: string, checkIn: string, checkOut: string, guestEmail = `guest-${randomUUID()}@example.com`) {

@@ -9,6 +9,7 @@ import { verifySignature } from '../../shared/receiver-kit';
 import { orderStatus, paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
+import { type HotelWithRooms, hotelWithRooms } from '../support/hotel-rooms';
 
 let stack: TestStack;
 let receiver: Receiver;
@@ -58,16 +59,10 @@ async function refusal(call: Promise<unknown>) {
   return { status: error.status, code: error.code, message: error.message };
 }
 
-/** A client with synced rooms 101 and 102 (PMS source `pms`, external ids R101, R102). */
-async function hotel(): Promise<{ tenant: Tenant; rooms: Map<string, string> }> {
-  const tenant = await stack.createTenant();
-  const put = await stack.request('PUT', '/api/v1/property-sync/rooms', {
-    key: tenant.syncKey,
-    body: { external_source: 'pms', rooms: ['101', '102'].map((n) => ({ external_room_id: `R${n}`, room_number: n, room_type: 'double', price: 100, max_occupancy: 2 })) },
-  });
-  expect(put.status).toBe(200);
-  return { tenant, rooms: new Map((await domain.roomStore.listRooms(tenant.clientId)).map((r) => [r.room_number, r.id])) };
-}
+type Hotel = HotelWithRooms;
+
+/** A client with synced rooms 101 and 102. */
+const hotel = (): Promise<Hotel> => hotelWithRooms(stack);
 
 async function availableRoomNumbers(tenant: Tenant, checkIn: string, checkOut: string): Promise<string[]> {
   const response = await stack.request('GET', `/api/v1/property-sync/availability?check_in_date=${checkIn}&check_out_date=${checkOut}&guests=1`, { key: tenant.syncKey });
