@@ -14,6 +14,7 @@
  * operator's own address as user context data, for Cognito's threat protection.
  */
 import { createHmac } from 'node:crypto';
+import { Agent } from 'node:http';
 import type { CognitoIdentityProviderClient, UserContextDataType } from '@aws-sdk/client-cognito-identity-provider';
 import { userPool } from '../config';
 
@@ -56,6 +57,10 @@ export async function cognito(): Promise<{ api: CognitoIdentityProviderClient; s
     ...(pool.endpoint ? { endpoint: pool.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     // cognito-local answers what it does not support with HTTP 500: no point retrying.
     maxAttempts: pool.endpoint ? 1 : 3,
+    // Without retries, a kept-alive socket that cognito-local closes after its 5 s idle time,
+    // just as a call reuses it, fails that call ("socket hang up", seen in a full run): locally
+    // each call has a connection of its own.
+    ...(pool.endpoint ? { requestHandler: { httpAgent: new Agent({ keepAlive: false }) } } : {}),
   });
   return { api: client, sdk: loaded };
 }
