@@ -67,7 +67,7 @@ const shown = async (page: Page) => (await page.locator('main').innerText()).rep
 beforeAll(async () => {
   // A PMS that is gone fails a notification after three quick attempts.
   process.env.CALLBACK_RETRY_DELAYS_SECONDS = '0,0';
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   tenant = await stack.createTenant();
   callbacks = await import('../../shared/domain/callbacks/deliveries');

@@ -66,7 +66,7 @@ async function startEvilSite(target: string) {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   [tenant, other] = await Promise.all([stack.createTenant(), stack.createTenant()]);
   const { createOperator } = await import('../../shared/domain/operators');

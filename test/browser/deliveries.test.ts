@@ -96,7 +96,7 @@ const overflow = (page: Page) => page.evaluate(() => document.documentElement.sc
 beforeAll(async () => {
   // A PMS that cannot be reached fails a delivery after two quick retries.
   process.env.CALLBACK_RETRY_DELAYS_SECONDS = '0,0';
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   ({ dateInFull } = await import('../../shared/dashboard/pages/overview'));
   domain = {

@@ -107,7 +107,7 @@ async function availableRoomNumbers(checkIn: string, checkOut: string): Promise<
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   // A hotel of its own name and currency (the screenshots show them).
   const { createClientAccount } = await import('../../shared/domain/clients');

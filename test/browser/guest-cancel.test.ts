@@ -81,7 +81,7 @@ const eventsAt = (receiver: Receiver, event: string) =>
     .filter((body) => body.event === event);
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   [callbacks, webhooks] = await Promise.all([startReceiver(), startReceiver()]);
   const { createClientAccount } = await import('../../shared/domain/clients');
   const client = await createClientAccount({ name: 'Hotel Miramar', plan: 'premium', currency: 'EUR' });

@@ -85,7 +85,7 @@ const reportStep = () => onTestFailed(() => console.error(`guest-email: the fail
 const callbacks = () => receiver.received.filter((r) => r.headers['x-service-client'] === clientId).map((r) => JSON.parse(r.rawBody.toString('utf8')));
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   const { createClientAccount } = await import('../../shared/domain/clients');
   const client = await createClientAccount({ name: 'Hotel Miramar', plan: 'premium', currency: 'EUR' });

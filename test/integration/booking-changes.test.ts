@@ -23,7 +23,7 @@ let domain: {
 };
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   domain = {
     changes: await import('../../shared/domain/bookings/booking-changes'),

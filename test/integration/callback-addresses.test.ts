@@ -29,7 +29,7 @@ beforeAll(async () => {
   process.env.CALLBACK_RETRY_DELAYS_SECONDS = '0,0';
   // Each refusal is logged as a warning; this file makes many on purpose.
   process.env.LOG_LEVEL = 'ERROR';
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   domain = {
     bookings: await import('../../shared/domain/bookings/service-bookings'),

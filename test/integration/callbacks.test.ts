@@ -21,7 +21,7 @@ let domain: Domain;
 
 beforeAll(async () => {
   process.env.CALLBACK_RETRY_DELAYS_SECONDS = '0,0';
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   domain = {
     bookings: await import('../../shared/domain/bookings/service-bookings'),
@@ -230,7 +230,8 @@ describe('booking.confirmed', () => {
     await withEnv({ CALLBACK_QUEUE_URL: `${queueUrl}-missing` }, () => reception(h, '101'));
     const [waiting] = await domain.callbacks.listDeliveries(h.tenant.clientId);
     expect(waiting?.status).toBe('pending');
-    // The sweeper (every 200 ms here, every minute in the stack) puts it on the queue.
+    // The sweeper's next run (every minute) puts it on the queue.
+    await stack.sweep();
     const delivered = await settled(h.tenant.clientId, 'delivered');
     expect(delivered.delivery_id).toBe(waiting!.delivery_id);
     expect(receiver.received).toHaveLength(1);

@@ -34,7 +34,7 @@ let domain: {
 let pages: LocalFunction;
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   guest = await import('../../shared/domain/guest-booking/guest-bookings');
   domain = {

@@ -97,7 +97,7 @@ async function orderLookup(h: Hotel, orderReference: string) {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 500 });
+  stack = await startTestStack();
   [callbacks, webhooks] = await Promise.all([startReceiver(), startReceiver()]);
 });
 

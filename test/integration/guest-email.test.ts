@@ -115,7 +115,7 @@ const bookingsOf = async (clientId: string, email: string) => {
 };
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 500 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   const { guestBookingTableAccess } = await import('../../definitions/guest-booking-access');
   pages = { name: 'GuestBookingTest', handler: 'guest-booking', tableAccess: guestBookingTableAccess };

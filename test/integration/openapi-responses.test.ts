@@ -31,7 +31,7 @@ const validator = new OpenApiValidator(committed, { closedObjects: true });
 
 beforeAll(async () => {
   process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   tenant = await stack.createTenant();
   callbacks = await startReceiver();
   webhooks = await startReceiver();

@@ -47,7 +47,7 @@ async function opsRefusal(args: string[]): Promise<{ exit: number | null; code: 
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   dir = mkdtempSync(join(tmpdir(), 'ops-booking-changes-'));
   stackFile = join(dir, 'stack.json');

@@ -30,7 +30,7 @@ let domain: Domain;
 
 beforeAll(async () => {
   process.env.CALLBACK_RETRY_DELAYS_SECONDS = '0,0';
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   callbacks = await startReceiver();
   webhooks = await startReceiver();
   domain = {

@@ -25,7 +25,7 @@ let domain: {
 };
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   domain = {
     reception: await import('../../shared/domain/bookings/reception-bookings'),

@@ -39,7 +39,7 @@ beforeAll(async () => {
   process.env.STRIPE_SECRET_KEY = stripe.secretKey;
   process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
   process.env.CALLBACK_RETRY_DELAYS_SECONDS = '0,0';
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   webhooks = await startReceiver();
   domain = {
     deliveries: await import('../../shared/domain/callbacks/deliveries'),

@@ -25,7 +25,7 @@ let domain: {
 };
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   domain = {
     rooms: await import('../../shared/domain/rooms/service-rooms'),

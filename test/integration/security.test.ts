@@ -71,7 +71,7 @@ beforeAll(async () => {
   process.env.LOG_LEVEL = 'DEBUG';
   process.env.CALLBACK_RETRY_DELAYS_SECONDS = '0,0';
   process.env.STRIPE_WEBHOOK_SECRET ??= 'whsec_security_suite_only';
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   domain = {
     clients: await import('../../shared/domain/clients'),

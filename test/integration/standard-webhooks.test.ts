@@ -31,7 +31,7 @@ type Domain = {
 let domain: Domain;
 
 beforeAll(async () => {
-  stack = await startTestStack({ sweepIntervalMs: 200 });
+  stack = await startTestStack();
   receiver = await startReceiver();
   dir = mkdtempSync(join(tmpdir(), 'standard-webhooks-'));
   stackFile = join(dir, 'stack.json');
