@@ -21,7 +21,8 @@ const READ_WRITE = ['deliveries:read', 'deliveries:write'];
 beforeAll(async () => {
   // Tried once and retried once at once: a receiver that is down fails its deliveries quickly.
   process.env.CALLBACK_RETRY_DELAYS_SECONDS = '0';
-  stack = await startTestStack({ sandboxPayments: true });
+  // A replay goes on in the sweeper's runs: every second here, not every minute.
+  stack = await startTestStack({ sweepIntervalMs: 1_000, sandboxPayments: true });
   receiver = await startReceiver();
   callbacks = await import('../../shared/domain/callbacks/deliveries');
 });
