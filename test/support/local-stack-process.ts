@@ -46,6 +46,9 @@ export async function startStackProcess(ports: StackPorts, dataDir: string, env:
       SES_PORT: String(ports.ses),
       SANDBOX_PORT: String(ports.sandbox),
       LOCAL_DATA_DIR: dataDir,
+      // These stacks live seconds: DynamoDB Local without its optimizing compiler starts on half
+      // the CPU (infra/local/emulators.ts), and the tests start a dozen of them beside the others.
+      DYNAMODB_LOCAL_JAVA_OPTS: '-Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,7 +60,9 @@ export async function startStackProcess(ports: StackPorts, dataDir: string, env:
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in 30 s:\n${output}`)), 30_000);
+    // Alone it is ready in a few seconds; beside two other test files on two cores, a start was
+    // seen to take over 30 s.
+    const timer = setTimeout(() => reject(new Error(`not ready in 90 s:\n${output}`)), 90_000);
     child.stdout!.on('data', () => {
       const match = /ready: (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match) {

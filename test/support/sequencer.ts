@@ -10,9 +10,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /** Longest first, as measured alone on 2 cores (README "Tests and benchmarks"). */
 const LONGEST = [
   'test/integration/local-stack-recovery.test.ts',
-  'test/integration/deliveries-api.test.ts',
   'test/integration/crash.test.ts',
   'test/integration/faults.test.ts',
+  'test/integration/deliveries-api.test.ts',
   'test/integration/local-stack.test.ts',
   'test/integration/local-stack-ports.test.ts',
   'test/integration/ops.test.ts',
