@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { callbackQueue } from '../../definitions/queues';
-import { invoke, supportFunction } from '../../infra/local/lambda-runtime';
+import { sweepOnce } from '../../infra/local/delivery-sweeper';
 import { configureEndpoint, listDeliveries } from '../../shared/domain/callbacks/deliveries';
 import type { SweepResult } from '../../shared/domain/callbacks/sweep';
 import { batchPut } from '../../shared/store/batch';
@@ -69,7 +69,7 @@ export async function callbackDrain(config: BenchConfig, stack: BenchStack): Pro
     const runs: { result: SweepResult; ms: number }[] = [];
     do {
       const runStart = performance.now();
-      const result = (await invoke(supportFunction('sweep-deliveries'), {}, 60_000)) as SweepResult;
+      const result = (await sweepOnce()) as SweepResult;
       runs.push({ result, ms: performance.now() - runStart });
     } while (!runs.at(-1)!.result.drained && runs.length < 5);
     const sweptMs = performance.now() - t0;

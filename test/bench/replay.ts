@@ -7,7 +7,7 @@
  * arrived. Figures: the answer time, and the rate from the answer to the last callback received.
  */
 import { randomUUID } from 'node:crypto';
-import { invoke, supportFunction } from '../../infra/local/lambda-runtime';
+import { sweepOnce } from '../../infra/local/delivery-sweeper';
 import { configureEndpoint, listDeliveries } from '../../shared/domain/callbacks/deliveries';
 import { issueApiKey } from '../../shared/domain/clients';
 import { batchPut } from '../../shared/store/batch';
@@ -54,7 +54,7 @@ export async function replay(config: BenchConfig, stack: BenchStack): Promise<Se
     const sweeping = (async () => {
       while (runs < 30 && ![...ids].every((id) => receiver.arrivals.has(id))) {
         runs++;
-        await invoke(supportFunction('sweep-deliveries'), {}, 60_000);
+        await sweepOnce();
       }
     })();
     const progress = setInterval(() => config.log(`arrived ${receiver.arrivals.size}, sweeper runs ${runs}`), 5000);

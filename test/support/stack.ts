@@ -13,7 +13,7 @@ import type { KeyKind } from '../../definitions/routes';
 import { ensureQueues } from '../../infra/local/local-queues';
 import { ensureTable } from '../../infra/local/local-table';
 import { ensureKeyFile } from '../../infra/local/key-files';
-import { invoke, supportFunction } from '../../infra/local/lambda-runtime';
+import { sweepOnce } from '../../infra/local/delivery-sweeper';
 import { serve, type ServingStack } from '../../infra/local/serve';
 
 export interface ApiResponse<T = any> {
@@ -140,6 +140,6 @@ export async function startTestStack(
       return { clientId: client.client_id, syncKey: sync.key, syncKeyId: sync.key_id, paymentKey: payment.key, paymentKeyId: payment.key_id };
     },
     issueKey,
-    sweep: () => invoke(supportFunction('sweep-deliveries'), {}, 60_000),
+    sweep: sweepOnce,
   };
 }
