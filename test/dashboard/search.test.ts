@@ -6,10 +6,10 @@
  * booking is found by what it is now, never by what it was; at most 20 results, the latest stays
  * first; an empty or too long search answered with the error summary (400).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type DashboardClient, signedInOperator, textOf } from '../support/dashboard-client';
 import { runOps } from '../support/ops-cli';
 import { orderStatus, paidRoomBooking } from '../support/paid-orders';
@@ -282,6 +282,7 @@ describe('bookings written before the search', () => {
     expect(linkedIdsOfList((await h.staff.get('/dashboard/bookings?limit=10')).text)).toEqual([]);
 
     const dir = mkdtempSync(join(tmpdir(), 'search-ops-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const stackFile = join(dir, 'stack.json');
     writeFileSync(stackFile, JSON.stringify(stack.info));
     const run = await runOps(stackFile, ['bookings', 'reindex', '--client', h.tenant.clientId, '--json']);

@@ -4,13 +4,14 @@
  * number), and the queue's settings stay consistent with the sender's timeout. Bundling is
  * skipped (aws:cdk:bundling-stacks).
  */
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { callbackQueue } from '../../definitions/queues';
 import { HotelIntegrationStack } from '../../infra/stack';
+import { testApp } from '../support/cdk-app';
 
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 const stack = new HotelIntegrationStack(app, 'HotelIntegration-prod', { stage: 'prod' });
 const template = Template.fromStack(stack);
 const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);

@@ -3,7 +3,7 @@
  * (API keys from the authorizer), the cached sync authorizer and the uncached payment one, the
  * WAF web ACL on the stage, and the gateway responses API Gateway answers with itself.
  */
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY_CACHE_TTL_SECONDS, MAX_AUTHORIZER_CACHE_TTL_SECONDS, REVOCATION_BOUND_SECONDS } from '../../definitions/authorizers';
@@ -12,12 +12,13 @@ import { DEFAULT_PLAN_LIMITS, PLANS } from '../../definitions/plans';
 import { type Route, routes, routesOfStage, servedByApi } from '../../definitions/routes';
 import { HotelIntegrationStack, usagePlanOutputKey } from '../../infra/stack';
 import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
+import { testApp } from '../support/cdk-app';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
 
 function synth(props: Partial<HotelIntegrationStackProps> = {}) {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp();
   const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test', sandboxPayments: true, ...props });
   const json = Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson; DependsOn?: string[] }>; Outputs: Record<string, CfnJson> };
   const ofType = (type: string) => Object.entries(json.Resources).filter(([, r]) => r.Type === type);

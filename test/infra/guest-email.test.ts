@@ -11,19 +11,20 @@
  * and "Identity and access management in Amazon SES",
  * https://docs.aws.amazon.com/ses/latest/dg/control-user-access.html.
  */
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { routesOfStage } from '../../definitions/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
 import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
+import { testApp } from '../support/cdk-app';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
 
 function synth(props: Partial<HotelIntegrationStackProps>) {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp();
   const stack = new HotelIntegrationStack(app, 'HotelIntegration-email', { stage: 'email', sandboxPayments: true, ...props });
   const resources = (Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson }> }).Resources;
   const idOf = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);

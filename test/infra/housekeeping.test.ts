@@ -3,17 +3,18 @@
  * of a path in the access logs, the table's deletion protection, the sweeper without Lambda's
  * asynchronous retries, the guest function's currencies. Bundling is skipped (aws:cdk:bundling-stacks).
  */
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { guestRoutes } from '../../definitions/page-routes';
 import { DEFAULT_SUPPORTED_CURRENCIES } from '../../definitions/service-defaults';
 import { HotelIntegrationStack } from '../../infra/stack';
+import { testApp } from '../support/cdk-app';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
 
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 const stack = new HotelIntegrationStack(app, 'HotelIntegration-prod', { stage: 'prod', supportedCurrencies: ['EUR', 'KES'] });
 const template = Template.fromStack(stack);
 const resources = (template.toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson }> }).Resources;

@@ -7,7 +7,7 @@
  * Read from the synthesized template of a stage with the sandbox and of prod.
  */
 import { readFileSync } from 'node:fs';
-import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { routesOfStage } from '../../definitions/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
 import { CLIENT_CONFIG_PARTITION, KEY_PARTITIONS } from '../../definitions/table-access';
 import { keys, PARTITION_PREFIXES } from '../../shared/store/keys';
+import { testApp } from '../support/cdk-app';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
@@ -25,7 +26,7 @@ type CfnJson = any;
 const WRITE = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
 
 function synth(stage: string, sandboxPayments: boolean) {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp();
   const stack = new HotelIntegrationStack(app, `HotelIntegration-${stage}`, { stage, sandboxPayments });
   const resources = (Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson }> }).Resources;
   const idOf = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
@@ -73,7 +74,7 @@ describe('partition-key prefixes', () => {
 
 describe('a declaration', () => {
   it('that writes without naming its partition-key prefixes does not synthesize', () => {
-    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Undeclared');
+    const stack = new Stack(testApp(), 'Undeclared');
     const table = new ServiceTable(stack, 'Table');
     const fn = new ServiceFunction(stack, 'UndeclaredWriterFunction', { handler: 'authorizer', description: 'x', stage: 'test', table, logRetention: RetentionDays.ONE_DAY });
     expect(() => fn.grantTableAccess(table, { actions: ['GetItem', 'PutItem'] })).toThrow(/UndeclaredWriterFunction declares PutItem but no partition-key prefixes/);

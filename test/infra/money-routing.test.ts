@@ -8,13 +8,14 @@
  * the Period; TreatMissingData notBreaching keeps the alarm OK in the (usual) periods without one;
  * AlarmActions are the ARNs notified on the transition to ALARM.
  */
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { MONEY_ROUTING_METRICS } from '../../definitions/metrics';
 import { HotelIntegrationStack } from '../../infra/stack';
+import { testApp } from '../support/cdk-app';
 
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 const stack = new HotelIntegrationStack(app, 'HotelIntegration-money', { stage: 'money' });
 const template = Template.fromStack(stack);
 

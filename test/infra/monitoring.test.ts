@@ -4,7 +4,7 @@
  * What AWS does with these (KMS and SNS policies for cloudwatch.amazonaws.com, metric filters)
  * cannot run here: the comments in infra/constructs/monitoring.ts cite the documentation.
  */
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
@@ -13,11 +13,12 @@ import { API_METRICS, PAYMENT_METRICS, SWEEPER_METRICS } from '../../definitions
 import { routesOfStage } from '../../definitions/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
 import { tableDefinition } from '../../definitions/table';
+import { testApp } from '../support/cdk-app';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
 
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 // With the sandbox provider, so that every route function is deployed and checked.
 const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test', sandboxPayments: true });
 const template = Template.fromStack(stack);

@@ -5,18 +5,19 @@
  * order-creating functions only; the settlement alarms.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routes, sandboxRoutes as sandboxRouteTable } from '../../definitions/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
 import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
+import { testApp } from '../support/cdk-app';
 
-const newApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const newApp = () => testApp();
 const build = (props: HotelIntegrationStackProps) => {
   const stack = new HotelIntegrationStack(newApp(), `HotelIntegration-${props.stage}`, props);
   return { stack, template: Template.fromStack(stack) };
@@ -124,6 +125,7 @@ describe('the sandbox provider in deployed stages', () => {
       encoding: 'utf8',
       timeout: 60_000,
     });
+    rmSync(outdir, { recursive: true, force: true });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/Cannot synthesize stage "prod": sandboxPayments cannot be turned on for the stage "prod"/);
     expect(run.stderr).not.toMatch(/\n\s+at /);

@@ -1,12 +1,13 @@
 /** Stack props that operators override per stage, and the validation of their values. */
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { HotelIntegrationStack } from '../../infra/stack';
 import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
+import { testApp } from '../support/cdk-app';
 
-const newApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const newApp = () => testApp();
 
 describe('stack props', () => {
   const app = newApp();

@@ -2,7 +2,7 @@
  * Template assertions for the deployed stack. Bundling is skipped (aws:cdk:bundling-stacks),
  * so this synthesizes in a couple of seconds; `npm run synth` covers the real bundles.
  */
-import { App, type CfnElement, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
@@ -18,6 +18,7 @@ import { DEFAULT_THROTTLING } from '../../infra/stage-settings';
 import { isWriteAction, supportFunctionAccess, type TableAccess } from '../../definitions/table-access';
 import { indexProjection, tableDefinition } from '../../definitions/table';
 import { keys } from '../../shared/store/keys';
+import { testApp } from '../support/cdk-app';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
@@ -26,7 +27,7 @@ interface CfnResourceJson {
   Properties: CfnJson;
 }
 
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 // With the sandbox provider, so that the whole route table is deployed and checked.
 const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test', sandboxPayments: true });
 /** Every route this stage deploys: the API's, the dashboard's and the sandbox checkout's. */
@@ -527,7 +528,7 @@ describe('monitoring', () => {
 describe('least privilege', () => {
   const tableArn = { 'Fn::GetAtt': [logicalId(stack.table), 'Arn'] };
   // Production's shape too: no sandbox routes.
-  const prodStack = new HotelIntegrationStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'HotelIntegration-prod', { stage: 'prod' });
+  const prodStack = new HotelIntegrationStack(testApp(), 'HotelIntegration-prod', { stage: 'prod' });
   const prodResources = Template.fromStack(prodStack).toJSON().Resources as Record<string, CfnResourceJson>;
   const resourcesOf = (target: HotelIntegrationStack): Record<string, CfnResourceJson> => (target === stack ? resources : prodResources);
   // The test stage's routes include every route of prod's.

@@ -3,15 +3,16 @@
  * table's indexes project only what their queries read (docs/data-model.md): never ALL, never
  * guest data. Checked on the synthesized template of a prod stage and of a stage with every route.
  */
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, MAX_ROUTE_TIMEOUT_SECONDS, routes, routesOfStage } from '../../definitions/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
 import { tableDefinition } from '../../definitions/table';
 import { WRITE_RESERVE_MS, WRITE_ROUND_MS } from '../../shared/domain/property-sync/time-budget';
+import { testApp } from '../support/cdk-app';
 
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const app = testApp();
 const stages = [
   { stack: new HotelIntegrationStack(app, 'HotelIntegration-prod', { stage: 'prod' }), routes: routesOfStage({ sandboxPayments: false }) },
   { stack: new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test', sandboxPayments: true }), routes: routesOfStage({ sandboxPayments: true }) },

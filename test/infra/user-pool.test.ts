@@ -2,7 +2,7 @@
  * The operators' user pool and the dashboard's app client (infra/constructs/user-pool.ts), and
  * the cookies a deployed stage's dashboard sets (shared/dashboard/cookies.ts).
  */
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -10,9 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { OperatorUserPool } from '../../infra/constructs/user-pool';
 import { userPoolDefinition } from '../../definitions/user-pool';
 import { COOKIE, cookieScope, scopedCookieOptions, serializeCookie } from '../../shared/dashboard/cookies';
+import { testApp } from '../support/cdk-app';
 
 describe('operator user pool', () => {
-  const app = new App();
+  const app = testApp();
   const stack = new Stack(app, 'Pool');
   const pool = new OperatorUserPool(stack, 'Operators', { stage: 'prod' });
   pool.allowSessions(new Role(stack, 'SignInRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') }));
