@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import LongestFirstSequencer from './test/support/sequencer';
+import LongestFirstSequencer from './test/support/sequencer.ts';
 
 // `env` below reaches the test workers only; the global setup runs in this process and loads the
 // SDK too, which would print its Node-version warning once into the test output.
