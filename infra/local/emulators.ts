@@ -21,6 +21,8 @@ const require = createRequire(import.meta.url);
 export interface Emulator {
   endpoint: string;
   port: number;
+  /** The emulator's own process (the shell that starts it execs it): what the bench's CPU figures read. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -125,7 +127,7 @@ export async function startDynamoLocal(options: { port?: number; dataDir?: strin
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   await waitUntil('DynamoDB Local', child, () => client.send(new ListTablesCommand({})), 30_000);
   client.destroy();
-  return { endpoint, port, stop: () => stopChild(child) };
+  return { endpoint, port, pid: child.pid, stop: () => stopChild(child) };
 }
 
 /** fauxqs (SQS emulator) as a child process. Queues live in memory. */
@@ -142,7 +144,7 @@ export async function startSqsEmulator(options: { port?: number; logFile?: strin
   const client = sqsClient(endpoint);
   await waitUntil('SQS emulator', child, () => client.send(new ListQueuesCommand({})), 20_000);
   client.destroy();
-  return { endpoint, port, stop: () => stopChild(child) };
+  return { endpoint, port, pid: child.pid, stop: () => stopChild(child) };
 }
 
 /**
@@ -164,7 +166,7 @@ export async function startSesEmulator(options: { port?: number; logFile?: strin
     },
     20_000,
   );
-  return { endpoint, port, stop: () => stopChild(child) };
+  return { endpoint, port, pid: child.pid, stop: () => stopChild(child) };
 }
 
 export interface CognitoEmulator extends Emulator {
@@ -207,6 +209,7 @@ export async function startCognitoLocal(options: { port?: number; dataDir: strin
     userPoolId: LOCAL_USER_POOL_ID,
     userPoolClientId: LOCAL_USER_POOL_CLIENT_ID,
     issuer: `${endpoint}/${LOCAL_USER_POOL_ID}`,
+    pid: child.pid,
     stop: () => stopChild(child),
   };
 }

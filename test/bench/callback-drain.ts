@@ -13,6 +13,7 @@ import type { SweepResult } from '../../shared/domain/callbacks/sweep';
 import { batchPut } from '../../shared/store/batch';
 import { newDelivery, newDeliveryItem } from '../../shared/store/delivery-store';
 import { DELIVERY_DUE_SHARDS } from '../../shared/store/keys';
+import { cpuSnapshot, cpuUse, describeCpuUse } from './lib/cpu';
 import { startCallbackReceiver, waitUntil } from './lib/receiver';
 import type { BenchStack } from './lib/stack';
 import { ms, round } from './lib/stats';
@@ -64,6 +65,7 @@ export async function callbackDrain(config: BenchConfig, stack: BenchStack): Pro
     config.log(`${count} deliveries due; running the sweeper`);
 
     const before = stack.meter.snapshot();
+    const cpuBefore = cpuSnapshot(stack.pids);
     const t0 = performance.now();
     // The real sweeper function, as the schedule invokes it; a run that stops at its deadline leaves the rest to the next run.
     const runs: { result: SweepResult; ms: number }[] = [];
@@ -75,6 +77,7 @@ export async function callbackDrain(config: BenchConfig, stack: BenchStack): Pro
     const sweptMs = performance.now() - t0;
     await waitUntil(`${count} deliveries`, () => [...ids].every((id) => receiver.arrivals.has(id)), 180_000, 100);
     const drainMs = receiver.lastAt() - t0;
+    const cpu = cpuUse(cpuBefore, cpuSnapshot(stack.pids), count);
     // The last attempts are recorded, and late duplicates, if any, arrive now.
     await new Promise((r) => setTimeout(r, 1000));
     // Before the checks below, whose listing reads would count too.
@@ -123,6 +126,9 @@ export async function callbackDrain(config: BenchConfig, stack: BenchStack): Pro
         figure: 'DynamoDB per delivery (sweep, attempt, record)',
         value: `${round(used.calls / count, 1)} calls, ${round(used.rcu / count, 2)} RCU, ${round(used.wcu / count, 2)} WCU`,
       },
+      ...(cpu
+        ? [{ figure: 'CPU from the sweeper run to the last callback (/proc)', value: describeCpuUse(cpu, 'delivery', { dynamodb: 'DynamoDB Local', sqs: 'SQS emulator' }) }]
+        : []),
     ];
     return {
       id: 'drain',
@@ -150,6 +156,7 @@ export async function callbackDrain(config: BenchConfig, stack: BenchStack): Pro
         statuses,
         unsharded_minutes: unshardedMinutes,
         dynamodb: used,
+        cpu,
       },
       seconds: (performance.now() - started) / 1000,
     };

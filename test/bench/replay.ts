@@ -12,6 +12,7 @@ import { configureEndpoint, listDeliveries } from '../../shared/domain/callbacks
 import { issueApiKey } from '../../shared/domain/clients';
 import { batchPut } from '../../shared/store/batch';
 import { newDelivery, newDeliveryItem } from '../../shared/store/delivery-store';
+import { cpuSnapshot, cpuUse, describeCpuUse } from './lib/cpu';
 import { startCallbackReceiver, waitUntil } from './lib/receiver';
 import type { BenchStack } from './lib/stack';
 import { ms, round } from './lib/stats';
@@ -40,6 +41,7 @@ export async function replay(config: BenchConfig, stack: BenchStack): Promise<Se
     const until = new Date(Date.parse(since) + count).toISOString();
     config.log(`${count} failed deliveries written; replaying`);
 
+    const cpuBefore = cpuSnapshot(stack.pids);
     const t0 = performance.now();
     const answer = await fetch(`${stack.url}/api/v1/deliveries/replay`, {
       method: 'POST',
@@ -59,6 +61,7 @@ export async function replay(config: BenchConfig, stack: BenchStack): Promise<Se
     })();
     const progress = setInterval(() => config.log(`arrived ${receiver.arrivals.size}, sweeper runs ${runs}`), 5000);
     await waitUntil(`${count} deliveries`, () => [...ids].every((id) => receiver.arrivals.has(id)), 300_000, 100);
+    const cpu = cpuUse(cpuBefore, cpuSnapshot(stack.pids), count);
     await sweeping;
     clearInterval(progress);
     const drainMs = receiver.lastAt() - t0;
@@ -88,6 +91,9 @@ export async function replay(config: BenchConfig, stack: BenchStack): Promise<Se
         target: `≥ ${RATE_TARGET}/s`,
         met: perSecond >= RATE_TARGET && allGood,
       },
+      ...(cpu
+        ? [{ figure: 'CPU from the request to the last callback (/proc)', value: describeCpuUse(cpu, 'delivery', { dynamodb: 'DynamoDB Local', sqs: 'SQS emulator' }) }]
+        : []),
       {
         figure: 'Deliveries: recorded delivered / duplicates',
         value: `${delivered} of ${count} / ${duplicates} (statuses ${JSON.stringify(statuses)})`,
@@ -105,7 +111,7 @@ export async function replay(config: BenchConfig, stack: BenchStack): Promise<Se
         'as its schedule invokes it, marking and queueing the rest; the local poller runs the sender against a loopback receiver answering 200.',
       rows,
       notes: [],
-      data: { deliveries: count, answer_ms: Math.round(answerMs), queued: answered.queued, drain_ms: Math.round(drainMs), per_second: round(perSecond, 1), sweeper_runs: runs, duplicates },
+      data: { deliveries: count, answer_ms: Math.round(answerMs), queued: answered.queued, drain_ms: Math.round(drainMs), per_second: round(perSecond, 1), sweeper_runs: runs, duplicates, cpu },
       seconds: (performance.now() - started) / 1000,
     };
   } finally {

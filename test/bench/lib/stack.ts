@@ -20,6 +20,8 @@ export interface BenchStack {
   serving: ServingStack;
   meter: CapacityMeter;
   http: HttpClient;
+  /** The emulators' processes, whose CPU the drains report (lib/cpu.ts). */
+  pids: { dynamodb?: number; sqs?: number };
   createTenant(name: string): Promise<Tenant>;
 }
 
@@ -70,6 +72,7 @@ export async function startBenchStack(workDir: string, started: { stop(): Promis
     serving,
     meter,
     http,
+    pids: { dynamodb: dynamo.pid, sqs: sqs.pid },
     async createTenant(name) {
       const client = await clients.createClientAccount({ name, plan: 'premium' });
       const sync = await clients.issueApiKey({ clientId: client.client_id, kind: 'sync' });
