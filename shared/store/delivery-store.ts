@@ -239,23 +239,23 @@ export type LeaseRefusal = { status: DeliveryStatus; due_at: string; indexed_at?
 
 /**
  * Claims a delivery for one attempt: only when it is waiting (pending or retrying), due, and
- * not leased by another attempt; moves it on the due index to `resendAfter`, so the sweeper
- * leaves it to this attempt and to the queue's own redelivery of its message. Returns the
- * claimed record, or, read by the same call, what the delivery is instead (no read before the
- * claim).
+ * not leased by another attempt. Its place on the due index stays where its hand-off to the
+ * queue put it, past its message's visibility timeout and the grace (docs/data-model.md "The
+ * due index and its sweeper"): moving it again here cost each delivery another index write.
+ * Returns the claimed record, or, read by the same call, what the delivery is instead (no read
+ * before the claim).
  */
 export async function leaseDelivery(
   deliveryId: string,
   now: Date,
   leaseMs: number,
-  resendAfter: string,
 ): Promise<{ leased: DeliveryRecord } | { leased?: undefined; current: LeaseRefusal }> {
   try {
     const { Attributes } = await db.send(
       new UpdateCommand({
         TableName: TABLE,
         Key: keys.delivery(deliveryId),
-        UpdateExpression: 'SET lease_until = :until, gsi1pk = :duePk, gsi1sk = :dueSk',
+        UpdateExpression: 'SET lease_until = :until',
         ConditionExpression:
           'attribute_exists(pk) AND #status IN (:pending, :retrying) AND due_at <= :now AND (attribute_not_exists(lease_until) OR lease_until < :now)',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -264,7 +264,6 @@ export async function leaseDelivery(
           ':now': now.toISOString(),
           ':pending': 'pending',
           ':retrying': 'retrying',
-          ...dueIndexValues(resendAfter, deliveryId),
         },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -3,7 +3,8 @@
  * a `retrying` delivery whose message is purged from the queue, and one whose attempt died
  * holding its lease, are found by the sweeper once their resend-after time on the due index has
  * passed, and sent under their own delivery id with the same bytes; while the message is on the
- * queue, the sweeper leaves the delivery alone. The file has its own table, and its sweeper runs
+ * queue, the sweeper leaves the delivery alone; one it hands out again while an attempt holds it
+ * is not sent twice. The file has its own table, and its sweeper runs
  * only when a test calls it, at the time the scheduled run would see.
  */
 import { randomUUID } from 'node:crypto';
@@ -135,16 +136,21 @@ describe('a delivery whose queue message is gone', () => {
     expect(await sweepAt(new Date(Date.now() + 24 * 3600_000))).toMatchObject({ enqueued: 0 });
   });
 
-  it('whose attempt died holding its lease is sent again once the lease window has passed', async () => {
+  it('whose attempt died holding its lease is sent again at the resend-after time of its hand-off', async () => {
     const window = m.resend.resendWindowMs();
-    // An attempt leased it (as the sender does on receiving its message) and died before
-    // recording anything; its message is gone with it.
-    const leasedAt = new Date(Date.now() - window - 10_000);
-    const { id, payload } = await waitingDelivery(new Date(leasedAt.getTime() - 60_000).toISOString());
-    const lease = await withinInvocation(sender, () => m.store.leaseDelivery(id, leasedAt, m.resend.LEASE_MS, m.resend.resendAfter(leasedAt.getTime())));
+    // Handed to the queue (the entry moves to its resend-after time); its message was received
+    // within the grace, and the attempt that leased it died before recording anything. The
+    // message is gone with it.
+    const handedAt = new Date(Date.now() - window - 10_000);
+    const { id, payload } = await waitingDelivery(new Date(handedAt.getTime() - 60_000).toISOString());
+    await m.store.markEnqueued(id, (await m.store.getDelivery(id))!.due_at, m.resend.resendAfter(handedAt.getTime()));
+    const leasedAt = new Date(handedAt.getTime() + 5_000);
+    const lease = await withinInvocation(sender, () => m.store.leaseDelivery(id, leasedAt, m.resend.LEASE_MS));
     expect(lease.leased?.delivery_id).toBe(id);
+    // The lease leaves the entry where the hand-off put it: past the lease's end.
     const indexedAt = (await indexTimeOf(id))!;
-    expect(indexedAt).toBe(plus(leasedAt.toISOString(), window));
+    expect(indexedAt).toBe(plus(handedAt.toISOString(), window));
+    expect(Date.parse(indexedAt)).toBeGreaterThan(Date.parse(lease.leased!.lease_until!));
 
     expect(await sweepAt(new Date(Date.parse(indexedAt) - 1))).toMatchObject({ enqueued: 0 });
     expect(await sweepAt()).toMatchObject({ enqueued: 1 });
@@ -152,5 +158,34 @@ describe('a delivery whose queue message is gone', () => {
     expect(done.attempts.map((a) => a.status_code)).toEqual([200]);
     expect(receiver.received).toHaveLength(1);
     expectSameDelivery(id, payload);
+  });
+
+  it('received more than the grace late, and handed out again by the sweeper during its attempt: the new message is a skipped duplicate', async () => {
+    const window = m.resend.resendWindowMs();
+    // A backlog: handed to the queue more than the window ago, its message received only now.
+    const handedAt = new Date(Date.now() - window - 1_000);
+    const { id } = await waitingDelivery(new Date(handedAt.getTime() - 1_000).toISOString());
+    await m.store.markEnqueued(id, (await m.store.getDelivery(id))!.due_at, m.resend.resendAfter(handedAt.getTime()));
+    const attemptAt = new Date();
+    const held = await withinInvocation(sender, () => m.store.leaseDelivery(id, attemptAt, m.resend.LEASE_MS));
+    expect(held.leased?.delivery_id).toBe(id);
+
+    // Its entry's time has passed: the sweeper puts it on the queue again, and moves the entry on.
+    expect(await sweepAt()).toMatchObject({ enqueued: 1 });
+    expect(Date.parse((await indexTimeOf(id))!)).toBeGreaterThan(Date.now() + window - 10_000);
+    // An attempt for that message finds the lease held: nothing is sent.
+    expect(await withinInvocation(sender, () => m.deliveries.attemptDelivery(id))).toBe('skipped');
+    // The attempt holding the lease ends; the sender's run of the new message sent nothing.
+    await m.store.recordAttempt(id, { at: attemptAt.toISOString(), status_code: 200, duration_ms: 5, error: null }, { status: 'delivered', onDueIndex: false });
+    const { GetQueueAttributesCommand } = await import('@aws-sdk/client-sqs');
+    await waitFor('the callback queue empty', async () => {
+      const { Attributes = {} } = await stack.sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: stack.info.callbackQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+      );
+      return Attributes.ApproximateNumberOfMessages === '0' && Attributes.ApproximateNumberOfMessagesNotVisible === '0';
+    });
+    expect(receiver.received).toHaveLength(0);
+    expect(await m.store.getDelivery(id)).toMatchObject({ status: 'delivered' });
+    expect(await indexTimeOf(id)).toBeUndefined();
   });
 });

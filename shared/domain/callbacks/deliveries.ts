@@ -227,7 +227,7 @@ function signedHeaders(delivery: DeliveryRecord, target: { secret: string; previ
  * `targets` is shared by the attempts of one batch.
  */
 export async function attemptDelivery(deliveryId: string, now = new Date(), targets: SendTargets = new Map()): Promise<DeliveryStatus | 'skipped'> {
-  const claim = await leaseDelivery(deliveryId, now, LEASE_MS, resendAfter(now.getTime()));
+  const claim = await leaseDelivery(deliveryId, now, LEASE_MS);
   if (!claim.leased) {
     const { current } = claim;
     if (current && !TERMINAL_STATUSES.includes(current.status) && Date.parse(current.due_at) > now.getTime() + 1000) {

@@ -2,9 +2,12 @@
  * When the sweeper sends a waiting delivery again (docs/behaviour.md "Nothing lost across crashes").
  * Every `pending` or `retrying` delivery stays on the due index (docs/data-model.md, "The due
  * index and its sweeper"); its time there is when it is to be sent again unless something moves
- * it first. Each hand-off to the queue and each attempt's lease moves it past the moment the
- * queue itself would hand the message out again, so the sweeper only finds deliveries whose
- * message the queue lost (a purge, an emulator restart) or that never reached it.
+ * it first. Each hand-off to the queue moves it past the moment the queue itself would hand the
+ * message out again, and past the lease of an attempt that receives the message within the
+ * grace, so the sweeper only finds deliveries whose message the queue lost (a purge, an emulator
+ * restart), that never reached it, or that were received more than the grace late (a backlog):
+ * sent again under their own id, where an attempt holding the lease makes the new message a
+ * skipped duplicate. The lease itself leaves the index alone (one write fewer per delivery).
  */
 import { config } from '../../config';
 
@@ -18,9 +21,10 @@ export const LEASE_MS = ATTEMPT_TIMEOUT_MS + 20_000;
 export const RESEND_GRACE_MS = 30_000;
 
 /**
- * How long after its message becomes visible (or after an attempt leased it) a delivery is sent
- * again if nothing moved it: a message received and not deleted (its attempt crashed) is handed
- * out again by the queue after its visibility timeout; a lease ends before that; then the grace.
+ * How long after its message becomes visible a delivery is sent again if nothing moved it: a
+ * message received and not deleted (its attempt crashed) is handed out again by the queue after
+ * its visibility timeout; the lease of an attempt that received it within the grace ends before
+ * that; then the grace.
  */
 export function resendWindowMs(): number {
   return Math.max(config().callbackVisibilityTimeoutSeconds * 1000, LEASE_MS) + RESEND_GRACE_MS;
