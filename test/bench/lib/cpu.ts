@@ -21,7 +21,7 @@ const TICK_MS = (() => {
 
 export interface CpuSnapshot {
   at: number;
-  /** Busy ms of the whole machine (every state but idle and iowait). */
+  /** Busy ms of the whole machine (user, nice, system, irq and softirq). */
   machine: number;
   /** Busy ms of this process (user and system). */
   self: number;
@@ -30,10 +30,10 @@ export interface CpuSnapshot {
 }
 
 function machineBusyMs(): number {
-  // cpu user nice system idle iowait irq softirq steal ...
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const busy = fields.reduce((sum, value, i) => (i === 3 || i === 4 ? sum : sum + value), 0);
-  return busy * TICK_MS;
+  // cpu user nice system idle iowait irq softirq steal guest guest_nice: idle and iowait are not
+  // busy, steal is another guest's, and guest time is counted in user time already.
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (user + nice + system + irq + softirq) * TICK_MS;
 }
 
 function processBusyMs(pid: number): number {
