@@ -11,24 +11,8 @@ import { dashboardRoutes, guestRoutes } from './page-routes';
 import { deliveryRouteTable } from './delivery-routes';
 import { REFUND_WRITES, type RouteAccess, SETTLEMENT_WRITES } from './route-access';
 
-export const SYNC_SCOPES = [
-  'room_categories:write',
-  'rooms:write',
-  'bookings:write',
-  'checkins:write',
-  'availability:read',
-] as const;
-export type SyncScope = (typeof SYNC_SCOPES)[number];
-/**
- * Beyond the spec's five: a receiver reading and resending its own deliveries (a sync key its
- * callbacks, a payment key its webhooks). Only given when asked for: a key made without them
- * keeps exactly the scopes it had.
- */
-export const DELIVERY_SCOPES = ['deliveries:read', 'deliveries:write'] as const;
-export type DeliveryScope = (typeof DELIVERY_SCOPES)[number];
-/** Every scope a key can carry: a sync key any of them, a payment key the delivery scopes only. */
-export const KEY_SCOPES = [...SYNC_SCOPES, ...DELIVERY_SCOPES] as const;
-export type KeyKind = 'sync' | 'payment';
+export { DELIVERY_SCOPES, type DeliveryScope, KEY_SCOPES, type KeyKind, SYNC_SCOPES, type SyncScope } from './scopes';
+import type { DeliveryScope, KeyKind, SyncScope } from './scopes';
 
 /** Who may open a dashboard page: every operator of the client, or its admins only. */
 export type OperatorAccess = 'staff' | 'admin';

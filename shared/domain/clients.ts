@@ -1,7 +1,7 @@
 /** Operator use cases: clients and their API keys. The full key leaves here once. */
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_PLAN, isPlan, PAYMENT_KEY_PLANS, PLANS, type Plan } from '../../definitions/plans';
-import { DELIVERY_SCOPES, KEY_SCOPES, type KeyKind, SYNC_SCOPES } from '../../definitions/routes';
+import { DELIVERY_SCOPES, KEY_SCOPES, type KeyKind, SYNC_SCOPES } from '../../definitions/scopes';
 import { generateApiKey, hashApiKey } from '../auth/api-keys';
 import { normalizeOrigin } from '../auth/authorize';
 import { errors } from '../errors';

@@ -1,6 +1,6 @@
 /** The credentials of the API (`components.securitySchemes`); routes name them in paths.ts. */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { SYNC_SCOPES } from '../../definitions/routes';
+import { SYNC_SCOPES } from '../../definitions/scopes';
 
 export function registerSecuritySchemes(registry: OpenAPIRegistry): void {
 

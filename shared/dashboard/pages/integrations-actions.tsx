@@ -7,7 +7,7 @@
  * which does the work and records its audit entry.
  */
 import { PAYMENT_KEY_PLANS } from '../../../definitions/plans';
-import { DELIVERY_SCOPES } from '../../../definitions/routes';
+import { DELIVERY_SCOPES } from '../../../definitions/scopes';
 import { normalizeOrigin } from '../../auth/authorize';
 import { validateEndpointUrl } from '../../domain/callbacks/deliveries';
 import { requireClient } from '../../domain/clients';

@@ -10,7 +10,7 @@
  * revoking a key and rotating a secret in integrations-confirm.tsx.
  */
 import { PAYMENT_KEY_PLANS } from '../../../definitions/plans';
-import { DELIVERY_SCOPES, KEY_SCOPES } from '../../../definitions/routes';
+import { DELIVERY_SCOPES, KEY_SCOPES } from '../../../definitions/scopes';
 import { config } from '../../config';
 import { clientSettingsOf } from '../../domain/client-settings';
 import { emailEnabled } from '../../domain/guest-email/outbox';
