@@ -32,251 +32,273 @@ function pageRoutes(resource: PageResource): Route[] {
   }));
 }
 
+/** The pages of DashboardSession. */
+export const dashboardSessionPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardSession',
+  handler: 'dashboard-session',
+  auth: { kind: 'public' },
+  // Only the user pool: e-mail and password to tokens, the first new password, the code of the
+  // operator's authenticator app and setting one up, sign-out.
+  access: { dynamodb: { actions: [] }, operatorSessions: true },
+  description: 'Dashboard sign-in (password, then a new password, a TOTP code or TOTP set-up) and sign-out (Cognito)',
+  routes: [
+    ['DashboardSignInPage', 'GET', '/dashboard/sign-in'],
+    ['DashboardSignIn', 'POST', '/dashboard/sign-in'],
+    ['DashboardNewPassword', 'POST', '/dashboard/new-password'],
+    ['DashboardSignInCode', 'POST', '/dashboard/sign-in/code'],
+    ['DashboardMfaSetup', 'POST', '/dashboard/sign-in/mfa-setup'],
+    ['DashboardSignOut', 'POST', '/dashboard/sign-out'],
+    ['DashboardStylesheet', 'GET', '/dashboard/style.css'],
+  ],
+});
+
+/** The pages of DashboardOverview. */
+export const dashboardOverviewPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardOverview',
+  handler: 'dashboard-overview',
+  auth: { kind: 'dashboard', role: 'staff' },
+  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2'] } },
+  description: "Dashboard overview: today's arrivals and departures, 14-night occupancy, deliveries needing attention",
+  routes: [['DashboardOverview', 'GET', '/dashboard']],
+});
+
+/** The pages of DashboardRooms. */
+export const dashboardRoomsPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardRooms',
+  handler: 'dashboard-rooms',
+  auth: { kind: 'dashboard', role: 'staff' },
+  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#'] } },
+  description: 'Dashboard rooms: the rooms, a 14-night grid, Add room; the reception QR sheet',
+  routes: [
+    ['DashboardRooms', 'GET', '/dashboard/rooms'],
+    ['DashboardAddRoom', 'POST', '/dashboard/rooms'],
+    // Every operator prints it for the reception desk (the guest booking page's QR code).
+    ['DashboardQrSheet', 'GET', '/dashboard/qr-sheet'],
+  ],
+});
+
+/** The pages of DashboardBookings. */
+export const dashboardBookingsPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardBookings',
+  handler: 'dashboard-bookings',
+  auth: { kind: 'dashboard', role: 'staff' },
+  access: {
+    // The booking, hold and audit (CLIENT#), its search entries, its client pointer, the paid
+    // order's booking_sync, the deliveries. gsi3: the list in check-in order; search reads the
+    // search entries (SEARCH#), the room-number guards, bookings and orders by key.
+    dynamodb: {
+      actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
+      queries: ['gsi1', 'gsi2', 'gsi3'],
+      writes: ['CLIENT#', 'SEARCH#', 'BOOKINGID#', 'ORDER#', 'DELIVERY#'],
+    },
+    enqueuesCallbacks: true,
+  },
+  description: 'Dashboard bookings: every origin, search, reception bookings, room assignment',
+  routes: [
+    ['DashboardBookings', 'GET', '/dashboard/bookings'],
+    ['DashboardSearch', 'GET', '/dashboard/search'],
+    ['DashboardNewBookingForm', 'GET', '/dashboard/bookings/new'],
+    ['DashboardNewBooking', 'POST', '/dashboard/bookings'],
+    ['DashboardBooking', 'GET', '/dashboard/bookings/{booking_id}'],
+    ['DashboardAssignRoomForm', 'GET', '/dashboard/bookings/{booking_id}/assign'],
+    ['DashboardAssignRoom', 'POST', '/dashboard/bookings/{booking_id}/assign'],
+  ],
+});
+
+/** The pages of DashboardBookingChanges. */
+export const dashboardBookingChangesPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardBookingChanges',
+  handler: 'dashboard-booking-changes',
+  auth: { kind: 'dashboard', role: 'staff' },
+  access: {
+    // A service booking changed, cancelled (its confirmation page first), marked a no-show; its
+    // paid order refunded. A change moves the booking, the room's nights (CLIENT#) and its search
+    // entries (deleting the old ones), ends an open checkout marker, e-mails the guest and queues
+    // the event; a refund reserves and records it on the order, asks the provider (the sandbox's
+    // records, Stripe's key) and queues payment_order.refunded. Its own function: the booking
+    // pages that only read or book need none of this.
+    dynamodb: {
+      actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
+      queries: ['gsi1', 'gsi2'],
+      writes: ['CLIENT#', 'SEARCH#', 'ORDER#', 'DELIVERY#', 'EMAIL#', 'SANDBOX#'],
+      deletes: ['CLIENT#', 'SEARCH#'],
+    },
+    enqueuesCallbacks: true,
+    sendsEmail: true,
+    providerSecrets: ['stripeSecretKey'],
+  },
+  description: 'Dashboard booking changes: change, cancel, no-show, refund of a booking the service made',
+  routes: [
+    ['DashboardChangeBookingForm', 'GET', '/dashboard/bookings/{booking_id}/change'],
+    ['DashboardChangeBooking', 'POST', '/dashboard/bookings/{booking_id}/change'],
+    ['DashboardCancelBookingPage', 'GET', '/dashboard/bookings/{booking_id}/cancel'],
+    ['DashboardCancelBooking', 'POST', '/dashboard/bookings/{booking_id}/cancel'],
+    ['DashboardMarkNoShow', 'POST', '/dashboard/bookings/{booking_id}/no-show'],
+    ['DashboardRefundBooking', 'POST', '/dashboard/bookings/{booking_id}/refund'],
+  ],
+});
+
+/** The pages of DashboardPayments. */
+export const dashboardPaymentsPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardPayments',
+  handler: 'dashboard-payments',
+  auth: { kind: 'dashboard', role: 'staff' },
+  // A refund: reserved and recorded on the order (ORDER#), asked of the provider (the sandbox's
+  // records, Stripe's key), payment_order.refunded queued, the guest e-mailed, the audit entry.
+  access: {
+    dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#', 'ORDER#', 'SANDBOX#', 'DELIVERY#', 'EMAIL#'] },
+    enqueuesCallbacks: true,
+    sendsEmail: true,
+    providerSecrets: ['stripeSecretKey'],
+  },
+  description: 'Dashboard payments: orders with their attempts, provider events, transactions and refunds; Refund',
+  routes: [
+    ['DashboardPayments', 'GET', '/dashboard/payments'],
+    ['DashboardPayment', 'GET', '/dashboard/payments/{order_reference}'],
+    ['DashboardRefundOrder', 'POST', '/dashboard/payments/{order_reference}/refunds'],
+  ],
+});
+
+/** The pages of DashboardDeliveries. */
+export const dashboardDeliveriesPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardDeliveries',
+  handler: 'dashboard-deliveries',
+  auth: { kind: 'dashboard', role: 'staff' },
+  access: {
+    dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: ['CLIENT#', 'DELIVERY#'] },
+    enqueuesCallbacks: true,
+  },
+  description: 'Dashboard deliveries: callbacks and webhooks with their attempts, Retry',
+  routes: [
+    ['DashboardDeliveries', 'GET', '/dashboard/deliveries'],
+    ['DashboardDelivery', 'GET', '/dashboard/deliveries/{delivery_id}'],
+    ['DashboardRetryDelivery', 'POST', '/dashboard/deliveries/{delivery_id}/retry'],
+    ['DashboardRetryFailed', 'POST', '/dashboard/deliveries/retry-failed'],
+  ],
+});
+
+/** The pages of DashboardIntegrations. */
+export const dashboardIntegrationsPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardIntegrations',
+  handler: 'dashboard-integrations',
+  auth: { kind: 'dashboard', role: 'admin' },
+  // Keys (APIKEY#, APIKEYID#); endpoints, provider, guest booking settings and operators'
+  // password confirmations (CLIENTCONFIG#); audit (CLIENT#).
+  access: {
+    dynamodb: {
+      actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
+      queries: ['gsi1'],
+      writes: ['CLIENT#', 'CLIENTCONFIG#', 'APIKEY#', 'APIKEYID#'],
+    },
+    sealsSigningSecrets: true,
+  },
+  description: 'Dashboard integrations (admins): keys, callback and webhook URLs, payment provider, guest booking page; hotel settings',
+  routes: [
+    ['DashboardIntegrations', 'GET', '/dashboard/integrations'],
+    ['DashboardCreateKey', 'POST', '/dashboard/integrations/keys'],
+    // Revoking a key and rotating a secret: a confirmation page (GET), then its form (POST).
+    ['DashboardRevokeKeyPage', 'GET', '/dashboard/integrations/keys/{key_id}/revoke'],
+    ['DashboardRevokeKey', 'POST', '/dashboard/integrations/keys/{key_id}/revoke'],
+    ['DashboardSetEndpoint', 'POST', '/dashboard/integrations/endpoints/{kind}'],
+    ['DashboardRotateSecretPage', 'GET', '/dashboard/integrations/endpoints/{kind}/rotate'],
+    ['DashboardRotateSecret', 'POST', '/dashboard/integrations/endpoints/{kind}/rotate'],
+    ['DashboardSetProvider', 'POST', '/dashboard/integrations/provider'],
+    ['DashboardSetPayAtProperty', 'POST', '/dashboard/integrations/guest-booking/pay-at-property'],
+    // The hotel's time zone and what guests are told (client settings).
+    ['DashboardHotelSettings', 'GET', '/dashboard/settings'],
+    ['DashboardSaveHotelSettings', 'POST', '/dashboard/settings'],
+  ],
+});
+
+/** The pages of DashboardAudit. */
+export const dashboardAuditPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardAudit',
+  handler: 'dashboard-audit',
+  auth: { kind: 'dashboard', role: 'staff' },
+  // The audit entries; the hotel's name for the header (every dashboard page: GetItem); the
+  // bookings, deliveries and rooms a page of entries names (BatchGetItem, GetItem; categories: Query).
+  access: { dynamodb: { actions: ['Query', 'GetItem', 'BatchGetItem'] } },
+  description: "Dashboard audit: every operator action, who and when",
+  routes: [['DashboardAudit', 'GET', '/dashboard/audit']],
+});
+
+/** The pages of DashboardSecurity. */
+export const dashboardSecurityPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardSecurity',
+  handler: 'dashboard-security',
+  auth: { kind: 'dashboard', role: 'staff' },
+  // The operator's own account in the user pool (their access token); the audit entry (CLIENT#);
+  // the hotel's name for the header (every dashboard page: GetItem).
+  access: { dynamodb: { actions: ['GetItem', 'PutItem'], writes: ['CLIENT#'] } },
+  description: "Dashboard security: the operator's own second factor (TOTP), turned on",
+  routes: [
+    ['DashboardSecurity', 'GET', '/dashboard/security'],
+    ['DashboardStartTotp', 'POST', '/dashboard/security/totp'],
+    ['DashboardEnableTotp', 'POST', '/dashboard/security/totp/verify'],
+  ],
+});
+
 /**
  * The hotel dashboard: server-rendered pages for a client's operators, behind their Cognito
  * session (shared/dashboard/). Every action calls the use case the ops CLI calls.
  */
-export const dashboardRoutes: readonly Route[] = [
-  ...pageRoutes({
-    function: 'DashboardSession',
-    handler: 'dashboard-session',
-    auth: { kind: 'public' },
-    // Only the user pool: e-mail and password to tokens, the first new password, the code of the
-    // operator's authenticator app and setting one up, sign-out.
-    access: { dynamodb: { actions: [] }, operatorSessions: true },
-    description: 'Dashboard sign-in (password, then a new password, a TOTP code or TOTP set-up) and sign-out (Cognito)',
-    routes: [
-      ['DashboardSignInPage', 'GET', '/dashboard/sign-in'],
-      ['DashboardSignIn', 'POST', '/dashboard/sign-in'],
-      ['DashboardNewPassword', 'POST', '/dashboard/new-password'],
-      ['DashboardSignInCode', 'POST', '/dashboard/sign-in/code'],
-      ['DashboardMfaSetup', 'POST', '/dashboard/sign-in/mfa-setup'],
-      ['DashboardSignOut', 'POST', '/dashboard/sign-out'],
-      ['DashboardStylesheet', 'GET', '/dashboard/style.css'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardOverview',
-    handler: 'dashboard-overview',
-    auth: { kind: 'dashboard', role: 'staff' },
-    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2'] } },
-    description: "Dashboard overview: today's arrivals and departures, 14-night occupancy, deliveries needing attention",
-    routes: [['DashboardOverview', 'GET', '/dashboard']],
-  }),
-  ...pageRoutes({
-    function: 'DashboardRooms',
-    handler: 'dashboard-rooms',
-    auth: { kind: 'dashboard', role: 'staff' },
-    access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#'] } },
-    description: 'Dashboard rooms: the rooms, a 14-night grid, Add room; the reception QR sheet',
-    routes: [
-      ['DashboardRooms', 'GET', '/dashboard/rooms'],
-      ['DashboardAddRoom', 'POST', '/dashboard/rooms'],
-      // Every operator prints it for the reception desk (the guest booking page's QR code).
-      ['DashboardQrSheet', 'GET', '/dashboard/qr-sheet'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardBookings',
-    handler: 'dashboard-bookings',
-    auth: { kind: 'dashboard', role: 'staff' },
-    access: {
-      // The booking, hold and audit (CLIENT#), its search entries, its client pointer, the paid
-      // order's booking_sync, the deliveries. gsi3: the list in check-in order; search reads the
-      // search entries (SEARCH#), the room-number guards, bookings and orders by key.
-      dynamodb: {
-        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
-        queries: ['gsi1', 'gsi2', 'gsi3'],
-        writes: ['CLIENT#', 'SEARCH#', 'BOOKINGID#', 'ORDER#', 'DELIVERY#'],
-      },
-      enqueuesCallbacks: true,
-    },
-    description: 'Dashboard bookings: every origin, search, reception bookings, room assignment',
-    routes: [
-      ['DashboardBookings', 'GET', '/dashboard/bookings'],
-      ['DashboardSearch', 'GET', '/dashboard/search'],
-      ['DashboardNewBookingForm', 'GET', '/dashboard/bookings/new'],
-      ['DashboardNewBooking', 'POST', '/dashboard/bookings'],
-      ['DashboardBooking', 'GET', '/dashboard/bookings/{booking_id}'],
-      ['DashboardAssignRoomForm', 'GET', '/dashboard/bookings/{booking_id}/assign'],
-      ['DashboardAssignRoom', 'POST', '/dashboard/bookings/{booking_id}/assign'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardBookingChanges',
-    handler: 'dashboard-booking-changes',
-    auth: { kind: 'dashboard', role: 'staff' },
-    access: {
-      // A service booking changed, cancelled (its confirmation page first), marked a no-show; its
-      // paid order refunded. A change moves the booking, the room's nights (CLIENT#) and its search
-      // entries (deleting the old ones), ends an open checkout marker, e-mails the guest and queues
-      // the event; a refund reserves and records it on the order, asks the provider (the sandbox's
-      // records, Stripe's key) and queues payment_order.refunded. Its own function: the booking
-      // pages that only read or book need none of this.
-      dynamodb: {
-        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
-        queries: ['gsi1', 'gsi2'],
-        writes: ['CLIENT#', 'SEARCH#', 'ORDER#', 'DELIVERY#', 'EMAIL#', 'SANDBOX#'],
-        deletes: ['CLIENT#', 'SEARCH#'],
-      },
-      enqueuesCallbacks: true,
-      sendsEmail: true,
-      providerSecrets: ['stripeSecretKey'],
-    },
-    description: 'Dashboard booking changes: change, cancel, no-show, refund of a booking the service made',
-    routes: [
-      ['DashboardChangeBookingForm', 'GET', '/dashboard/bookings/{booking_id}/change'],
-      ['DashboardChangeBooking', 'POST', '/dashboard/bookings/{booking_id}/change'],
-      ['DashboardCancelBookingPage', 'GET', '/dashboard/bookings/{booking_id}/cancel'],
-      ['DashboardCancelBooking', 'POST', '/dashboard/bookings/{booking_id}/cancel'],
-      ['DashboardMarkNoShow', 'POST', '/dashboard/bookings/{booking_id}/no-show'],
-      ['DashboardRefundBooking', 'POST', '/dashboard/bookings/{booking_id}/refund'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardPayments',
-    handler: 'dashboard-payments',
-    auth: { kind: 'dashboard', role: 'staff' },
-    // A refund: reserved and recorded on the order (ORDER#), asked of the provider (the sandbox's
-    // records, Stripe's key), payment_order.refunded queued, the guest e-mailed, the audit entry.
-    access: {
-      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#', 'ORDER#', 'SANDBOX#', 'DELIVERY#', 'EMAIL#'] },
-      enqueuesCallbacks: true,
-      sendsEmail: true,
-      providerSecrets: ['stripeSecretKey'],
-    },
-    description: 'Dashboard payments: orders with their attempts, provider events, transactions and refunds; Refund',
-    routes: [
-      ['DashboardPayments', 'GET', '/dashboard/payments'],
-      ['DashboardPayment', 'GET', '/dashboard/payments/{order_reference}'],
-      ['DashboardRefundOrder', 'POST', '/dashboard/payments/{order_reference}/refunds'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardDeliveries',
-    handler: 'dashboard-deliveries',
-    auth: { kind: 'dashboard', role: 'staff' },
-    access: {
-      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: ['CLIENT#', 'DELIVERY#'] },
-      enqueuesCallbacks: true,
-    },
-    description: 'Dashboard deliveries: callbacks and webhooks with their attempts, Retry',
-    routes: [
-      ['DashboardDeliveries', 'GET', '/dashboard/deliveries'],
-      ['DashboardDelivery', 'GET', '/dashboard/deliveries/{delivery_id}'],
-      ['DashboardRetryDelivery', 'POST', '/dashboard/deliveries/{delivery_id}/retry'],
-      ['DashboardRetryFailed', 'POST', '/dashboard/deliveries/retry-failed'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardIntegrations',
-    handler: 'dashboard-integrations',
-    auth: { kind: 'dashboard', role: 'admin' },
-    // Keys (APIKEY#, APIKEYID#); endpoints, provider, guest booking settings and operators'
-    // password confirmations (CLIENTCONFIG#); audit (CLIENT#).
-    access: {
-      dynamodb: {
-        actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
-        queries: ['gsi1'],
-        writes: ['CLIENT#', 'CLIENTCONFIG#', 'APIKEY#', 'APIKEYID#'],
-      },
-      sealsSigningSecrets: true,
-    },
-    description: 'Dashboard integrations (admins): keys, callback and webhook URLs, payment provider, guest booking page; hotel settings',
-    routes: [
-      ['DashboardIntegrations', 'GET', '/dashboard/integrations'],
-      ['DashboardCreateKey', 'POST', '/dashboard/integrations/keys'],
-      // Revoking a key and rotating a secret: a confirmation page (GET), then its form (POST).
-      ['DashboardRevokeKeyPage', 'GET', '/dashboard/integrations/keys/{key_id}/revoke'],
-      ['DashboardRevokeKey', 'POST', '/dashboard/integrations/keys/{key_id}/revoke'],
-      ['DashboardSetEndpoint', 'POST', '/dashboard/integrations/endpoints/{kind}'],
-      ['DashboardRotateSecretPage', 'GET', '/dashboard/integrations/endpoints/{kind}/rotate'],
-      ['DashboardRotateSecret', 'POST', '/dashboard/integrations/endpoints/{kind}/rotate'],
-      ['DashboardSetProvider', 'POST', '/dashboard/integrations/provider'],
-      ['DashboardSetPayAtProperty', 'POST', '/dashboard/integrations/guest-booking/pay-at-property'],
-      // The hotel's time zone and what guests are told (client settings).
-      ['DashboardHotelSettings', 'GET', '/dashboard/settings'],
-      ['DashboardSaveHotelSettings', 'POST', '/dashboard/settings'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'DashboardAudit',
-    handler: 'dashboard-audit',
-    auth: { kind: 'dashboard', role: 'staff' },
-    // The audit entries; the hotel's name for the header (every dashboard page: GetItem); the
-    // bookings, deliveries and rooms a page of entries names (BatchGetItem, GetItem; categories: Query).
-    access: { dynamodb: { actions: ['Query', 'GetItem', 'BatchGetItem'] } },
-    description: "Dashboard audit: every operator action, who and when",
-    routes: [['DashboardAudit', 'GET', '/dashboard/audit']],
-  }),
-  ...pageRoutes({
-    function: 'DashboardSecurity',
-    handler: 'dashboard-security',
-    auth: { kind: 'dashboard', role: 'staff' },
-    // The operator's own account in the user pool (their access token); the audit entry (CLIENT#);
-    // the hotel's name for the header (every dashboard page: GetItem).
-    access: { dynamodb: { actions: ['GetItem', 'PutItem'], writes: ['CLIENT#'] } },
-    description: "Dashboard security: the operator's own second factor (TOTP), turned on",
-    routes: [
-      ['DashboardSecurity', 'GET', '/dashboard/security'],
-      ['DashboardStartTotp', 'POST', '/dashboard/security/totp'],
-      ['DashboardEnableTotp', 'POST', '/dashboard/security/totp/verify'],
-    ],
-  }),
-];
+export const dashboardRoutes: readonly Route[] = /* @__PURE__ */ [dashboardSessionPages, dashboardOverviewPages, dashboardRoomsPages, dashboardBookingsPages, dashboardBookingChangesPages, dashboardPaymentsPages, dashboardDeliveriesPages, dashboardIntegrationsPages, dashboardAuditPages, dashboardSecurityPages].flat();
+
+/** The pages of GuestBooking. */
+export const guestBookingPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'GuestBooking',
+  handler: 'guest-booking',
+  auth: { kind: 'public' },
+  // The use cases' own list (shared/domain/guest-booking/guest-bookings.ts): the client, rooms,
+  // categories and open holds by GetItem and Query, active stays on gsi1 (search) and gsi2 (the
+  // chosen room); the hold, the guest booking, the order or the pay-at-property booking and its
+  // delivery by transactions of Puts (UpdateItem to release a hold, to take a delivery off the
+  // due index). Opening a checkout creates a payment order of the client (order-reference key,
+  // Stripe's secret); paying at the hotel e-mails the guest its link, which confirms the booking
+  // (queues booking.confirmed, e-mails the confirmation).
+  access: { dynamodb: guestBookingTableAccess, orderReferenceKey: true, providerSecrets: ['stripeSecretKey'], enqueuesCallbacks: true, sendsEmail: true },
+  description: 'Guest booking pages: search a stay, the rooms with their totals, guest details, checkout, confirmation; the reception QR code',
+  routes: [
+    ['GuestBookingSearch', 'GET', '/book/{client_id}'],
+    ['GuestBookingDetails', 'GET', '/book/{client_id}/details'],
+    ['GuestBookingCreate', 'POST', '/book/{client_id}/bookings'],
+    ['GuestBookingConfirmation', 'GET', '/book/{client_id}/confirmation/{token}'],
+    ['GuestBookingQrCode', 'GET', '/book/{client_id}/qr.svg'],
+    ['GuestBookingStylesheet', 'GET', '/book/style.css'],
+    // The link of a pay-at-the-hotel booking's "Confirm your booking" e-mail: its page, and its button.
+    ['GuestBookingConfirmLink', 'GET', '/book/{client_id}/confirm/{token}'],
+    ['GuestBookingConfirmLinkSubmit', 'POST', '/book/{client_id}/confirm/{token}'],
+  ],
+});
+
+/** The pages of GuestCancel. */
+export const guestCancelPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'GuestCancel',
+  handler: 'guest-cancel',
+  auth: { kind: 'public' },
+  // A guest cancels their booking from its page (shared/domain/guest-booking/guest-cancel.ts):
+  // the client, guest booking, booking, order, room hold and endpoints by GetItem, the open
+  // checkout markers and the order's refunds by Query; the cancellation (booking, room hold,
+  // marker, delivery, e-mail) and the refund (order, refund, transaction, webhook delivery,
+  // e-mail; the sandbox's record) in transactions of Put and Update. Its own function: the pages
+  // that book need no refunds.
+  access: {
+    dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'ORDER#', 'SANDBOX#', 'DELIVERY#', 'EMAIL#'] },
+    providerSecrets: ['stripeSecretKey'],
+    enqueuesCallbacks: true,
+    sendsEmail: true,
+  },
+  description: 'Guest cancels their booking from its confirmation page (inside the free cancellation), refunded in full',
+  routes: [
+    // The page asking to confirm, and its button.
+    ['GuestBookingCancelPage', 'GET', '/book/{client_id}/confirmation/{token}/cancel'],
+    ['GuestBookingCancel', 'POST', '/book/{client_id}/confirmation/{token}/cancel'],
+  ],
+});
 
 /**
  * The guest booking pages (docs/behaviour.md "Guest booking and the reception QR code"): public,
  * server-rendered pages for walk-in and web guests of a client, no key, one function. The WAF
  * rate rule covers them with every other unkeyed route (`/book/`).
  */
-export const guestRoutes: readonly Route[] = [
-  ...pageRoutes({
-    function: 'GuestBooking',
-    handler: 'guest-booking',
-    auth: { kind: 'public' },
-    // The use cases' own list (shared/domain/guest-booking/guest-bookings.ts): the client, rooms,
-    // categories and open holds by GetItem and Query, active stays on gsi1 (search) and gsi2 (the
-    // chosen room); the hold, the guest booking, the order or the pay-at-property booking and its
-    // delivery by transactions of Puts (UpdateItem to release a hold, to take a delivery off the
-    // due index). Opening a checkout creates a payment order of the client (order-reference key,
-    // Stripe's secret); paying at the hotel e-mails the guest its link, which confirms the booking
-    // (queues booking.confirmed, e-mails the confirmation).
-    access: { dynamodb: guestBookingTableAccess, orderReferenceKey: true, providerSecrets: ['stripeSecretKey'], enqueuesCallbacks: true, sendsEmail: true },
-    description: 'Guest booking pages: search a stay, the rooms with their totals, guest details, checkout, confirmation; the reception QR code',
-    routes: [
-      ['GuestBookingSearch', 'GET', '/book/{client_id}'],
-      ['GuestBookingDetails', 'GET', '/book/{client_id}/details'],
-      ['GuestBookingCreate', 'POST', '/book/{client_id}/bookings'],
-      ['GuestBookingConfirmation', 'GET', '/book/{client_id}/confirmation/{token}'],
-      ['GuestBookingQrCode', 'GET', '/book/{client_id}/qr.svg'],
-      ['GuestBookingStylesheet', 'GET', '/book/style.css'],
-      // The link of a pay-at-the-hotel booking's "Confirm your booking" e-mail: its page, and its button.
-      ['GuestBookingConfirmLink', 'GET', '/book/{client_id}/confirm/{token}'],
-      ['GuestBookingConfirmLinkSubmit', 'POST', '/book/{client_id}/confirm/{token}'],
-    ],
-  }),
-  ...pageRoutes({
-    function: 'GuestCancel',
-    handler: 'guest-cancel',
-    auth: { kind: 'public' },
-    // A guest cancels their booking from its page (shared/domain/guest-booking/guest-cancel.ts):
-    // the client, guest booking, booking, order, room hold and endpoints by GetItem, the open
-    // checkout markers and the order's refunds by Query; the cancellation (booking, room hold,
-    // marker, delivery, e-mail) and the refund (order, refund, transaction, webhook delivery,
-    // e-mail; the sandbox's record) in transactions of Put and Update. Its own function: the pages
-    // that book need no refunds.
-    access: {
-      dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'ORDER#', 'SANDBOX#', 'DELIVERY#', 'EMAIL#'] },
-      providerSecrets: ['stripeSecretKey'],
-      enqueuesCallbacks: true,
-      sendsEmail: true,
-    },
-    description: 'Guest cancels their booking from its confirmation page (inside the free cancellation), refunded in full',
-    routes: [
-      // The page asking to confirm, and its button.
-      ['GuestBookingCancelPage', 'GET', '/book/{client_id}/confirmation/{token}/cancel'],
-      ['GuestBookingCancel', 'POST', '/book/{client_id}/confirmation/{token}/cancel'],
-    ],
-  }),
-];
+export const guestRoutes: readonly Route[] = /* @__PURE__ */ [guestBookingPages, guestCancelPages].flat();

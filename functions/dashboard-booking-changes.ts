@@ -1,9 +1,10 @@
+import { dashboardBookingChangesPages } from '../definitions/page-routes';
 import { pageFunction } from '../shared/dashboard/page-function';
 import { sessionOf } from '../shared/dashboard/session';
 import { cancelBookingAction, cancelBookingPage, changeBooking, changeBookingForm, markNoShowAction } from '../shared/dashboard/pages/booking-changes';
 import { refundBooking } from '../shared/dashboard/pages/booking-detail';
 
-export const handler = pageFunction('DashboardBookingChanges', {
+export const handler = pageFunction(dashboardBookingChangesPages, {
   DashboardChangeBookingForm: changeBookingForm,
   DashboardChangeBooking: changeBooking,
   DashboardCancelBookingPage: cancelBookingPage,

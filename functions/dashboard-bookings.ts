@@ -1,3 +1,4 @@
+import { dashboardBookingsPages } from '../definitions/page-routes';
 import { pageFunction } from '../shared/dashboard/page-function';
 import { sessionOf } from '../shared/dashboard/session';
 import { assignRoom, assignRoomForm, bookingPage } from '../shared/dashboard/pages/booking-detail';
@@ -5,7 +6,7 @@ import { bookingsPage } from '../shared/dashboard/pages/bookings';
 import { createBooking, newBookingForm } from '../shared/dashboard/pages/reception-booking';
 import { searchPage } from '../shared/dashboard/pages/search';
 
-export const handler = pageFunction('DashboardBookings', {
+export const handler = pageFunction(dashboardBookingsPages, {
   DashboardBookings: bookingsPage,
   DashboardSearch: searchPage,
   DashboardNewBookingForm: newBookingForm,

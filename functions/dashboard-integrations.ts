@@ -1,3 +1,4 @@
+import { dashboardIntegrationsPages } from '../definitions/page-routes';
 import { pageFunction } from '../shared/dashboard/page-function';
 import { sessionOf } from '../shared/dashboard/session';
 import { hotelSettingsPage, saveHotelSettings } from '../shared/dashboard/pages/hotel-settings';
@@ -5,7 +6,7 @@ import { integrationsPage } from '../shared/dashboard/pages/integrations';
 import { createKey, setEndpoint, setPayAtPropertyAction, setProvider } from '../shared/dashboard/pages/integrations-actions';
 import { revokeKeyAction, revokeKeyPage, rotateSecret, rotateSecretPage } from '../shared/dashboard/pages/integrations-confirm';
 
-export const handler = pageFunction('DashboardIntegrations', {
+export const handler = pageFunction(dashboardIntegrationsPages, {
   DashboardIntegrations: integrationsPage,
   DashboardCreateKey: createKey,
   DashboardRevokeKeyPage: revokeKeyPage,

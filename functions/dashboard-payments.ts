@@ -1,8 +1,9 @@
+import { dashboardPaymentsPages } from '../definitions/page-routes';
 import { pageFunction } from '../shared/dashboard/page-function';
 import { sessionOf } from '../shared/dashboard/session';
 import { paymentPage, paymentsPage, refundPayment } from '../shared/dashboard/pages/payments';
 
-export const handler = pageFunction('DashboardPayments', {
+export const handler = pageFunction(dashboardPaymentsPages, {
   DashboardPayments: paymentsPage,
   DashboardPayment: paymentPage,
   DashboardRefundOrder: refundPayment,

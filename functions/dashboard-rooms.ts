@@ -1,6 +1,7 @@
+import { dashboardRoomsPages } from '../definitions/page-routes';
 import { pageFunction } from '../shared/dashboard/page-function';
 import { sessionOf } from '../shared/dashboard/session';
 import { qrSheetPage } from '../shared/dashboard/pages/qr-sheet';
 import { addRoom, roomsList } from '../shared/dashboard/pages/rooms';
 
-export const handler = pageFunction('DashboardRooms', { DashboardRooms: roomsList, DashboardAddRoom: addRoom, DashboardQrSheet: qrSheetPage }, { session: sessionOf });
+export const handler = pageFunction(dashboardRoomsPages, { DashboardRooms: roomsList, DashboardAddRoom: addRoom, DashboardQrSheet: qrSheetPage }, { session: sessionOf });

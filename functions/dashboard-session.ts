@@ -1,3 +1,4 @@
+import { dashboardSessionPages } from '../definitions/page-routes';
 import { pageFunction } from '../shared/dashboard/page-function';
 import { sessionOf } from '../shared/dashboard/session';
 import {
@@ -10,7 +11,7 @@ import {
   submitSignOut,
 } from '../shared/dashboard/pages/session';
 
-export const handler = pageFunction('DashboardSession', {
+export const handler = pageFunction(dashboardSessionPages, {
   DashboardSignInPage: signInPage,
   DashboardSignIn: submitSignIn,
   DashboardNewPassword: submitNewPassword,

@@ -1,3 +1,4 @@
+import { guestBookingPages } from '../definitions/page-routes';
 import { pageFunction } from '../shared/dashboard/page-function';
 import { qrCodeAction, stylesheetAction } from '../shared/guest/assets';
 import { confirmationAction } from '../shared/guest/confirmation-page';
@@ -7,8 +8,7 @@ import { guestErrorPage } from '../shared/guest/layout';
 import { searchAction } from '../shared/guest/search-page';
 import { checkoutOrigins } from '../shared/payments/checkout-origins';
 
-export const handler = pageFunction(
-  'GuestBooking',
+export const handler = pageFunction(guestBookingPages,
   {
     GuestBookingSearch: searchAction,
     GuestBookingDetails: detailsAction,

@@ -14,7 +14,6 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { VNode } from 'preact';
-import { dashboardRoutes, guestRoutes } from '../../definitions/page-routes';
 import type { Route } from '../../definitions/routes';
 import type { Operator } from '../auth/operator-tokens';
 import { config, LOCAL_STAGE, MAX_BODY_BYTES } from '../config';
@@ -140,8 +139,6 @@ async function hotelNameOf(clientId: string): Promise<string | undefined> {
   return name;
 }
 
-/** The pages of the route table: the dashboard's and the guest booking's. */
-const PAGE_ROUTES: readonly Route[] = [...dashboardRoutes, ...guestRoutes];
 
 export interface PageFunctionOptions {
   /**
@@ -163,10 +160,14 @@ export interface PageFunctionOptions {
   formLeadsTo?: () => readonly string[];
 }
 
-/** The page function named `functionId` in the route table, with an action per route id. */
-export function pageFunction(functionId: string, actions: Record<string, PageAction | PublicPageAction>, options: PageFunctionOptions = {}) {
-  const routes = PAGE_ROUTES.filter((route) => route.function === functionId);
-  if (routes.length === 0) throw new Error(`No page routes for ${functionId}`);
+/**
+ * The page function of one page resource of the route table (definitions/page-routes.ts: its
+ * `…Pages`, which the function imports alone, so its bundle does not carry the whole table), with
+ * an action per route id.
+ */
+export function pageFunction(routes: readonly Route[], actions: Record<string, PageAction | PublicPageAction>, options: PageFunctionOptions = {}) {
+  const functionId = routes[0]?.function;
+  if (!functionId || routes.some((route) => route.function !== functionId)) throw new Error('A page function serves the routes of one page resource');
   for (const route of routes) if (!actions[route.id]) throw new Error(`No action for route ${route.id}`);
   const sessionOf = options.session;
   if (!sessionOf && routes.some((route) => route.auth.kind === 'dashboard')) throw new Error(`${functionId} has pages behind a session: pass options.session`);
