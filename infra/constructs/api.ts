@@ -144,7 +144,15 @@ export class ServiceApi extends Construct {
       const handler = props.handlers.get(route.id);
       if (!handler) throw new Error(`No function for route ${route.id}`);
       const resource = this.restApi.root.resourceForPath(route.path);
-      const integration = new LambdaIntegration(handler, { allowTestInvoke: false });
+      // One invoke permission per function for this API (its ARN with `/*/*/*`: any stage, method
+      // and path of this REST API), not one per method: 72 methods made 72 AWS::Lambda::Permission
+      // resources and brought the stack to 489 of CloudFormation's 500 resources a stack
+      // (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html).
+      // Only this API may invoke the function, and only the methods that integrate it do
+      // (https://docs.aws.amazon.com/apigateway/latest/developerguide/arn-format-reference.html,
+      // execute-api ARNs; https://docs.aws.amazon.com/lambda/latest/dg/services-apigateway.html,
+      // the resource-based policy API Gateway needs).
+      const integration = new LambdaIntegration(handler, { scopePermissionToMethod: false });
       const authorizer = authorizerOf(route);
       if (!authorizer) {
         const method = resource.addMethod(route.method, integration, {

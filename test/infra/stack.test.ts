@@ -534,6 +534,34 @@ describe('least privilege', () => {
   // The test stage's routes include every route of prod's.
   const routeById = new Map(stageRoutes.map((r) => [r.id, r]));
 
+  it("lets API Gateway invoke each route's function from this API only, with one permission a function", () => {
+    // One AWS::Lambda::Permission per function, its source this REST API's execute-api ARN for
+    // any stage, method and path (`/*/*/*`), and the authorizer's for its two authorizers; one
+    // per method made 72 of them and the stack 489 of CloudFormation's 500 resources
+    // (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html;
+    // execute-api ARNs: https://docs.aws.amazon.com/apigateway/latest/developerguide/arn-format-reference.html).
+    for (const target of [stack, prodStack]) {
+      const all = resourcesOf(target);
+      const apiId = target.getLogicalId(target.api.restApi.node.defaultChild as CfnElement);
+      const fromApi = Object.values(all).filter((r) => r.Type === 'AWS::Lambda::Permission' && r.Properties.Principal === 'apigateway.amazonaws.com');
+      const byFunction = new Map<string, string[]>();
+      for (const permission of fromApi) {
+        const [separator, parts] = permission.Properties.SourceArn['Fn::Join'];
+        expect(separator).toBe('');
+        expect(parts).toContainEqual({ Ref: apiId });
+        const scope = parts.slice(parts.findIndex((p: CfnJson) => p?.Ref === apiId) + 1).map((p: CfnJson) => (typeof p === 'string' ? p : '{ref}')).join('');
+        const fn = permission.Properties.FunctionName['Fn::GetAtt'][0] as string;
+        byFunction.set(fn, [...(byFunction.get(fn) ?? []), scope]);
+      }
+      const authorizerFn = target.getLogicalId(target.authorizerFunction.node.defaultChild as CfnElement);
+      expect(byFunction.get(authorizerFn)).toEqual(['/authorizers/{ref}', '/authorizers/{ref}']);
+      const routeFunctions = new Set(Object.values(all).filter((r) => r.Type === 'AWS::ApiGateway::Method' && r.Properties.Integration?.Type === 'AWS_PROXY').map((r) => JSON.stringify(r.Properties.Integration.Uri)));
+      byFunction.delete(authorizerFn);
+      expect(byFunction.size).toBe(routeFunctions.size);
+      for (const [fn, scopes] of byFunction) expect(scopes, fn).toEqual(['/*/*/*']);
+    }
+  });
+
   /** Every IAM policy statement of a stack (inline role policies included). */
   function allStatements(target: HotelIntegrationStack): CfnJson[] {
     const all = Object.values(resourcesOf(target));
