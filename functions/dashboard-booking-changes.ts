@@ -2,7 +2,6 @@ import { dashboardBookingChangesPages } from '../definitions/page-routes';
 import { pageFunction } from '../shared/dashboard/page-function';
 import { sessionOf } from '../shared/dashboard/session';
 import { cancelBookingAction, cancelBookingPage, changeBooking, changeBookingForm, markNoShowAction } from '../shared/dashboard/pages/booking-changes';
-import { refundBooking } from '../shared/dashboard/pages/booking-detail';
 
 export const handler = pageFunction(dashboardBookingChangesPages, {
   DashboardChangeBookingForm: changeBookingForm,
@@ -10,5 +9,4 @@ export const handler = pageFunction(dashboardBookingChangesPages, {
   DashboardCancelBookingPage: cancelBookingPage,
   DashboardCancelBooking: cancelBookingAction,
   DashboardMarkNoShow: markNoShowAction,
-  DashboardRefundBooking: refundBooking,
 }, { session: sessionOf });

@@ -221,8 +221,21 @@ describe('Refund', () => {
     expect(text).toContain('Booking cancelled: the room is free again for its nights. Refunded 100.00 USD.');
     expect(text).toContain('Refunded 100.00 USD of 240.00 USD paid.');
     expect((await orderStatus(stack, h.tenant, paid.orderReference)).body).toMatchObject({ status: 'partially_refunded' });
-    // What is left can still be refunded from the booking's page.
+    // What is left can still be refunded from the booking's page (its own function).
     expect(cancelled.text).toContain(`action="/dashboard/bookings/${id}/refund"`);
+    const tooMuch = await h.staff.request('POST', `${bookingPath(id)}/refund`, { refund_amount: '150', refund_reason: '' });
+    expect(tooMuch.status).toBe(400);
+    expect(fieldError(tooMuch.text, 'refund_amount')).toBe('Enter at most 140.00 USD: that is what is left to refund');
+    expect(textOf(tooMuch.text)).toContain('Guest name');
+    const rest = await h.staff.submit(`${bookingPath(id)}/refund`, { refund_amount: '', refund_reason: 'Goodwill' });
+    expect(textOf(rest.text)).toContain('Refunded 140.00 USD.');
+    expect(textOf(rest.text)).toContain('Refunded 240.00 USD of 240.00 USD paid.');
+    // Audited, about the order: by whom, with its reason.
+    const audit = textOf((await h.staff.get(`/dashboard/audit?target=${paid.orderReference}`)).text);
+    expect(audit).toContain(h.staff.email);
+    expect(audit).toContain('Goodwill');
+    expect(rest.text).not.toContain('>Refund</button>');
+    expect((await orderStatus(stack, h.tenant, paid.orderReference)).body).toMatchObject({ status: 'refunded' });
   });
 });
 

@@ -72,6 +72,7 @@ describe('a stage with -c senderEmail', () => {
     expect(SENDING).toEqual([
       'CancelServiceBookingFunction',
       'DashboardBookingChangesFunction',
+      'DashboardBookingRefundsFunction',
       'DashboardPaymentsFunction',
       'GuestBookingFunction',
       'GuestCancelFunction',
