@@ -13,7 +13,7 @@ import type { SweepResult } from '../../shared/domain/callbacks/sweep';
 import { batchPut } from '../../shared/store/batch';
 import { newDelivery, newDeliveryItem } from '../../shared/store/delivery-store';
 import { DELIVERY_DUE_SHARDS } from '../../shared/store/keys';
-import { cpuSnapshot, cpuUse, describeCpuUse } from './lib/cpu';
+import { cpuRows, cpuSnapshot, cpuUse } from './lib/cpu';
 import { startCallbackReceiver, waitUntil } from './lib/receiver';
 import type { BenchStack } from './lib/stack';
 import { ms, round } from './lib/stats';
@@ -126,9 +126,7 @@ export async function callbackDrain(config: BenchConfig, stack: BenchStack): Pro
         figure: 'DynamoDB per delivery (sweep, attempt, record)',
         value: `${round(used.calls / count, 1)} calls, ${round(used.rcu / count, 2)} RCU, ${round(used.wcu / count, 2)} WCU`,
       },
-      ...(cpu
-        ? [{ figure: 'CPU from the sweeper run to the last callback (/proc)', value: describeCpuUse(cpu, 'delivery', { dynamodb: 'DynamoDB Local', sqs: 'SQS emulator' }) }]
-        : []),
+      ...cpuRows('CPU from the sweeper run to the last callback (/proc)', cpu),
     ];
     return {
       id: 'drain',

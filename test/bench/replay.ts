@@ -12,7 +12,7 @@ import { configureEndpoint, listDeliveries } from '../../shared/domain/callbacks
 import { issueApiKey } from '../../shared/domain/clients';
 import { batchPut } from '../../shared/store/batch';
 import { newDelivery, newDeliveryItem } from '../../shared/store/delivery-store';
-import { cpuSnapshot, cpuUse, describeCpuUse } from './lib/cpu';
+import { cpuRows, cpuSnapshot, cpuUse } from './lib/cpu';
 import { startCallbackReceiver, waitUntil } from './lib/receiver';
 import type { BenchStack } from './lib/stack';
 import { ms, round } from './lib/stats';
@@ -91,9 +91,7 @@ export async function replay(config: BenchConfig, stack: BenchStack): Promise<Se
         target: `≥ ${RATE_TARGET}/s`,
         met: perSecond >= RATE_TARGET && allGood,
       },
-      ...(cpu
-        ? [{ figure: 'CPU from the request to the last callback (/proc)', value: describeCpuUse(cpu, 'delivery', { dynamodb: 'DynamoDB Local', sqs: 'SQS emulator' }) }]
-        : []),
+      ...cpuRows('CPU from the request to the last callback (/proc)', cpu),
       {
         figure: 'Deliveries: recorded delivered / duplicates',
         value: `${delivered} of ${count} / ${duplicates} (statuses ${JSON.stringify(statuses)})`,

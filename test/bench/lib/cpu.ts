@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { round } from './stats';
+import type { Row } from './types';
 
 /** Clock ticks per second of /proc's counters (USER_HZ, 100 on Linux as built). */
 const TICK_MS = (() => {
@@ -87,4 +88,9 @@ export function describeCpuUse(use: CpuUse, unit: string, names: Record<string, 
     `other ${use.perUnitMs.other}`,
   ];
   return `${use.busyCores} of ${use.cores} cores busy; ${use.perUnitMs.all} ms of CPU a ${unit} (${parts.join(', ')}); with every core busy at that cost, at most ${use.ceilingPerSecond}/s`;
+}
+
+/** The bench's row of a drain's CPU, per delivery, with the emulators named; none without /proc. */
+export function cpuRows(figure: string, use: CpuUse | undefined): Row[] {
+  return use ? [{ figure, value: describeCpuUse(use, 'delivery', { dynamodb: 'DynamoDB Local', sqs: 'SQS emulator' }) }] : [];
 }
