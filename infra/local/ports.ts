@@ -4,16 +4,29 @@
  */
 import { createServer } from 'node:net';
 
+/**
+ * Where freePort looks: below Linux's ephemeral range (net.ipv4.ip_local_port_range, 32768-60999
+ * by default), from which the kernel takes the local port of every outgoing connection. A port
+ * found free in that range (listen(0) picks from it) can be taken by any connection on the
+ * machine before the emulator that was given it binds it: a CI run met exactly that
+ * ("COGNITO_PORT 41181 is already in use").
+ */
+const FIRST_PORT = 20_000;
+const PORTS = 32_768 - FIRST_PORT;
+/** Each process walks the range from its own place (by pid), so parallel test workers rarely meet. */
+let nextPort = -1;
+
+/**
+ * A port free now, for a server started a moment later (an emulator, a local stack's child): the
+ * next one in FIRST_PORT..32767 that can be bound both on loopback and on every interface.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+  if (nextPort < 0) nextPort = (process.pid * 7_919) % PORTS;
+  for (let tries = 0; tries < 500; tries++) {
+    const port = FIRST_PORT + (nextPort++ % PORTS);
+    if ((await canListen(port, '127.0.0.1').catch(() => false)) && (await canListen(port, '0.0.0.0').catch(() => false))) return port;
+  }
+  throw new Error(`no free port between ${FIRST_PORT} and ${FIRST_PORT + PORTS - 1} after 500 tries`);
 }
 
 /** A port the local stack was told to use is taken; the message names the variable that sets it. */

@@ -56,24 +56,45 @@ export function watchCspViolations(page: Page): string[] {
 }
 
 /**
- * A guest pays a sandbox checkout in a browser: its page on the sandbox's own origin, "Pay", and
- * the redirect back to the API's verify URL, whose answer sends the guest on to the partner's
- * return page (which need not exist here). Fails on any CSP violation on the way.
+ * A guest pays a sandbox checkout in a browser, on a page of their own: its page on the sandbox's
+ * own origin, "Pay", and the redirect back to the API's verify URL, whose answer sends the guest
+ * on to the partner's return page (which need not exist here). Fails on any CSP violation on the
+ * way.
  */
 export async function payOnSandboxCheckout(context: BrowserContext, checkoutUrl: string, apiUrl: string): Promise<void> {
   const page = await context.newPage();
-  const violations = watchCspViolations(page);
   try {
+    const violations = watchCspViolations(page);
     const opened = await page.goto(checkoutUrl);
     if (opened?.status() !== 200) throw new Error(`the sandbox checkout answered ${opened?.status()}`);
-    if (new URL(page.url()).origin === new URL(apiUrl).origin) throw new Error(`the sandbox checkout ${checkoutUrl} is on the API's origin`);
-    const verify = `${apiUrl}/api/v1/payments/payment-orders/verify?`;
-    const [verified] = await Promise.all([page.waitForResponse((r) => r.url().startsWith(verify)), page.getByRole('button', { name: /^Pay / }).click()]);
-    if (verified.status() !== 303) throw new Error(`verify answered ${verified.status()}`);
-    if (violations.length) throw new Error(`CSP violations on the sandbox checkout: ${violations.join(' | ')}`);
+    await pay(page, violations, apiUrl);
   } finally {
     await page.close();
   }
+}
+
+/**
+ * The same on a page already on its way to the checkout (the booking page's "Book and pay" answered
+ * with the redirect to it), as the guest's browser follows it; the page is left where verify sent
+ * the guest.
+ */
+export async function payOnCheckoutPage(page: Page, checkoutUrl: string, apiUrl: string): Promise<void> {
+  const violations = watchCspViolations(page);
+  await page.waitForURL(checkoutUrl);
+  await pay(page, violations, apiUrl);
+}
+
+async function pay(page: Page, violations: string[], apiUrl: string): Promise<void> {
+  const checkout = new URL(page.url()).origin;
+  if (checkout === new URL(apiUrl).origin) throw new Error(`the sandbox checkout ${page.url()} is on the API's origin`);
+  const verify = `${apiUrl}/api/v1/payments/payment-orders/verify?`;
+  const [verified] = await Promise.all([page.waitForResponse((r) => r.url().startsWith(verify)), page.getByRole('button', { name: /^Pay / }).click()]);
+  if (verified.status() !== 303) throw new Error(`verify answered ${verified.status()}`);
+  // Until the page has committed where verify sent it: Chromium can drop a close that races a
+  // cross-origin navigation's commit, and page.close() then never returns (crbug.com/536385539,
+  // microsoft/playwright#41900), which a CI run met.
+  await page.waitForURL((url) => url.origin !== checkout && !url.href.startsWith(verify), { waitUntil: 'commit' });
+  if (violations.length) throw new Error(`CSP violations on the sandbox checkout: ${violations.join(' | ')}`);
 }
 
 const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
