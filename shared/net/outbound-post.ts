@@ -5,6 +5,14 @@
  * addresses through a `lookup` that answers with them: a rebinding answer between check and
  * connect is never asked for. TLS SNI and the Host header stay the URL's hostname.
  *
+ * Connections are kept alive and reused for the same host and port, as the AWS SDK's are: a
+ * receiver sent a backlog (a replay, a sweep) is not made to accept, and for HTTPS to negotiate
+ * TLS, once per delivery. Every connection was opened to an address checked at the time, and the
+ * host's current answer is checked before each attempt all the same, so a reused connection
+ * reaches nothing a new one could not. A kept connection the receiver has closed meanwhile (its
+ * idle timeout, or a Lambda instance frozen between invocations) fails before any answer: the
+ * attempt is made once more on a new connection.
+ *
  * DNS: a node:dns Resolver (c-ares) in every stage rather than dns.lookup (getaddrinfo). In
  * Lambda both ask the nameserver of /etc/resolv.conf; the Resolver does it without holding a
  * libuv thread, with a timeout and cancellation, and returns every A and AAAA record. The only
@@ -12,8 +20,8 @@
  * /etc/hosts: `localhost` names are loopback by definition and never asked.
  */
 import { Resolver } from 'node:dns/promises';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, type ClientRequest, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { type AddressPolicy, bareHost, describeHostRefusal, describeRefusal, isLoopbackName, refusedAddress, refusedHost } from './address-policy';
 
@@ -41,6 +49,11 @@ export interface ResolvedAddress {
 // Per query and try; the attempt's own deadline cancels the queries in any case.
 const DNS_TIMEOUT_MS = 2_000;
 const DNS_TRIES = 2;
+
+// An idle connection is closed after 4 s, before the 5 s after which common servers (Node's
+// among them) close theirs, so it is seldom reused just as the receiver closes it.
+const KEEP_ALIVE = { keepAlive: true, timeout: 4_000 } as const;
+const agents = { 'http:': new HttpAgent(KEEP_ALIVE), 'https:': new HttpsAgent(KEEP_ALIVE) } as const;
 
 export async function postOutbound(url: string, options: PostOptions): Promise<PostResult> {
   const signal = AbortSignal.timeout(options.timeoutMs);
@@ -110,27 +123,35 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   };
 }
 
-function send(target: URL, addresses: readonly ResolvedAddress[], options: PostOptions, signal: AbortSignal): Promise<PostResult> {
+function send(target: URL, addresses: readonly ResolvedAddress[], options: PostOptions, signal: AbortSignal, retried = false): Promise<PostResult> {
   return new Promise((resolve) => {
-    const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+    const request: ClientRequest = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
       target,
       {
         method: 'POST',
         headers: { ...options.headers, 'Content-Length': String(Buffer.byteLength(options.body)) },
+        // A new connection is opened to the checked addresses only.
         lookup: pinnedLookup(addresses),
-        // A connection of its own: never a pooled one to an address checked for another attempt.
-        agent: false,
+        agent: agents[target.protocol as keyof typeof agents],
         signal,
       },
       (response) => {
-        // The status is the answer; the body is drained (up to the deadline) so the socket closes.
+        // The status is the answer; the body is drained (up to the deadline) so the connection can serve the next.
         const result: PostResult = { kind: 'response', statusCode: response.statusCode ?? 0 };
         response.on('error', () => resolve(result));
+        response.on('end', () => resolve(result));
         response.on('close', () => resolve(result));
         response.resume();
       },
     );
-    request.on('error', (error) => resolve(failure(error, signal, options.timeoutMs)));
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept connection the receiver closed before this request reached it: once more, on a new one.
+      if (request.reusedSocket && !retried && !signal.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+        resolve(send(target, addresses, options, signal, true));
+        return;
+      }
+      resolve(failure(error, signal, options.timeoutMs));
+    });
     request.end(options.body);
   });
 }

@@ -264,3 +264,66 @@ describe('sending to a name whose DNS answer is allowed', () => {
     expect(failed.attempts.every((a) => a.status_code === null && /^ENOTFOUND: .*nowhere\.addr\.test/.test(a.error ?? ''))).toBe(true);
   });
 });
+
+describe('connections to a receiver', () => {
+  /** A receiver that counts its connections; `resetSecond` drops a connection's second request unanswered. */
+  async function countingReceiver(options: { resetSecond?: boolean } = {}) {
+    const { createServer } = await import('node:http');
+    const counts = { connections: 0, requests: 0 };
+    const served = new WeakMap<object, number>();
+    const server = createServer((req, res) => {
+      counts.requests++;
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      if (options.resetSecond && n === 2) {
+        req.socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    server.on('connection', () => counts.connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const close = () => new Promise((resolve) => server.close(resolve));
+    return { counts, port, close };
+  }
+
+  const post = (url: string) => domain.outbound.postOutbound(url, { headers: { 'Content-Type': 'application/json' }, body: '{"n":1}', timeoutMs: 5_000, allowLoopback: true, dnsServers: [dns.address] });
+
+  it('sends a backlog to one receiver over one kept connection, not one connection a delivery', async () => {
+    const receiving = await countingReceiver();
+    try {
+      for (let i = 0; i < 20; i++) expect(await post(`http://127.0.0.1:${receiving.port}/hooks`)).toEqual({ kind: 'response', statusCode: 200 });
+      expect(receiving.counts).toEqual({ connections: 1, requests: 20 });
+    } finally {
+      await receiving.close();
+    }
+  });
+
+  it('sends once more, on a new connection, when the receiver dropped the kept one', async () => {
+    const receiving = await countingReceiver({ resetSecond: true });
+    try {
+      const url = `http://127.0.0.1:${receiving.port}/hooks`;
+      expect(await post(url)).toEqual({ kind: 'response', statusCode: 200 });
+      expect(await post(url)).toEqual({ kind: 'response', statusCode: 200 });
+      expect(receiving.counts).toEqual({ connections: 2, requests: 3 });
+    } finally {
+      await receiving.close();
+    }
+  });
+
+  it('checks the DNS answer before every attempt, a kept connection notwithstanding', async () => {
+    const receiving = await countingReceiver();
+    let answers = 0;
+    dns.answer('kept.addr.test', () => (answers++ === 0 ? ['127.0.0.1'] : ['10.0.0.1']));
+    try {
+      const url = `http://kept.addr.test:${receiving.port}/hooks`;
+      expect(await post(url)).toEqual({ kind: 'response', statusCode: 200 });
+      expect(await post(url)).toEqual({ kind: 'refused', error: expect.stringMatching(/kept\.addr\.test resolved to 10\.0\.0\.1/) });
+      expect(receiving.counts).toEqual({ connections: 1, requests: 1 });
+    } finally {
+      await receiving.close();
+    }
+  });
+});
