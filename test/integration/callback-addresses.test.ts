@@ -4,6 +4,7 @@
  * again at send time against the DNS answer, which a responder on loopback gives here
  * (DNS_SERVERS): the delivery ends needs_review with the reason, and nothing is sent.
  */
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestDnsServer, startDnsServer } from '../support/dns-server';
 import { withEnv } from '../support/env';
@@ -268,7 +269,6 @@ describe('sending to a name whose DNS answer is allowed', () => {
 describe('connections to a receiver', () => {
   /** A receiver that counts its connections; `resetSecond` drops a connection's second request unanswered. */
   async function countingReceiver(options: { resetSecond?: boolean } = {}) {
-    const { createServer } = await import('node:http');
     const counts = { connections: 0, requests: 0 };
     const served = new WeakMap<object, number>();
     const server = createServer((req, res) => {
