@@ -4,6 +4,12 @@
  * to reappear after the visibility timeout; the queue's redrive policy moves repeat failures
  * to the dead-letter queue. Up to `maxConcurrency` batches run at once, each receive → invoke →
  * delete loop on its own, as the mapping's pollers do up to its maximum concurrency.
+ *
+ * Like the mapping's pollers, the loops scale with the queue: one polls an idle queue; a loop
+ * that receives messages starts another (up to `maxConcurrency`), and one whose long poll comes
+ * back empty stops unless it is the last. Ten loops long-polling an idle queue cost a local
+ * stack about a twentieth of a core (its process and the SQS emulator, measured over 20 s), and
+ * the tests run a stack or more per file.
  */
 import { setMaxListeners } from 'node:events';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
@@ -58,6 +64,15 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
     };
   };
 
+  /** Loops running, counted as each starts and stops (the set holds their promises, for stop()). */
+  let active = 0;
+  const loops = new Set<Promise<void>>();
+  const startLoop = () => {
+    active++;
+    const done = loop().finally(() => loops.delete(done));
+    loops.add(done);
+  };
+
   const loop = async () => {
     while (running) {
       try {
@@ -73,7 +88,12 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
           { abortSignal: abort.signal },
         );
         const messages = received.Messages ?? [];
-        if (!messages.length) continue;
+        if (!messages.length) {
+          // Nothing for a whole long poll: this loop stops, unless it is the last.
+          if (active > 1) break;
+          continue;
+        }
+        if (running && active < options.maxConcurrency) startLoop();
         const records = messages.map(toRecord);
         const event: SQSEvent = { Records: records };
         let failed = new Set(records.map((r) => r.messageId));
@@ -98,14 +118,16 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
         await new Promise((r) => setTimeout(r, 500));
       }
     }
+    active--;
   };
-  const finished = Promise.all(Array.from({ length: options.maxConcurrency }, loop));
+  startLoop();
 
   return {
     async stop() {
       running = false;
       abort.abort();
-      await finished;
+      // A loop started while others stop is in the set too; none starts once `running` is false.
+      while (loops.size) await Promise.all(loops);
     },
   };
 }
