@@ -32,8 +32,9 @@ const shared = {
 // unit, infra and integration files share their worker processes (test/support/per-file.ts
 // undoes what a file leaves behind): a worker loads the dependencies (the CDK, the AWS SDK) once,
 // not a process started and loaded again per file. Measured alone on 2 cores: infra 112 s -> 47 s;
-// unit 27 s -> 19 s (34 -> 18 CPU-s); integration's imports 18 s summed over its 67 files. The browser files gained nothing
-// measurable (Chromium and its waits dominate) and keep a process each.
+// unit 27 s -> 19 s (34 -> 18 CPU-s); integration's imports 18 s summed over its 67 files. The
+// browser files gained nothing measurable (Chromium and its waits dominate) and keep a process
+// each.
 const sharedWorkers = { isolate: false, setupFiles: ['test/support/per-file.ts', ...shared.setupFiles] };
 
 // One DynamoDB Local, SQS emulator, cognito-local and SES emulator for the whole run, shared by
