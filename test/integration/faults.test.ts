@@ -3,14 +3,13 @@
  * middleware inside the SDK's retry layer, against the real DynamoDB Local), a callback
  * receiver that hangs, and the whole local stack killed in the middle of a sync.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../definitions/local-stack';
-import { freePort } from '../../infra/local/ports';
+import { freeStackPorts, killAllStackProcesses, signalGroup, type StackPorts, type StackProcess, startStackProcess } from '../support/local-stack-process';
 import { waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -118,39 +117,29 @@ describe('callback receiver faults', () => {
 
 describe('the local stack killed in the middle of a sync', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'killed-stack-'));
-  let child: ChildProcess | undefined;
+  let stackProcess: StackProcess | undefined;
 
-  async function startStack(ports: { api: number; dynamodb: number; sqs: number }) {
-    // Its own process group, so a SIGKILL takes DynamoDB Local and the SQS emulator down with it.
-    child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-      env: { ...process.env, PORT: String(ports.api), DYNAMODB_PORT: String(ports.dynamodb), SQS_PORT: String(ports.sqs), LOCAL_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    await waitFor('ready', async () => (/ready: /.test(output) ? true : undefined), 30_000);
-    return output;
+  // Its own process group, so a SIGKILL takes DynamoDB Local and the other emulators down with it.
+  async function startStack(ports: StackPorts) {
+    stackProcess = await startStackProcess(ports, dataDir);
+    return stackProcess.output();
   }
 
   function killGroup() {
-    if (child?.pid) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+    try {
+      if (stackProcess) signalGroup(stackProcess.child, 'SIGKILL');
+    } catch {
+      // already gone
     }
   }
 
   afterAll(() => {
-    killGroup();
+    killAllStackProcesses();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('leaves exactly the intended data once the same request is retried with its Idempotency-Key', async () => {
-    const ports = { api: await freePort(), dynamodb: await freePort(), sqs: await freePort() };
+    const ports = await freeStackPorts();
     const output = await startStack(ports);
     const key = /demo sync key \(shown once\):\s+(svc_sync_\S+)/.exec(output)![1]!;
     const clientId = /demo client: (\S+)/.exec(output)![1]!;
