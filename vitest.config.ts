@@ -38,8 +38,11 @@ const shared = {
 const sharedWorkers = { isolate: false, setupFiles: ['test/support/per-file.ts', ...shared.setupFiles] };
 
 // One DynamoDB Local, SQS emulator, cognito-local and SES emulator for the whole run, shared by
-// the projects that need them (test/support/global-setup.ts starts them once per run).
+// the projects that need them: test/support/global-setup.ts starts them once per run, in the
+// background while the unit and template files run, and each file of these projects waits for
+// them in its setup file (emulators-ready.ts).
 const emulators = { globalSetup: ['test/support/global-setup.ts'] };
+const awaitsEmulators = (setupFiles: string[]) => ['test/support/emulators-ready.ts', ...setupFiles];
 
 export default defineConfig({
   test: {
@@ -47,8 +50,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { ...shared, ...sharedWorkers, name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: 2, sequence: { groupOrder: 0 } } },
       { extends: true, test: { ...shared, ...sharedWorkers, name: 'infra', include: ['test/infra/**/*.test.ts'], maxWorkers: 2, testTimeout: 120_000, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { ...shared, ...sharedWorkers, ...emulators, name: 'integration', include: ['test/integration/**/*.test.ts', 'test/dashboard/**/*.test.ts'], maxWorkers: 3, sequence: { groupOrder: 2 } } },
-      { extends: true, test: { ...shared, ...emulators, name: 'browser', include: ['test/browser/**/*.test.ts'], maxWorkers: 2, testTimeout: 90_000, sequence: { groupOrder: 3 } } },
+      { extends: true, test: { ...shared, ...sharedWorkers, ...emulators, setupFiles: awaitsEmulators(sharedWorkers.setupFiles), name: 'integration', include: ['test/integration/**/*.test.ts', 'test/dashboard/**/*.test.ts'], maxWorkers: 3, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { ...shared, ...emulators, setupFiles: awaitsEmulators(shared.setupFiles), name: 'browser', include: ['test/browser/**/*.test.ts'], maxWorkers: 2, testTimeout: 90_000, sequence: { groupOrder: 3 } } },
     ],
   },
 });

@@ -74,3 +74,8 @@ function localGroups(): Record<string, unknown> {
   const name = userPoolDefinition.mfaRequiredGroup;
   return { [name]: { GroupName: name, Description: 'Operators who must sign in with a second factor', CreationDate: now, LastModifiedDate: now, members: [] } };
 }
+
+/** The operator pool, its dashboard client and the tokens' issuer of the cognito-local at `endpoint` (fixed ids). */
+export function cognitoLocalPool(endpoint: string): { userPoolId: string; userPoolClientId: string; issuer: string } {
+  return { userPoolId: LOCAL_USER_POOL_ID, userPoolClientId: LOCAL_USER_POOL_CLIENT_ID, issuer: `${endpoint}/${LOCAL_USER_POOL_ID}` };
+}

@@ -12,8 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../definitions/local-stack';
-import { LOCAL_USER_POOL_CLIENT_ID, LOCAL_USER_POOL_ID } from '../../definitions/user-pool';
-import { writeLocalUserPool } from './cognito-pool';
+import { cognitoLocalPool, writeLocalUserPool } from './cognito-pool';
 import { freePort } from './ports';
 
 const require = createRequire(import.meta.url);
@@ -203,15 +202,7 @@ export async function startCognitoLocal(options: { port?: number; dataDir: strin
     },
     20_000,
   );
-  return {
-    endpoint,
-    port,
-    userPoolId: LOCAL_USER_POOL_ID,
-    userPoolClientId: LOCAL_USER_POOL_CLIENT_ID,
-    issuer: `${endpoint}/${LOCAL_USER_POOL_ID}`,
-    pid: child.pid,
-    stop: () => stopChild(child),
-  };
+  return { endpoint, port, ...cognitoLocalPool(endpoint), pid: child.pid, stop: () => stopChild(child) };
 }
 
 export function sqsClient(endpoint: string): SQSClient {

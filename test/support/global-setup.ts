@@ -4,15 +4,23 @@
  * Also bundles the operator CLI once per run (test/support/ops-cli.ts runs the bundle).
  * The integration and browser projects each load this file; the first to start brings the
  * emulators up, the other shares them, and the last to finish stops them.
+ *
+ * Vitest runs every project's global setup before the first test file of the run, unit and infra
+ * included, which need no emulator. So the setup does not wait for them: it picks their ports,
+ * provides the endpoints at once and starts them in the background (a JVM and three Node
+ * processes: about 10 s before the first unit file on this 2-core machine when it waited), while
+ * the unit and CDK template files run. A file that needs them waits in its setup file
+ * (test/support/emulators-ready.ts) for the marker written here when they are up, or fails with
+ * the reason they did not start.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { cognitoLocalPool } from '../../infra/local/cognito-pool';
+import type { Emulator } from '../../infra/local/emulators';
+import { freePort } from '../../infra/local/ports';
 import type { LocalCognito } from '../../infra/local/stack';
-import { type Emulator, startCognitoLocal, startDynamoLocal, startSesEmulator, startSqsEmulator } from '../../infra/local/emulators';
-import { ensureTable } from '../../infra/local/local-table';
-import { bundleOpsCli } from './ops-cli-bundle';
 
 interface Emulators {
   dynamodbEndpoint: string;
@@ -27,19 +35,35 @@ declare module 'vitest' {
     emulators: Emulators;
     /** The operator CLI bundled once for the run (an .mjs file), or '' to run bin/ops.ts through tsx. */
     opsCliBundle: string;
+    /** The folder where the emulators' start leaves `ready` or `failed` (test/support/emulators-ready.ts). */
+    emulatorsMarkerDir: string;
   }
+}
+
+interface Ports {
+  dynamodb: number;
+  sqs: number;
+  cognito: number;
+  ses: number;
 }
 
 interface RunState {
   users: number;
-  ready: Promise<{ emulators: Emulators; opsCliBundle: string }>;
+  ports: Ports;
+  cognitoDir: string;
+  bundleDir: string;
+  markerDir: string;
+  /** Settles once the emulators are up (or failed to start): never rejects. */
+  started: Promise<void>;
   running: Emulator[];
-  dirs: string[];
 }
 
 // Each project loads this module apart; the run's state lives on the process, not the module.
 const STATE = Symbol.for('hotel-integration.test-emulators');
 const global = globalThis as unknown as Record<symbol, RunState | undefined>;
+
+const TABLE_NAME = 'hotel-integration-test';
+const local = (port: number) => `http://127.0.0.1:${port}`;
 
 /**
  * An emulator's start, tried again when it was not ready in time: on a machine busy with other
@@ -55,57 +79,63 @@ async function retried<T>(start: () => Promise<T>, attempts = 3): Promise<T> {
   }
 }
 
-async function start(state: RunState): Promise<{ emulators: Emulators; opsCliBundle: string }> {
-  const cognitoDir = mkdtempSync(join(tmpdir(), 'test-cognito-'));
-  const bundleDir = mkdtempSync(join(tmpdir(), 'test-ops-cli-'));
-  state.dirs.push(cognitoDir, bundleDir);
-  const bundling = bundleOpsCli(bundleDir);
+async function start(state: RunState): Promise<void> {
+  // Imported here, in the background: loading the AWS SDK and esbuild through Vitest's module
+  // runner took about 4 s of the run's start.
+  const { startCognitoLocal, startDynamoLocal, startSesEmulator, startSqsEmulator } = await import('../../infra/local/emulators');
+  const { ensureTable } = await import('../../infra/local/local-table');
+  const { bundleOpsCli } = await import('./ops-cli-bundle');
+  const { ports } = state;
+  const bundling = bundleOpsCli(state.bundleDir);
   const started = await Promise.allSettled([
-    retried(() => startDynamoLocal()),
-    retried(() => startSqsEmulator()),
-    retried(() => startCognitoLocal({ dataDir: cognitoDir })),
-    retried(() => startSesEmulator()),
+    retried(() => startDynamoLocal({ port: ports.dynamodb })),
+    retried(() => startSqsEmulator({ port: ports.sqs })),
+    retried(() => startCognitoLocal({ port: ports.cognito, dataDir: state.cognitoDir })),
+    retried(() => startSesEmulator({ port: ports.ses })),
   ]);
   state.running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const failed = started.find((result) => result.status === 'rejected');
-  // One emulator that did not start: throw; teardown stops the others, which would otherwise outlive the run.
   if (failed) throw failed.reason;
-  const [dynamo, sqs, cognito, ses] = started.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as [
-    Awaited<ReturnType<typeof startDynamoLocal>>,
-    Awaited<ReturnType<typeof startSqsEmulator>>,
-    Awaited<ReturnType<typeof startCognitoLocal>>,
-    Awaited<ReturnType<typeof startSesEmulator>>,
-  ];
-  const tableName = 'hotel-integration-test';
-  await ensureTable(dynamo.endpoint, tableName);
-  return {
-    emulators: {
-      dynamodbEndpoint: dynamo.endpoint,
-      sqsEndpoint: sqs.endpoint,
-      tableName,
-      cognito: { endpoint: cognito.endpoint, userPoolId: cognito.userPoolId, userPoolClientId: cognito.userPoolClientId, issuer: cognito.issuer },
-      sesEndpoint: ses.endpoint,
-    },
-    opsCliBundle: await bundling,
-  };
+  await ensureTable(local(ports.dynamodb), TABLE_NAME);
+  await bundling;
 }
 
 export async function setup(project: TestProject) {
   let state = global[STATE];
   if (!state) {
-    state = { users: 0, running: [], dirs: [] } as unknown as RunState;
-    state.ready = start(state);
+    const ports = { dynamodb: await freePort(), sqs: await freePort(), cognito: await freePort(), ses: await freePort() };
+    state = {
+      users: 0,
+      ports,
+      cognitoDir: mkdtempSync(join(tmpdir(), 'test-cognito-')),
+      bundleDir: mkdtempSync(join(tmpdir(), 'test-ops-cli-')),
+      markerDir: mkdtempSync(join(tmpdir(), 'test-emulators-')),
+      started: Promise.resolve(),
+      running: [],
+    };
+    const { markerDir } = state;
+    // The marker is written whole under a temporary name, then renamed: a reader sees all or nothing.
+    const mark = (name: 'ready' | 'failed', text: string) => {
+      writeFileSync(join(markerDir, `${name}.tmp`), text);
+      renameSync(join(markerDir, `${name}.tmp`), join(markerDir, name));
+    };
+    state.started = start(state).then(
+      () => mark('ready', ''),
+      (error: unknown) => mark('failed', error instanceof Error ? (error.stack ?? error.message) : String(error)),
+    );
     global[STATE] = state;
   }
   state.users += 1;
-  try {
-    const { emulators, opsCliBundle } = await state.ready;
-    project.provide('emulators', emulators);
-    project.provide('opsCliBundle', opsCliBundle);
-  } catch (error) {
-    await teardown();
-    throw error;
-  }
+  const { ports } = state;
+  project.provide('emulators', {
+    dynamodbEndpoint: local(ports.dynamodb),
+    sqsEndpoint: local(ports.sqs),
+    tableName: TABLE_NAME,
+    cognito: { endpoint: local(ports.cognito), ...cognitoLocalPool(local(ports.cognito)) },
+    sesEndpoint: local(ports.ses),
+  });
+  project.provide('opsCliBundle', join(state.bundleDir, 'ops.mjs'));
+  project.provide('emulatorsMarkerDir', state.markerDir);
 }
 
 export async function teardown() {
@@ -114,6 +144,7 @@ export async function teardown() {
   state.users -= 1;
   if (state.users > 0) return;
   global[STATE] = undefined;
+  await state.started;
   await Promise.all(state.running.map((e) => e.stop()));
-  for (const dir of state.dirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [state.cognitoDir, state.bundleDir, state.markerDir]) rmSync(dir, { recursive: true, force: true });
 }
