@@ -21,6 +21,10 @@ const shared = {
   // The functions' log lines go to test-results/logs/<file>.log, not the test output.
   setupFiles: ['test/support/quiet-logs.ts'],
   pool: 'forks' as const,
+  // A larger young generation for the workers: the SDK calls and JSON of the integration files
+  // allocate fast, and fewer scavenges took 3-5% less CPU and time (three integration files,
+  // twice each way: 104 and 105 CPU-s with V8's default, 101 and 99 with 32 MB).
+  execArgv: ['--max-semi-space-size=32'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
   env: {
