@@ -7,7 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
+import { hasChromium, imageDrawn, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { startTestStack, type TestStack } from '../support/stack';
 import { totpCode, wrongCode } from '../support/totp';
@@ -77,7 +77,7 @@ describe('the second factor in headless Chromium (skipped without Chromium)', ()
     const qr = page.getByRole('img', { name: `QR code that adds ${email} to an authenticator app` });
     await expect(qr.isVisible()).resolves.toBe(true);
     // The QR code was drawn (a data: image the CSP allows), not a broken image.
-    await expect(qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+    await expect(imageDrawn(qr)).resolves.toBe(true);
     await expectTidy(page, 'set-up page');
     await shoot(page, 'dashboard-mfa-setup-phone', README_SHOTS);
     // Nothing opens before the set-up is done.

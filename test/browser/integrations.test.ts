@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
+import { hasChromium, imageDrawn, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -232,7 +232,7 @@ describe('Integrations, hotel settings and the QR sheet in headless Chromium (sk
     const url = `${stack.url}/book/${tenant.clientId}`;
     await expect(sheet.textContent()).resolves.toBe(`Hotel MiramarScan to book your room${url}`);
     // The QR code image loaded (the CSP allows the service's own images).
-    expect(await sheet.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await imageDrawn(sheet.locator('img'))).toBe(true);
     await expectUsable(page, 'QR sheet');
     await shoot(page, 'dashboard-qr-sheet', README_SHOTS);
 

@@ -10,7 +10,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 export const CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium';
@@ -47,6 +47,22 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: { target: string[] }) => n.target.join(' ')) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * Whether an image was drawn: once it has loaded (or failed), true when it decoded to a picture, false
+ * when it is broken (a URL or policy that blocked it). A page's text can be there before its images.
+ */
+export function imageDrawn(image: Locator): Promise<boolean> {
+  return image.evaluate(
+    (img: HTMLImageElement) =>
+      img.complete
+        ? img.naturalWidth > 0
+        : new Promise<boolean>((resolve) => {
+            img.addEventListener('load', () => resolve(img.naturalWidth > 0), { once: true });
+            img.addEventListener('error', () => resolve(false), { once: true });
+          }),
+  );
 }
 
 /**
