@@ -4,8 +4,8 @@
  * go first whatever the cache says: they mostly wait (a stack restarted after SIGKILLs, the
  * sweeper's retries, child processes), so started early they overlap the others instead of
  * running alone at the end. The first four start at once; each of the others follows two short
- * files, so that the waiting files do not hold all the workers at the same time (measured: two
- * cores 45-65% busy for 20 s when four of them ran together).
+ * files, so that the waiting files do not hold all the workers at the same time (measured: 0.9
+ * to 1.5 of the two cores busy for 20 s when four of them ran together).
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
