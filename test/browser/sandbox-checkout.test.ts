@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, hasChromium, launchChromium, seriousAxeViolations, shoot, watchCspViolations } from '../support/browser';
+import { hasChromium, launchChromium, seriousAxeViolations, shoot, watchCspViolations } from '../support/browser';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const ORDERS = '/api/v1/payments/payment-orders';
@@ -74,7 +74,7 @@ async function orderStatus(orderReference: string): Promise<string> {
 // Debian's chromium is installed by .ci/run; without it there is no browser to drive.
 const needsChromium = it.skipIf(!hasChromium);
 
-describe(`sandbox checkout in headless Chromium (skipped without ${CHROMIUM}: apt-get install chromium, as .ci/run does)`, () => {
+describe(`sandbox checkout in headless Chromium (skipped without Chromium: apt-get install chromium-headless-shell, as .ci/run does, or chromium)`, () => {
   needsChromium('the guest pays on the hosted page and lands on the success URL; the lookup says paid', async () => {
     const order = await newOrder();
     const page = await browser!.newPage();

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-export const CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium';
+const CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 
 export function launchChromium(): Promise<Browser> {

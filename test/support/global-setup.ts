@@ -95,6 +95,7 @@ async function start(state: RunState): Promise<void> {
   ]);
   state.running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const failed = started.find((result) => result.status === 'rejected');
+  // One emulator that did not start fails the start; teardown still stops the others it left running.
   if (failed) throw failed.reason;
   await ensureTable(local(ports.dynamodb), TABLE_NAME);
   await bundling;
