@@ -1,7 +1,7 @@
 /** The callback queue: one message per delivery attempt, carrying only the delivery id. */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { callbackQueueUrl, config } from './config';
-import { traced } from './observability';
+import { serviceClient } from './observability';
 
 type SqsModule = typeof import('@aws-sdk/client-sqs');
 
@@ -15,7 +15,7 @@ function sqs() {
   client ??= import('@aws-sdk/client-sqs').then(({ SQSClient, SendMessageCommand, SendMessageBatchCommand }) => ({
     // Traced for X-Ray (a no-op when tracing is off). Emulator queue URLs use a *.localhost
     // host: an explicit endpoint keeps requests on it.
-    sqs: traced(
+    sqs: serviceClient(
       new SQSClient({ endpoint: config().sqsEndpoint, maxAttempts: 3, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } }),
     ),
     SendMessageCommand,

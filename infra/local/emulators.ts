@@ -205,6 +205,9 @@ export async function startCognitoLocal(options: { port?: number; dataDir: strin
   return { endpoint, port, ...cognitoLocalPool(endpoint), pid: child.pid, stop: () => stopChild(child) };
 }
 
+/** The local stack's own SQS client (queues, the poller), without the SDK's logger middleware, as the service's (serviceClient). */
 export function sqsClient(endpoint: string): SQSClient {
-  return new SQSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const client = new SQSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  client.middlewareStack.remove('loggerMiddleware');
+  return client;
 }

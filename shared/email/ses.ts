@@ -5,7 +5,7 @@
  */
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { config } from '../config';
-import { traced } from '../observability';
+import { serviceClient } from '../observability';
 
 type SesModule = typeof import('@aws-sdk/client-sesv2');
 
@@ -34,7 +34,7 @@ async function ses() {
     client?.ses.destroy();
     client = {
       endpoint,
-      ses: traced(new SESv2Client({ ...(endpoint ? { endpoint } : {}), maxAttempts: 2, requestHandler: { connectionTimeout: 1000, requestTimeout: 2000 } })),
+      ses: serviceClient(new SESv2Client({ ...(endpoint ? { endpoint } : {}), maxAttempts: 2, requestHandler: { connectionTimeout: 1000, requestTimeout: 2000 } })),
       SendEmailCommand,
     };
   }

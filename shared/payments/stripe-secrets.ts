@@ -9,7 +9,7 @@
 import { config } from '../config';
 import { errors } from '../errors';
 import { isTransient } from '../http/error-envelope';
-import { logger, traced } from '../observability';
+import { logger, serviceClient } from '../observability';
 
 /** How long a container keeps a parameter value before reading it again (a rotated key applies within this). */
 export const SECRET_MAX_AGE_SECONDS = 300;
@@ -62,7 +62,7 @@ async function loadProvider() {
     import('@aws-lambda-powertools/parameters/base'),
     import('@aws-sdk/client-ssm'),
   ]);
-  const client = traced(new SSMClient({ maxAttempts: 3 }));
+  const client = serviceClient(new SSMClient({ maxAttempts: 3 }));
   class SecureStringProvider extends BaseProvider {
     protected override async _get(name: string): Promise<string | undefined> {
       const { Parameter } = await client.send(new GetParameterCommand({ Name: name, WithDecryption: true }));

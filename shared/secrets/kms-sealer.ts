@@ -10,7 +10,7 @@
  * The client is imported on first use: only the functions that seal or open secrets load it.
  */
 import type { KMSClient } from '@aws-sdk/client-kms';
-import { traced } from '../observability';
+import { serviceClient } from '../observability';
 import { type Sealer, SecretCannotBeOpenedError } from './sealer';
 
 let client: Promise<{ kms: KMSClient; sdk: typeof import('@aws-sdk/client-kms') }> | undefined;
@@ -19,7 +19,7 @@ function kms() {
   client ??= import('@aws-sdk/client-kms').then((sdk) => ({
     sdk,
     // Fail fast: the sender retries the message; a stuck call would hold the whole batch.
-    kms: traced(new sdk.KMSClient({ maxAttempts: 3, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } })),
+    kms: serviceClient(new sdk.KMSClient({ maxAttempts: 3, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } })),
   }));
   return client;
 }

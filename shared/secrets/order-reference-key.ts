@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { config } from '../config';
 import { errors } from '../errors';
 import { isTransient } from '../http/error-envelope';
-import { logger, traced } from '../observability';
+import { logger, serviceClient } from '../observability';
 
 let cached: Promise<Buffer> | undefined;
 
@@ -23,7 +23,7 @@ async function load(): Promise<Buffer> {
   } else if (source.secretArn) {
     // Imported on first use: only the functions that create orders load this client.
     const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const client = traced(new SecretsManagerClient({ maxAttempts: 3 }));
+    const client = serviceClient(new SecretsManagerClient({ maxAttempts: 3 }));
     try {
       ({ SecretString: text } = await client.send(new GetSecretValueCommand({ SecretId: source.secretArn })));
     } catch (error) {

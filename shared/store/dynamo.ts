@@ -2,11 +2,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { traced } from '../observability';
+import { serviceClient } from '../observability';
 
 // Traced for X-Ray (a no-op when tracing is off: locally, in tests). The document client below and
 // the idempotency layer share this client's middleware, so their calls are traced too.
-export const dynamoClient = traced(
+export const dynamoClient = serviceClient(
   new DynamoDBClient({
     // The SDK reads AWS_ENDPOINT_URL_DYNAMODB for DynamoDB Local.
     maxAttempts: 3,
