@@ -7,7 +7,6 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { HttpResponse } from '@smithy/core/protocols';
 import { Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { serviceClient } from '../../shared/observability';
@@ -17,7 +16,7 @@ const item = { Item: { pk: { S: 'CLIENT#1' }, sk: { S: 'PROFILE' }, name: { S: '
 function client() {
   const requestHandler = {
     handle: async () => ({
-      response: new HttpResponse({ statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Readable.from([Buffer.from(JSON.stringify(item))]) }),
+      response: { statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Readable.from([Buffer.from(JSON.stringify(item))]) },
     }),
     updateHttpClientConfig() {},
     httpHandlerConfigs: () => ({}),
