@@ -8,6 +8,7 @@ import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { MiddlewareObj } from '@middy/core';
 import { tracingPossible } from './config';
+import { withoutSdkLogger } from './sdk-logger';
 
 const defaults = { serviceName: 'hotel-integration-api' };
 
@@ -28,16 +29,9 @@ export function traced<T>(client: T): T {
   return tracer ? tracer.captureAWSv3Client(client) : client;
 }
 
-/**
- * An AWS SDK v3 client as the service uses it: without the SDK's logger middleware, and traced.
- * The service gives the SDK no logger, so the SDK's default one logs nothing; yet that middleware
- * first copies every call's input and output through the SDK's sensitive-data filter, for it:
- * without it, a Query answering 200 items costs a third less of the SDK's CPU (BENCHMARKS.md,
- * the reading of 2026-11-26 20:07).
- */
+/** An AWS SDK v3 client as the service uses it: without the SDK's logger middleware (./sdk-logger.ts), and traced. */
 export function serviceClient<T extends { middlewareStack: { remove(toRemove: string): boolean } }>(client: T): T {
-  client.middlewareStack.remove('loggerMiddleware');
-  return traced(client);
+  return traced(withoutSdkLogger(client));
 }
 
 /** The tracer's middy middleware (a subsegment per invocation, ColdStart annotation), or none where tracing is off. */

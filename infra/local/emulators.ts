@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../definitions/local-stack';
+import { withoutSdkLogger } from '../../shared/sdk-logger';
 import { cognitoLocalPool, writeLocalUserPool } from './cognito-pool';
 import { freePort } from './ports';
 
@@ -205,9 +206,7 @@ export async function startCognitoLocal(options: { port?: number; dataDir: strin
   return { endpoint, port, ...cognitoLocalPool(endpoint), pid: child.pid, stop: () => stopChild(child) };
 }
 
-/** The local stack's own SQS client (queues, the poller), without the SDK's logger middleware, as the service's (serviceClient). */
+/** The local stack's own SQS client (queues, the poller), without the SDK's logger middleware, as the service's. */
 export function sqsClient(endpoint: string): SQSClient {
-  const client = new SQSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-  client.middlewareStack.remove('loggerMiddleware');
-  return client;
+  return withoutSdkLogger(new SQSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }));
 }

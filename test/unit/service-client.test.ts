@@ -1,5 +1,5 @@
 /**
- * The service's AWS SDK clients (shared/observability.ts serviceClient): the SDK's logger
+ * The service's AWS SDK clients (shared/observability.ts serviceClient, shared/sdk-logger.ts): the SDK's logger
  * middleware is removed, so no call's input and output go through the SDK's sensitive-data
  * filter for a logger that logs nothing. Should an SDK upgrade rename that middleware, the
  * filter would silently come back: this catches it. The requests are answered by a canned
