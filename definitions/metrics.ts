@@ -30,6 +30,12 @@ export const SWEEPER_METRICS = {
    * starts (0 when none): read from the first entry of each shard, no extra query.
    */
   oldestDueAgeSeconds: 'OldestDueDeliveryAgeSeconds',
+  /**
+   * 1 for a run that could not carry on the open bulk resends (a replay, "retry all"): their
+   * deliveries wait unsent until a run can (an error its retries cannot get past: a missing grant,
+   * an unreadable item). Published only then.
+   */
+  bulkResendNotContinued: 'BulkResendNotContinued',
 } as const;
 
 /** Published by the dashboard when money is routed elsewhere (docs/behaviour.md "Payment safety in deployed stages"). */

@@ -68,8 +68,10 @@ export const supportFunctionAccess = {
   // Due deliveries from the sparse gsi1 index; each moved to its resend-after time once enqueued.
   // Due guest e-mails from the same index; each claimed (UpdateItem answering the e-mail: no
   // read), then marked sent, failed or expired. Open bulk resends from gsi1, each claimed by
-  // UpdateItem; the deliveries they name from gsi4, each marked due by conditional UpdateItem.
-  'sweep-deliveries': { actions: ['UpdateItem'], queries: ['gsi1', 'gsi4'], writes: ['DELIVERY#', 'EMAIL#'] },
+  // UpdateItem; the deliveries they name from the index each walks (gsi4: one endpoint's, the
+  // receivers' replay; gsi2: all of a client's, the operators' "retry all"), each marked due by
+  // conditional UpdateItem.
+  'sweep-deliveries': { actions: ['UpdateItem'], queries: ['gsi1', 'gsi2', 'gsi4'], writes: ['DELIVERY#', 'EMAIL#'] },
 } as const satisfies Record<string, TableAccess>;
 
 export type SupportFunction = keyof typeof supportFunctionAccess;

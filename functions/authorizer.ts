@@ -25,7 +25,7 @@
  * key's scopes allow, Deny for the others, with one context for all of them. Its denial message
  * therefore names what the key lacks, not the route called.
  */
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { type Route, routes } from '../definitions/routes';
 import { type AuthorizerContext, decideRoute, type Denial, identifyKey } from '../shared/auth/authorize';
 import { lowerCaseHeaders } from '../shared/http/headers';
@@ -66,7 +66,8 @@ function sharedDenial(denied: { route: Route; denial: Denial }[]): Pick<Authoriz
   return { code: denied[0]!.denial.code, message: `The API key lacks the scope this route needs (it lacks ${lacking.join(', ')})` };
 }
 
-export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+export const handler = async (event: APIGatewayRequestAuthorizerEvent, lambdaContext?: Context): Promise<APIGatewayAuthorizerResult> => {
+  if (lambdaContext) logger.addContext(lambdaContext);
   const route = routes.find((r) => r.method === event.httpMethod && r.path === event.resource);
   if (!route || route.auth.kind === 'public') {
     return result('anonymous', [{ effect: 'Deny', resources: [event.methodArn] }], { code: 'NOT_FOUND', message: 'No such route' });

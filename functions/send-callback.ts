@@ -41,6 +41,7 @@ async function processRecord(record: SQSRecord, targets: SendTargets): Promise<v
 }
 
 export const handler = async (event: SQSEvent, context: Context) => {
+  logger.addContext(context);
   try {
     // A processor and endpoint lookups per invocation: the processor holds the batch's state, and
     // the local stack runs several batches at once in one process (Lambda runs one per instance).

@@ -21,11 +21,14 @@ const STOP_BEFORE_TIMEOUT_MS = 15_000;
 const BULK_RESEND_SHARE_MS = 20_000;
 
 export const handler = async (_event: unknown, context: Context) => {
+  logger.addContext(context);
   const stopAt = Date.now() + context.getRemainingTimeInMillis() - STOP_BEFORE_TIMEOUT_MS;
   const emailSweep = emailEnabled() ? sweepEmails(stopAt) : undefined;
   // Bulk resends first (bounded, so due deliveries are never starved): what they mark is due now.
   const bulk = await continueBulkResends({ stopAt: Math.min(stopAt, Date.now() + BULK_RESEND_SHARE_MS) }).catch((error) => {
     logger.error('bulk resends could not be continued; the next run retries', { error: error as Error });
+    // Feeds the BulkResendNotContinued alarm: an error a run cannot get past repeats every run.
+    metrics.addMetric(SWEEPER_METRICS.bulkResendNotContinued, MetricUnit.Count, 1);
     return { marked: 0, jobsLeft: true };
   });
   if (bulk.marked) logger.info('marked deliveries of bulk resends due', { ...bulk });

@@ -251,6 +251,12 @@ export class Monitoring extends Construct {
         1,
         'The delivery sweeper failed: due deliveries may not be queued',
       ),
+      bulkResendNotContinued: alarm(
+        'BulkResendNotContinued',
+        serviceMetric(SWEEPER_METRICS.bulkResendNotContinued),
+        1,
+        "The delivery sweeper could not carry on a bulk resend (a receiver's replay, or an operator's \"Retry all failed\"): the deliveries it has not marked yet wait unsent. The sweeper's log says why ('bulk resends could not be continued'); once fixed, the next run goes on where it stopped",
+      ),
       apiTooManyRequests: alarm(
         'ApiTooManyRequests',
         tooManyRequests,

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { Route } from '../../definitions/routes';
 import { type SupportFunction, supportFunctionAccess, type TableAccess } from '../../definitions/table-access';
+import { inInvocationScope } from './invocation-scope';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyHandler = (event: any, context: Context) => Promise<any>;
@@ -69,7 +70,14 @@ export function withinInvocation<T>(fn: LocalFunction, work: () => T): T {
   return invocation.run(fn, work);
 }
 
-/** One invocation (the first one loads the module, as Lambda's init does), inside the function's async context. */
+/**
+ * One invocation (the first one loads the module, as Lambda's init does), inside the function's
+ * async context, its handler in a scope of its own (invocation-scope.ts).
+ */
 export function invoke(fn: LocalFunction, event: unknown, timeoutMs: number): Promise<unknown> {
-  return withinInvocation(fn, async () => (await loadHandler(fn.handler))(event, lambdaContext(fn.name, timeoutMs)));
+  return withinInvocation(fn, async () => {
+    const handler = await loadHandler(fn.handler);
+    const context = lambdaContext(fn.name, timeoutMs);
+    return inInvocationScope(context.awsRequestId, () => handler(event, context));
+  });
 }

@@ -12,6 +12,7 @@ import { callbackQueue } from '../../definitions/queues';
 import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage, servedByApi } from '../../definitions/routes';
 import { resetConfig } from '../../shared/config';
 import { OPENAPI_PATH, serializeOpenApiDocument } from '../../shared/openapi/document';
+import { installInvocationScopes } from './invocation-scope';
 import { startSweeper } from './delivery-sweeper';
 import { sqsClient } from './emulators';
 import { type LocalFunctionUrl, startLocalFunctionUrl } from './function-url';
@@ -82,6 +83,8 @@ async function bounded(what: string, work: Promise<unknown>, ms: number): Promis
  * emulators. Sets process.env for the functions before any of them is loaded.
  */
 export async function serve(options: ServeOptions): Promise<ServingStack> {
+  // Each invocation's Powertools state its own, as Lambda keeps it (invocation-scope.ts).
+  installInvocationScopes();
   const base = {
     tableName: options.tableName,
     dynamodbEndpoint: options.dynamodbEndpoint,

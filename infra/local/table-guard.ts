@@ -91,6 +91,19 @@ function denial(fn: LocalFunction, { action, index, partitionKey }: Authorizatio
 
 const GUARD = 'localTableAccessGuard';
 
+/**
+ * Every refusal since the last take, as its message: a function's code may catch the error and
+ * only log it (the sweeper did, for a bulk resend it could not continue), so the test stack
+ * fails a test file in which any call was refused that the file did not take as expected
+ * (test/support/stack.ts).
+ */
+const refusals: string[] = [];
+
+/** The refusals since the last call, and forgets them. */
+export function takeTableRefusals(): string[] {
+  return refusals.splice(0);
+}
+
 /** Installs the guard on the functions' client (the document client shares its middleware stack). */
 export function installTableGuard(client: DynamoDBClient): void {
   client.middlewareStack.remove(GUARD);
@@ -99,7 +112,11 @@ export function installTableGuard(client: DynamoDBClient): void {
       const fn = runningFunction();
       if (fn) {
         const refused = authorizationsFor(context.commandName ?? '', args.input as CallInput).find((a) => !allows(fn.tableAccess, a));
-        if (refused) throw denial(fn, refused);
+        if (refused) {
+          const error = denial(fn, refused);
+          refusals.push(error.message);
+          throw error;
+        }
       }
       return next(args);
     },

@@ -4,7 +4,7 @@
  * all"), each marked due again by one conditional write, and the bulk-resend ("replay") items the
  * sweeper carries on when a request's budget ends before its work does.
  */
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryStatus } from '../schemas/deliveries';
 import { type PageKey, queryPage } from './batch';
 import { type DeliveryRecord, deliveryExpiresAt, oldestKeptDelivery } from './delivery-store';
@@ -200,10 +200,16 @@ export interface ReplayPart {
   after?: string;
 }
 
+/** Who asked: a receiver's replay (the deliveries API) or an operator's "retry all" (dashboard, CLI). */
+export type ReplayKind = 'replay' | 'retry_all';
+
 export interface ReplayJob {
   job_id: string;
   client_id: string;
+  kind: ReplayKind;
   created_at: string;
+  /** The matching deliveries counted when it was asked for: what "N of M sent" counts against. */
+  total: number;
   /** The statuses a delivery may be marked due from. */
   from: DeliveryStatus[];
   parts: ReplayPart[];
@@ -211,15 +217,34 @@ export interface ReplayJob {
   lease_until?: string;
 }
 
-/** Keeps a bulk resend for the sweeper, on the open-jobs index. */
+/**
+ * Keeps a bulk resend for the sweeper, on the open-jobs index, and makes it the client's latest
+ * (what the dashboard shows the progress of), in one transaction.
+ */
 export async function putReplayJob(job: ReplayJob): Promise<void> {
+  const expires_at = deliveryExpiresAt(job.created_at);
   await db.send(
-    new PutCommand({
-      TableName: TABLE,
-      Item: { ...keys.replayJob(job.job_id), ...keys.replayJobOpen(job.created_at, job.job_id), entity: 'delivery_replay', expires_at: deliveryExpiresAt(job.created_at), ...job },
-      ConditionExpression: 'attribute_not_exists(pk)',
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: TABLE,
+            Item: { ...keys.replayJob(job.job_id), ...keys.replayJobOpen(job.created_at, job.job_id), entity: 'delivery_replay', expires_at, ...job },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        { Put: { TableName: TABLE, Item: { ...keys.latestReplayOf(job.client_id), entity: 'delivery_replay_latest', job_id: job.job_id, expires_at } } },
+      ],
     }),
   );
+}
+
+/** The client's latest bulk resend left to the sweeper (done or not), or undefined: two reads by key. */
+export async function latestReplayJob(clientId: string): Promise<ReplayJob | undefined> {
+  const { Item: latest } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.latestReplayOf(clientId) }));
+  if (typeof latest?.job_id !== 'string') return undefined;
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.replayJob(latest.job_id) }));
+  return Item && Item.client_id === clientId ? fromItem<ReplayJob>(Item) : undefined;
 }
 
 /** The ids of the open bulk resends, oldest first (the index's keys only). */

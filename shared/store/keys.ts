@@ -172,6 +172,8 @@ export const keys = {
   /** Open bulk resends on gsi1, oldest first, while there is work left in them. */
   replayJobOpen: (createdAt: string, jobId: string) => ({ gsi1pk: 'DELIVERIES#REPLAYS', gsi1sk: `${createdAt}#${jobId}` }),
   replayJobsOpen: 'DELIVERIES#REPLAYS',
+  /** Which bulk resend of a client is its latest (the dashboard's "N of M sent"): its id. */
+  latestReplayOf: (clientId: string) => ({ pk: `DELIVERY#REPLAYS#${clientId}`, sk: 'LATEST' }),
   /**
    * Sparse "due" index (gsi1): present while a delivery is pending or retrying, by the time the
    * sweeper is to enqueue it (its due time, or once on the queue its resend-after time), so a

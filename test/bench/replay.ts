@@ -6,12 +6,10 @@
  * real sweeper function then runs back to back, as its schedule would, until every delivery
  * arrived. Figures: the answer time, and the rate from the answer to the last callback received.
  */
-import { randomUUID } from 'node:crypto';
 import { sweepOnce } from '../../infra/local/delivery-sweeper';
 import { configureEndpoint, listDeliveries } from '../../shared/domain/callbacks/deliveries';
 import { issueApiKey } from '../../shared/domain/clients';
-import { batchPut } from '../../shared/store/batch';
-import { newDelivery, newDeliveryItem } from '../../shared/store/delivery-store';
+import { writeFailedDeliveries } from '../support/failed-deliveries';
 import { cpuRows, cpuSnapshot, cpuUse } from './lib/cpu';
 import { startCallbackReceiver, waitUntil } from './lib/receiver';
 import type { BenchStack } from './lib/stack';
@@ -29,16 +27,7 @@ export async function replay(config: BenchConfig, stack: BenchStack): Promise<Se
     const tenant = await stack.createTenant('Replay');
     await configureEndpoint(tenant.clientId, 'callback', { url: receiver.url });
     const { key } = await issueApiKey({ clientId: tenant.clientId, kind: 'sync', scopes: ['deliveries:read', 'deliveries:write'] });
-    const since = new Date().toISOString();
-    const records = Array.from({ length: count }, (_, n) => {
-      const at = new Date(Date.parse(since) + n).toISOString();
-      const body = JSON.stringify({ event: 'booking.confirmed', created_at: at, hotel_id: tenant.clientId, booking: { id: randomUUID(), booking_reference: `BK-${n}` }, room: null });
-      return { ...newDelivery({ clientId: tenant.clientId, event: 'booking.confirmed', endpoint: 'callback', payload: body, at }), status: 'failed' as const };
-    });
-    // As a failed delivery is: off the due index.
-    await batchPut(records.map((r) => Object.fromEntries(Object.entries(newDeliveryItem(r)).filter(([name]) => name !== 'gsi1pk' && name !== 'gsi1sk'))));
-    const ids = new Set(records.map((r) => r.delivery_id));
-    const until = new Date(Date.parse(since) + count).toISOString();
+    const { ids, since, until } = await writeFailedDeliveries(tenant.clientId, count);
     config.log(`${count} failed deliveries written; replaying`);
 
     const cpuBefore = cpuSnapshot(stack.pids);

@@ -211,6 +211,26 @@ describe('alarms', () => {
       expect(alarmNamed(id)).toMatchObject({ Namespace: 'HotelIntegration', MetricName: metricName, Statistic: 'Sum', Threshold: 1 });
     }
   });
+
+  // A sweeper run that cannot carry on a bulk resend publishes BulkResendNotContinued = 1
+  // (functions/sweep-deliveries.ts); the run itself succeeds, so DeliverySweeperErrors never
+  // fires for it. Metric alarm properties:
+  // https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-alarm.html
+  it('alarms when a bulk resend could not be continued, on the metric the sweeper publishes, to the topic', () => {
+    expect(alarmNamed('BulkResendNotContinued')).toMatchObject({
+      Namespace: 'HotelIntegration',
+      MetricName: SWEEPER_METRICS.bulkResendNotContinued,
+      Dimensions: [{ Name: 'service', Value: 'hotel-integration-api' }],
+      Statistic: 'Sum',
+      Period: 300,
+      EvaluationPeriods: 1,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [topicRef()],
+    });
+    expect(alarmNamed('BulkResendNotContinued').AlarmDescription).toContain("'bulk resends could not be continued'");
+  });
 });
 
 describe('dashboard', () => {

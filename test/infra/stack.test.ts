@@ -649,8 +649,9 @@ describe('least privilege', () => {
       SandboxCheckoutSubmit: ['dynamodb:GetItem', 'dynamodb:UpdateItem under SANDBOX#'],
       authorizer: ['dynamodb:GetItem', 'dynamodb:UpdateItem under APIKEY#'],
       'send-callback': ['dynamodb:GetItem', 'dynamodb:UpdateItem under DELIVERY#'],
-      // Due deliveries, and due e-mails to guests.
-      'sweep-deliveries': ['dynamodb:Query on index/gsi1', 'dynamodb:Query on index/gsi4', 'dynamodb:UpdateItem under DELIVERY# or EMAIL#'],
+      // Due deliveries, and due e-mails to guests; the bulk resends' deliveries, of all endpoints
+      // (gsi2: the operators' "retry all") or one (gsi4: the receivers' replay).
+      'sweep-deliveries': ['dynamodb:Query on index/gsi1', 'dynamodb:Query on index/gsi2', 'dynamodb:Query on index/gsi4', 'dynamodb:UpdateItem under DELIVERY# or EMAIL#'],
     };
     const grants = tableGrantsOf(stack);
     const publicRoutes = [...routes, ...sandboxRoutes].filter((r) => r.auth.kind === 'public').map((r) => r.id);

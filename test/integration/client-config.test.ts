@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeFunction, withinInvocation } from '../../infra/local/lambda-runtime';
+import { takeTableRefusals } from '../../infra/local/table-guard';
 import { findRoute } from '../../definitions/routes';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -121,6 +122,7 @@ describe('client configuration partition', () => {
     const denied = expect.objectContaining({ name: 'AccessDeniedException', message: expect.stringContaining(`partition key CLIENTCONFIG#${other}`) });
     await expect(withinInvocation(guestBooking, () => guestStore.putPayAtProperty(other, true))).rejects.toEqual(denied);
     await expect(withinInvocation(guestBooking, () => paymentStore.putProviderSettings(other, { provider: 'sandbox' }))).rejects.toEqual(denied);
+    expect(takeTableRefusals()).toHaveLength(2);
     // Reading, as every public function does, still works.
     expect(await withinInvocation(guestBooking, () => clientStore.getClient(other))).toMatchObject({ client_id: other });
   });

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { withEnv } from '../support/env';
+import { writeFailedDeliveries } from '../support/failed-deliveries';
 import { paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
@@ -175,24 +176,17 @@ describe('the deliveries API', () => {
 
   it('a replay the queue refuses leaves each delivery due at once, and the sweeper sends each once', async () => {
     const h = await hotel();
-    const { batchPut } = await import('../../shared/store/batch');
     const store = await import('../../shared/store/delivery-store');
     const { startBulkResend } = await import('../../shared/domain/callbacks/bulk-resend');
     const { keys } = await import('../../shared/store/keys');
-    const since = new Date().toISOString();
     // Twelve deliveries as a receiver that was down leaves them: failed, off the due index.
-    const records = Array.from({ length: 12 }, (_, n) => {
-      const at = new Date(Date.parse(since) + n).toISOString();
-      const body = JSON.stringify({ event: 'booking.confirmed', created_at: at, booking: { id: randomUUID() } });
-      return { ...store.newDelivery({ clientId: h.tenant.clientId, event: 'booking.confirmed', endpoint: 'callback', payload: body, at }), status: 'failed' as const };
-    });
-    await batchPut(records.map((r) => Object.fromEntries(Object.entries(store.newDeliveryItem(r)).filter(([name]) => name !== 'gsi1pk' && name !== 'gsi1sk'))));
-    const until = new Date(Date.parse(since) + 12).toISOString();
+    const { records, since, until } = await writeFailedDeliveries(h.tenant.clientId, 12);
 
     const missingQueue = process.env.CALLBACK_QUEUE_URL!.replace(/[^/]+$/, `missing-${randomUUID()}`);
     await withEnv({ CALLBACK_QUEUE_URL: missingQueue }, async () => {
       const result = await startBulkResend({
         clientId: h.tenant.clientId,
+        kind: 'replay',
         sources: [{ index: 'gsi4', clientId: h.tenant.clientId, endpoint: 'callback' }],
         filter: { since, until },
         from: ['failed'],

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withinInvocation } from '../../infra/local/lambda-runtime';
+import { takeTableRefusals } from '../../infra/local/table-guard';
 import type { TableAccess } from '../../definitions/table-access';
 import { paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
@@ -176,6 +177,7 @@ describe('audit entries', () => {
     const listed = await withAccess({ actions: ['Query'] }, () => domain.audit.listAudit(fresh.clientId, { limit: 1, target: 'T' }));
     expect(listed).toEqual({ entries: [entry] });
     expect(await refusal(withAccess({ actions: ['GetItem'] }, () => domain.audit.listAudit(fresh.clientId)))).toMatchObject({ message: expect.stringMatching(/not authorized to perform: dynamodb:Query/) });
+    expect(takeTableRefusals()).toHaveLength(1);
   });
 
   it('refuses malformed entries and pages', async () => {

@@ -7,6 +7,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routeFunction, withinInvocation } from '../../infra/local/lambda-runtime';
+import * as guard from '../../infra/local/table-guard';
 import { findRoute } from '../../definitions/routes';
 import type { TableAccess } from '../../definitions/table-access';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
@@ -51,6 +52,7 @@ describe('table guard', () => {
     expect((await page()).status).toBe(404);
     const refused = await withDeclaration('SandboxCheckoutPage', { actions: ['Query'] }, page);
     expect(refused.status).toBe(500);
+    expect(guard.takeTableRefusals()).toEqual([expect.stringMatching(/^SandboxCheckoutPage is not authorized to perform: dynamodb:GetItem/)]);
     expect((await page()).status).toBe(404);
   });
 
@@ -58,6 +60,7 @@ describe('table guard', () => {
     const scan = () => shared.db.send(new ScanCommand({ TableName: shared.TABLE, Limit: 1 }));
     await expect(scan()).resolves.toBeDefined();
     await expect(withinInvocation(routeFunction(findRoute('GetAvailability')), scan)).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    expect(guard.takeTableRefusals()).toEqual([expect.stringContaining('dynamodb:Scan')]);
   });
 
   it('lets an idempotent route delete its own record after a 5xx, so the retry runs', async () => {

@@ -13,6 +13,7 @@ import type { KeyKind } from '../../definitions/routes';
 import { ensureQueues } from '../../infra/local/local-queues';
 import { ensureTable } from '../../infra/local/local-table';
 import { ensureKeyFile } from '../../infra/local/key-files';
+import { takeTableRefusals } from '../../infra/local/table-guard';
 import { sweepOnce } from '../../infra/local/delivery-sweeper';
 import { serve, type ServingStack } from '../../infra/local/serve';
 
@@ -112,6 +113,10 @@ export async function startTestStack(
     async stop() {
       await serving.stop();
       rmSync(keyDir, { recursive: true, force: true });
+      // A missing grant fails the file, even where the function caught the refusal and only
+      // logged it: a test that provokes one on purpose takes it (takeTableRefusals) and asserts it.
+      const refused = takeTableRefusals();
+      if (refused.length) throw new Error(`the table guard refused ${refused.length} call(s) no test expected; the first: ${refused[0]}`);
     },
     url,
     sandboxUrl: serving.info.sandboxUrl,

@@ -21,6 +21,7 @@ import {
   openReplayJobs,
   putReplayJob,
   type ReplayJob,
+  type ReplayKind,
   type ReplayPart,
   saveReplayProgress,
   walkDeliveries,
@@ -32,6 +33,11 @@ import { resendAfter } from './resend';
 /** What a request spends counting, then counting and marking together (from its start); the rest is the sweeper's. */
 const COUNT_BUDGET_MS = 1_500;
 const REQUEST_BUDGET_MS = 2_000;
+/**
+ * At most this many index entries a request marks, however fast it goes: its work is bounded by
+ * count as well as by time, and a bulk resend larger than this always continues in the sweeper.
+ */
+export const REQUEST_MARK_LIMIT = 1_000;
 /** Conditional writes in flight at once while marking: two SendMessageBatch calls' worth. */
 const MARK_CONCURRENCY = 2 * ENQUEUE_BATCH_SIZE;
 /** Index entries read per step of marking: a step's marks fit well within a budget. */
@@ -41,6 +47,7 @@ const JOB_LEASE_MS = 90_000;
 
 export interface BulkResendInput {
   clientId: string;
+  kind: ReplayKind;
   sources: DeliverySource[];
   filter: DeliveryFilter;
   /** The statuses a matching delivery is sent again from (`pending` never: it is on its way). */
@@ -140,8 +147,8 @@ export async function startBulkResend(input: BulkResendInput & { byStatus?: bool
     }
   }
 
-  const job: ReplayJob = { job_id: randomUUID(), client_id: input.clientId, created_at: now.toISOString(), from: [...from], parts, marked: 0 };
-  await runJob(job, now, started + REQUEST_BUDGET_MS);
+  const job: ReplayJob = { job_id: randomUUID(), client_id: input.clientId, kind: input.kind, created_at: now.toISOString(), total: queued, from: [...from], parts, marked: 0 };
+  await runJob(job, now, started + REQUEST_BUDGET_MS, { limit: REQUEST_MARK_LIMIT });
   if (job.parts.length) await putReplayJob(job);
   return { queued, byStatus, markedNow: job.marked };
 }
@@ -160,21 +167,24 @@ export async function continueBulkResends(options: { stopAt?: number; now?: Date
     const now = options.now ?? new Date();
     const job = await claimReplayJob(id, now, JOB_LEASE_MS);
     if (!job) continue;
-    marked += await runJob(job, now, options.stopAt ?? Number.POSITIVE_INFINITY, true);
+    marked += await runJob(job, now, options.stopAt ?? Number.POSITIVE_INFINITY, { stored: true });
   }
   return { marked, jobsLeft: ids.length > 0 && !timeLeft() };
 }
 
 /**
- * Walks a bulk resend's parts on from their positions, marking each match due, until none is left
- * or `deadline` (epoch ms); a step cut short goes on after the last delivery it marked. `stored`:
- * its progress is saved after every step (the sweeper's; a request stores the item once, after).
+ * Walks a bulk resend's parts on from their positions, marking each match due, until none is left,
+ * `deadline` (epoch ms) or `limit` entries walked; a step cut short goes on after the last
+ * delivery it marked. `stored`: its progress is saved after every step (the sweeper's; a request
+ * stores the item once, after).
  */
-async function runJob(job: ReplayJob, now: Date, deadline: number, stored = false): Promise<number> {
+async function runJob(job: ReplayJob, now: Date, deadline: number, { stored = false, limit = Number.POSITIVE_INFINITY } = {}): Promise<number> {
   let marked = 0;
-  while (job.parts.length && Date.now() < deadline) {
+  let walked = 0;
+  while (job.parts.length && Date.now() < deadline && walked < limit) {
     const part = job.parts[0]!;
-    const step = await walkDeliveries(part.source, part.filter, part.after, WALK_STEP);
+    const step = await walkDeliveries(part.source, part.filter, part.after, Math.min(WALK_STEP, limit - walked));
+    walked += step.entries.length;
     const { done, marked: count } = await markInOrder(step.entries, job.from, now, deadline);
     marked += count;
     job.marked += count;

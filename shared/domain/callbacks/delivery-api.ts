@@ -105,6 +105,7 @@ export async function replayOwnDeliveries(principal: Principal, body: ReplayDeli
   const from = body.status ?? ['delivered', 'failed', 'needs_review', 'retrying'];
   const { queued } = await startBulkResend({
     clientId: principal.clientId,
+    kind: 'replay',
     sources: [{ index: 'gsi4', clientId: principal.clientId, endpoint: endpointOf(principal) }],
     filter: { since, until, ...(body.event ? { events: body.event } : {}) },
     from,

@@ -49,6 +49,7 @@ export async function retryFailedDeliveries({
   const asked = RETRYABLE_DELIVERY_STATUSES.filter((status) => statuses.includes(status));
   const { byStatus } = await startBulkResend({
     clientId,
+    kind: 'retry_all',
     sources: [{ index: 'gsi2', clientId }],
     filter: { since: oldestKeptDelivery(now), until: now.toISOString() },
     from: asked,
