@@ -8,6 +8,11 @@ export function formatAmount(amountMinor: number, currency: string): string {
   return `${major} ${currency}`;
 }
 
+/** A count as people write it: 1500 is "1,500". */
+export function formatCount(count: number): string {
+  return new Intl.NumberFormat('en-US').format(count);
+}
+
 /** `2026-11-23 09:10:07 UTC` from an ISO timestamp; `none` (a dash) for none. */
 export function formatTime(iso: string | null | undefined, none = '—'): string {
   return iso ? iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : none;

@@ -44,6 +44,7 @@ form.inline { display: inline; margin: 0; }
 .notice { padding: .6rem .9rem; border-radius: 4px; margin-bottom: 1rem; border: 1px solid; }
 .notice.success { background: #dafbe1; border-color: #4ac26b; }
 .notice.error { background: #ffebe9; border-color: #ff8182; }
+.notice.info { background: #ddf4ff; border-color: #54aeff; }
 .notice p { margin: .2rem 0; }
 .error-summary { border: 4px solid var(--bad); padding: .6rem 1rem; margin-bottom: 1rem; }
 .error-summary h2 { margin: 0 0 .4rem; }

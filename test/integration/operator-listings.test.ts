@@ -312,6 +312,7 @@ describe("a client's payment orders", () => {
     expect(await refusal(withAccess({ actions: ['Query'], queries: ['gsi2'] }, () => domain.orders.listClientOrders(tenant.clientId)))).toMatchObject({
       message: expect.stringMatching(/dynamodb:BatchGetItem/),
     });
+    expect(takeTableRefusals()).toHaveLength(1);
   });
 
   it("refuses a cursor of another client's order list, however it is made", async () => {

@@ -52,7 +52,7 @@ describe('table guard', () => {
     expect((await page()).status).toBe(404);
     const refused = await withDeclaration('SandboxCheckoutPage', { actions: ['Query'] }, page);
     expect(refused.status).toBe(500);
-    expect(guard.takeTableRefusals()).toEqual([expect.stringMatching(/^SandboxCheckoutPage is not authorized to perform: dynamodb:GetItem/)]);
+    expect(guard.takeTableRefusals()).toEqual([expect.stringMatching(/^SandboxCheckout is not authorized to perform: dynamodb:GetItem/)]);
     expect((await page()).status).toBe(404);
   });
 

@@ -4,8 +4,7 @@
  * bulk resends' tests and benchmarks, which need thousands of them without thousands of bookings.
  */
 import { randomUUID } from 'node:crypto';
-import { batchPut } from '../../shared/store/batch';
-import { type DeliveryRecord, newDelivery, newDeliveryItem } from '../../shared/store/delivery-store';
+import type { DeliveryRecord } from '../../shared/store/delivery-store';
 import type { EndpointKind } from '../../shared/store/endpoint-store';
 
 export interface FailedDeliveries {
@@ -17,6 +16,9 @@ export interface FailedDeliveries {
 }
 
 export async function writeFailedDeliveries(clientId: string, count: number, options: { endpoint?: EndpointKind; since?: Date } = {}): Promise<FailedDeliveries> {
+  // Imported here: the store reads its configuration when loaded, after the test's stack set it.
+  const { batchPut } = await import('../../shared/store/batch');
+  const { newDelivery, newDeliveryItem } = await import('../../shared/store/delivery-store');
   const endpoint = options.endpoint ?? 'callback';
   const start = (options.since ?? new Date()).getTime();
   const event = endpoint === 'callback' ? 'booking.confirmed' : 'payment_order.paid';

@@ -5,6 +5,15 @@ import { inject } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * The test process's environment as an operator's shell has it: without what the local stack set
+ * for the functions it runs in-process (AWS_LAMBDA_MAX_CONCURRENCY: infra/local/invocation-scope.ts).
+ */
+function operatorEnvironment(): NodeJS.ProcessEnv {
+  const { AWS_LAMBDA_MAX_CONCURRENCY: _, ...rest } = process.env;
+  return rest;
+}
+
 export interface OpsRun {
   code: number | null;
   stdout: string;
@@ -22,7 +31,7 @@ export function runOps(stackFile: string, args: string[], env: Record<string, st
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...entry, ...args], {
       cwd: root,
-      env: { ...process.env, OPS_STACK_FILE: stackFile, ...env },
+      env: { ...operatorEnvironment(), OPS_STACK_FILE: stackFile, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -139,7 +139,9 @@ describe("Cognito's MFA_SETUP challenge (stubbed: cognito-local never sets it)",
     expect(calls('DescribeUserPoolClient')).toEqual([{ UserPoolId: 'eu-west-1_UnitPool', ClientId: CLIENT_ID }]);
 
     cognito.answer('VerifySoftwareToken', { Status: 'SUCCESS', Session: 'session-3' });
-    cognito.answer('RespondToAuthChallenge', { AuthenticationResult: tokens() });
+    // The tokens made once: made again for the assertion, a second later under load, their expiry differed.
+    const issuedTokens = tokens();
+    cognito.answer('RespondToAuthChallenge', { AuthenticationResult: issuedTokens });
     cognito.answer('SetUserMFAPreference', {});
     const done = await handler(
       post('/dashboard/sign-in/mfa-setup', { email: 'ops@hotel.example', username: 'uuid-1', session: 'session-2', secret: SECRET, code: '123456' }),
@@ -157,7 +159,7 @@ describe("Cognito's MFA_SETUP challenge (stubbed: cognito-local never sets it)",
         UserContextData: { IpAddress: SOURCE_IP },
       },
     ]);
-    expect(calls('SetUserMFAPreference')).toEqual([{ AccessToken: tokens().AccessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }]);
+    expect(calls('SetUserMFAPreference')).toEqual([{ AccessToken: issuedTokens.AccessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }]);
     // A deployed stage's session: __Host- cookies of the whole host (Path=/ reaches /prod/dashboard), Secure, no Domain.
     const cookies = setCookies(done);
     expect(cookies.map((c) => c.split('=')[0])).toEqual(['__Host-dashboard_id', '__Host-dashboard_access', '__Host-dashboard_refresh']);

@@ -13,6 +13,7 @@
  */
 import { showDelivery } from '../../domain/callbacks/deliveries';
 import { DELIVERY_STATUSES, type DeliveryView, describeDeliveries, listDeliveriesPage } from '../../domain/callbacks/delivery-views';
+import { bulkResendInProgress } from '../../domain/callbacks/bulk-resend';
 import { afterRetryAttempt, retryFailedDeliveries, retryOneDelivery } from '../../domain/callbacks/operator-retries';
 import { timeZoneOf } from '../../domain/client-settings';
 import { localDateTime } from '../../domain/hotel-time';
@@ -21,10 +22,11 @@ import { RETRYABLE_DELIVERY_STATUSES, WAITING_DELIVERY_STATUSES } from '../../sc
 import { getClient } from '../../store/api-key-store';
 import type { DeliveryRecord, DeliveryStatus } from '../../store/delivery-store';
 import { type EndpointConfig, type EndpointKind, getEndpoint } from '../../store/endpoint-store';
-import { inWords } from '../format';
+import { formatCount, inWords } from '../format';
 import { Dl, Empty, type Links, Page, Pager, Select, Table } from '../layout';
 import type { Notice } from '../notice';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
+import { BulkProgress } from './bulk-progress';
 import { eventInWords, receiverOf, subjectOf } from './delivery-words';
 
 const PAGE = '/dashboard/deliveries';
@@ -92,7 +94,11 @@ export const deliveriesPage: PageAction = async (request) => {
   const { links, query } = request;
   const status = query.status || undefined;
   const limit = limitOf(query, PAGE_SIZE);
-  const [page, zone] = await Promise.all([listDeliveriesPage(clientId, { status, limit, cursor: query.cursor || undefined }), timeZoneOfClient(clientId)]);
+  const [page, zone, bulk] = await Promise.all([
+    listDeliveriesPage(clientId, { status, limit, cursor: query.cursor || undefined }),
+    timeZoneOfClient(clientId),
+    bulkResendInProgress(clientId),
+  ]);
   const kept = { status, limit: query.limit || undefined };
   const statusWords = status && isStatus(status) ? inWords(status).toLowerCase() : status;
   return {
@@ -112,6 +118,7 @@ export const deliveriesPage: PageAction = async (request) => {
           {query.limit ? <input type="hidden" name="limit" value={query.limit} /> : null}
           <button type="submit">Filter</button>
         </form>
+        {bulk ? <BulkProgress progress={bulk} zone={zone} /> : null}
         <div class="actions">
           <form method="post" action={links.to(`${PAGE}/retry-failed`)} class="inline">
             <button type="submit" aria-describedby="retry-all-hint">
@@ -381,6 +388,6 @@ export const retryFailedAction: PageAction = (request) =>
       message:
         count === 0
           ? 'Nothing to send again: no delivery is failed or needs review.'
-          : `${count} ${count === 1 ? 'delivery' : 'deliveries'} queued again. ${failed} had failed, ${review} needed review.`,
+          : `${formatCount(count)} ${count === 1 ? 'delivery' : 'deliveries'} queued again. ${formatCount(failed)} had failed, ${formatCount(review)} needed review.`,
     };
   });

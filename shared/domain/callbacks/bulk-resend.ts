@@ -15,6 +15,7 @@ import {
   claimReplayJob,
   countDeliveries,
   type DeliveryEntry,
+  latestReplayJob,
   type DeliveryFilter,
   type DeliverySource,
   markDueBeforeEnqueue,
@@ -167,7 +168,13 @@ export async function continueBulkResends(options: { stopAt?: number; now?: Date
     const now = options.now ?? new Date();
     const job = await claimReplayJob(id, now, JOB_LEASE_MS);
     if (!job) continue;
-    marked += await runJob(job, now, options.stopAt ?? Number.POSITIVE_INFINITY, { stored: true });
+    try {
+      marked += await runJob(job, now, options.stopAt ?? Number.POSITIVE_INFINITY, { stored: true });
+    } catch (error) {
+      // Released, with the progress it made, so the next run tries again at once, not after the lease.
+      await saveReplayProgress(job, { release: true }).catch(() => undefined);
+      throw error;
+    }
   }
   return { marked, jobsLeft: ids.length > 0 && !timeLeft() };
 }
@@ -198,4 +205,22 @@ async function runJob(job: ReplayJob, now: Date, deadline: number, { stored = fa
   if (stored) await saveReplayProgress(job, { release: true });
   if (stored && !job.parts.length) logger.info('bulk resend done', { job_id: job.job_id, client_id: job.client_id, marked: job.marked });
   return marked;
+}
+
+/** A bulk resend still under way: who asked, how many of the deliveries counted are sent again so far. */
+export interface BulkResendProgress {
+  kind: ReplayKind;
+  created_at: string;
+  sent: number;
+  total: number;
+}
+
+/**
+ * The client's latest bulk resend while the sweeper is still marking its deliveries (the
+ * dashboard's "N of M sent"); undefined once done, or when the request did it all.
+ */
+export async function bulkResendInProgress(clientId: string): Promise<BulkResendProgress | undefined> {
+  const job = await latestReplayJob(clientId);
+  if (!job || !job.parts.length) return undefined;
+  return { kind: job.kind, created_at: job.created_at, sent: job.marked, total: Math.max(job.total, job.marked) };
 }
