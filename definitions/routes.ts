@@ -159,10 +159,11 @@ const apiRouteTable = [
     idempotent: true,
     // The booking, its room and the room's hold item by GetItem; the cancelled booking, the hold
     // without its nights (version-checked) and the guest's e-mail in one transaction (a cancel
-    // keeps the search entries); the e-mail marked sent by UpdateItem. Emits no event: the PMS
-    // made the change.
+    // keeps the search entries); the e-mail marked sent by UpdateItem; the booking's open checkout
+    // markers (Query on the client's partition) ended, so availability offers the room at once.
+    // Emits no event: the PMS made the change.
     access: {
-      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'EMAIL#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] },
+      dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'EMAIL#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] },
       sendsEmail: true,
     },
     description: 'Cancel a booking the service made (guest, reception, paid order)',

@@ -423,6 +423,22 @@ describe('a repeated submit of one form (its attempt id)', () => {
     expect((await domain.holds.getRoomHolds(tenant.clientId, rooms.get('102')!)).holds).toEqual([{ booking_id: so.bookings[0]!.id, check_in_date: stay.check_in, check_out_date: stay.check_out }]);
   });
 
+  it("a paid guest booking the PMS cancels ends its checkout marker at once: the room is offered again, not at the hold's end", async () => {
+    const { tenant, rooms } = await hotel();
+    const stay = stayIn(37, 2);
+    const started = await asPages(() => guest.startCheckout(tenant.clientId, { room_id: rooms.get('101')!, stay, guest: ada, attempt: guest.newBookingAttempt() }, stack.url, new Date()));
+    await payOnSandbox(started.checkout_url);
+    const [booking] = (await made(tenant.clientId, stay)).bookings;
+    expect(booking).toMatchObject({ room_id: rooms.get('101'), payment_status: 'paid' });
+    expect((await made(tenant.clientId, stay)).markers).toHaveLength(1);
+
+    const cancelled = await stack.request('POST', `/api/v1/property-sync/service-bookings/${booking!.id}/cancel`, { key: tenant.syncKey });
+    expect(cancelled.status).toBe(200);
+    expect((await made(tenant.clientId, stay)).markers).toEqual([]);
+    const free = await stack.request('GET', `/api/v1/property-sync/availability?check_in_date=${stay.check_in}&check_out_date=${stay.check_out}&guests=1`, { key: tenant.syncKey });
+    expect(free.body.available_rooms.map((r: { room_number: string }) => r.room_number)).toContain('101');
+  });
+
   it('with other choices is another booking: another room, or other details for the same room (refused while the first holds it)', async () => {
     const { tenant, rooms } = await hotel();
     const stay = stayIn(36, 1);
