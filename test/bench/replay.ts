@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { sweepOnce } from '../../infra/local/delivery-sweeper';
 import { configureEndpoint, listDeliveries } from '../../shared/domain/callbacks/deliveries';
 import { issueApiKey } from '../../shared/domain/clients';
+import { DashboardClient, OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { writeFailedDeliveries } from '../support/failed-deliveries';
 import { cpuRows, cpuSnapshot, cpuUse } from './lib/cpu';
 import { startCallbackReceiver, waitUntil } from './lib/receiver';
@@ -25,13 +26,14 @@ import type { BenchConfig, Row, Section } from './lib/types';
 const ANSWER_TARGET_MS = 5_000;
 const RATE_TARGET = 150;
 
-type Way = 'replay' | 'retry-all';
+type Way = 'replay' | 'retry-all' | 'dashboard-retry-all';
 
-/** What the asking answered: a status (HTTP, or the CLI's exit code) and the count queued. */
+/** What the asking answered: a status (HTTP, or the CLI's exit code) and the count queued; the time, where asking had steps before it (signing in). */
 interface Answer {
   ok: boolean;
   status: string;
   queued?: number;
+  answerMs?: number;
 }
 
 /** A receiver's replay request through the gateway. */
@@ -63,6 +65,21 @@ function askRetryAll(config: BenchConfig, stack: BenchStack, clientId: string): 
   });
 }
 
+/** A staff operator signed in to the dashboard, pressing "Retry all failed and needs review" (form POST, then the page it redirects to). */
+async function askDashboard(stack: BenchStack, clientId: string): Promise<Answer> {
+  const { createOperator } = await import('../../shared/domain/operators');
+  const email = `bench-${Date.now()}@hotel.example`;
+  await createOperator({ clientId, email, role: 'staff', password: OPERATOR_PASSWORD });
+  const staff = new DashboardClient(stack, email);
+  const signedIn = await staff.signIn();
+  if (signedIn.status !== 200) throw new Error(`sign-in answered ${signedIn.status}`);
+  const t0 = performance.now();
+  const page = await staff.submit('/dashboard/deliveries/retry-failed');
+  const answerMs = performance.now() - t0;
+  const queued = /([\d,]+) deliver(?:y|ies) queued again/.exec(page.text)?.[1];
+  return { ok: page.status === 200, status: `status ${page.status}`, queued: queued === undefined ? undefined : Number(queued.replace(/,/g, '')), answerMs };
+}
+
 const WAYS: Record<Way, { title: string; asked: string; baseline?: string }> = {
   replay: {
     title: 'Replay of a backlog',
@@ -70,10 +87,12 @@ const WAYS: Record<Way, { title: string; asked: string; baseline?: string }> = {
     baseline: 'before: `ops deliveries retry --client` sent them in the call, 76 deliveries/s (≈ 66 s for 5,000)',
   },
   'retry-all': { title: 'Retry all failed (operator CLI)', asked: '`npm run ops -- deliveries retry --client ID --status failed` (a process of its own)' },
+  'dashboard-retry-all': { title: 'Retry all failed (dashboard)', asked: 'Dashboard "Retry all failed and needs review" (POST, then the page it redirects to)' },
 };
 
 export const replay = (config: BenchConfig, stack: BenchStack) => bulkResend(config, stack, 'replay');
 export const retryAll = (config: BenchConfig, stack: BenchStack) => bulkResend(config, stack, 'retry-all');
+export const dashboardRetryAll = (config: BenchConfig, stack: BenchStack) => bulkResend(config, stack, 'dashboard-retry-all');
 
 async function bulkResend(config: BenchConfig, stack: BenchStack, way: Way): Promise<Section> {
   const started = performance.now();
@@ -89,8 +108,13 @@ async function bulkResend(config: BenchConfig, stack: BenchStack, way: Way): Pro
 
     const cpuBefore = cpuSnapshot(stack.pids);
     const t0 = performance.now();
-    const answered = way === 'replay' ? await askReplay(stack, tenant.clientId, { since, until }) : await askRetryAll(config, stack, tenant.clientId);
-    const answerMs = performance.now() - t0;
+    const answered =
+      way === 'replay'
+        ? await askReplay(stack, tenant.clientId, { since, until })
+        : way === 'retry-all'
+          ? await askRetryAll(config, stack, tenant.clientId)
+          : await askDashboard(stack, tenant.clientId);
+    const answerMs = answered.answerMs ?? performance.now() - t0;
     config.log(`${way} answered ${answered.status} in ${ms(answerMs)}: queued ${answered.queued}`);
     // The sweeper's schedule, back to back: each run carries on the replay, then sends what is due.
     let runs = 0;
@@ -140,10 +164,13 @@ async function bulkResend(config: BenchConfig, stack: BenchStack, way: Way): Pro
         met: allGood,
       },
     ];
-    const request =
-      way === 'replay'
-        ? 'one replay request through the local gateway (a sync key with `deliveries:write`, `status: [failed]`, the range of their creation). The request counts the matches on gsi4'
-        : 'one `npm run ops -- deliveries retry --client ID --status failed --json` (tsx, a process of its own: its start is in the answer time). The call counts the matches on gsi2 (all the client\'s deliveries, the last 30 days)';
+    const request = {
+      replay: 'one replay request through the local gateway (a sync key with `deliveries:write`, `status: [failed]`, the range of their creation). The request counts the matches on gsi4',
+      'retry-all':
+        'one `npm run ops -- deliveries retry --client ID --status failed --json` (tsx, a process of its own: its start is in the answer time). The call counts the matches on gsi2 (all the client\'s deliveries, the last 30 days)',
+      'dashboard-retry-all':
+        'a staff operator, signed in on cognito-local, pressing "Retry all failed and needs review" on the dashboard (the form POST and the page it redirects to; the sign-in before the clock starts). The request counts the matches on gsi2 (all the client\'s deliveries, the last 30 days, by status)',
+    }[way];
     return {
       id: way,
       title,

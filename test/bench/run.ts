@@ -45,6 +45,7 @@ const benches: Bench[] = [
   { id: 'drain', title: 'Callback backlog drain', needsStack: true, run: async (c, s) => (await import('./callback-drain')).callbackDrain(c, s) },
   { id: 'replay', title: 'Replay of a backlog', needsStack: true, run: async (c, s) => (await import('./replay')).replay(c, s) },
   { id: 'retry-all', title: 'Retry all failed (operator CLI)', needsStack: true, run: async (c, s) => (await import('./replay')).retryAll(c, s) },
+  { id: 'dashboard-retry-all', title: 'Retry all failed (dashboard)', needsStack: true, run: async (c, s) => (await import('./replay')).dashboardRetryAll(c, s) },
   { id: 'guest-booking', title: 'Guest booking page', needsStack: true, run: async (c, s) => (await import('./guest-booking')).guestBooking(c, s) },
 ];
 

@@ -19,7 +19,8 @@ export class DashboardClient {
   private readonly jar = new Map<string, string>();
 
   constructor(
-    readonly stack: TestStack,
+    /** The stack whose dashboard it signs in to (only its URL: the bench's stack serves too). */
+    readonly stack: Pick<TestStack, 'url'>,
     readonly email: string,
   ) {}
 

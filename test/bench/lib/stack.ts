@@ -1,10 +1,12 @@
 /**
- * The bench's own local stack: DynamoDB Local (in memory) and the SQS emulator on free ports,
- * the table and queues from the stack's definitions, and `serve()` (local gateway, queue poller,
- * functions in-process). The capacity meter is attached to the functions' DynamoDB client.
+ * The bench's own local stack: DynamoDB Local (in memory), the SQS emulator and cognito-local (the
+ * dashboard's operators) on free ports, the table and queues from the stack's definitions, and
+ * `serve()` (local gateway, queue poller, functions in-process). The capacity meter is attached
+ * to the functions' DynamoDB client.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Emulator, startDynamoLocal, startSqsEmulator } from '../../../infra/local/emulators';
+import { type Emulator, startCognitoLocal, startDynamoLocal, startSqsEmulator } from '../../../infra/local/emulators';
 import { ensureQueues } from '../../../infra/local/local-queues';
 import { ensureTable } from '../../../infra/local/local-table';
 import { ensureKeyFile } from '../../../infra/local/key-files';
@@ -39,9 +41,12 @@ export async function startBenchStack(workDir: string, started: { stop(): Promis
   const emulators: Emulator[] = [];
   const stopEmulators = { stop: () => Promise.all(emulators.map((e) => e.stop())).then(() => undefined) };
   started.push(stopEmulators);
-  const [dynamo, sqs] = await Promise.all([
+  const cognitoDir = join(workDir, 'cognito');
+  mkdirSync(cognitoDir, { recursive: true });
+  const [dynamo, sqs, cognito] = await Promise.all([
     startDynamoLocal({ logFile: join(workDir, 'dynamodb.log') }).then((e) => (emulators.push(e), e)),
     startSqsEmulator({ logFile: join(workDir, 'sqs.log') }).then((e) => (emulators.push(e), e)),
+    startCognitoLocal({ dataDir: cognitoDir, logFile: join(workDir, 'cognito.log') }).then((e) => (emulators.push(e), e)),
   ]);
   await ensureTable(dynamo.endpoint, BENCH_TABLE);
   const queues = await ensureQueues(sqs.endpoint, 'bench');
@@ -56,6 +61,7 @@ export async function startBenchStack(workDir: string, started: { stop(): Promis
     // The sweeper is a safety net for failed enqueues; a periodic sweep would add its reads to
     // the measured requests, so it stays out of the way during the run.
     sweepIntervalMs: 60 * 60_000,
+    cognito: { endpoint: cognito.endpoint, userPoolId: cognito.userPoolId, userPoolClientId: cognito.userPoolClientId, issuer: cognito.issuer },
     // The bench measures the service's capacity with one client per scenario, not the plans' rate limits.
     planLimits: { standard: { rateLimit: 100_000, burstLimit: 100_000 }, premium: { rateLimit: 100_000, burstLimit: 100_000 } },
     // An HTTP round trip through the gateway with no function behind it (overhead breakdown).
