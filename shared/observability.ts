@@ -43,7 +43,8 @@ function loadTracer(): Promise<void> {
         }
       })();
       for (const client of clientsToTrace.splice(0)) loaded.captureAWSv3Client(client);
-      handlerTracing = captureLambdaHandler(loaded) as MiddlewareObj;
+      // Never the response (cookies, tokens, secrets): the stack also sets POWERTOOLS_TRACER_CAPTURE_RESPONSE=false.
+      handlerTracing = captureLambdaHandler(loaded, { captureResponse: false }) as MiddlewareObj;
       tracer = loaded;
     },
     (error: unknown) => logger.warn('the X-Ray tracer did not load; this instance is traced by Lambda alone', { error }),

@@ -150,6 +150,9 @@ describe('functions', () => {
         POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
         POWERTOOLS_METRICS_NAMESPACE: 'HotelIntegration',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        // Traces keep neither responses nor error messages (Powertools Tracer reads these).
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+        POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
         STAGE: 'test',
         TABLE_NAME: { Ref: logicalId(stack.table) },
       });
