@@ -2,6 +2,8 @@
  * `npm start`: the whole service on this machine (see docs/behaviour.md "Local stack and operator CLI").
  * Env: PORT (3000), DYNAMODB_PORT (8000), SQS_PORT (9324), COGNITO_PORT (9229), SES_PORT (8005),
  * SANDBOX_PORT (3001, the sandbox checkout's own origin), LOCAL_DATA_DIR (.local), LOG_LEVEL.
+ * The first start fills in a demo hotel (infra/local/demo-hotel.ts) unless `npm start -- --empty`
+ * or DEMO_HOTEL=empty.
  */
 // The SDK's Node 20 support notice is noise here; the lockfile pins versions that run on Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -32,6 +34,8 @@ const ports = {
   SANDBOX_PORT: portFrom('SANDBOX_PORT', 3001),
 };
 const dataDir = resolve(process.env.LOCAL_DATA_DIR ?? '.local');
+/** Whether a first start leaves the demo hotel empty: `npm start -- --empty`, or DEMO_HOTEL=empty. */
+const emptyHotel = process.argv.slice(2).includes('--empty') || process.env.DEMO_HOTEL === 'empty';
 
 const DEMO_OPERATOR_EMAIL = 'admin@demo-hotel.example';
 
@@ -72,6 +76,18 @@ async function ensureDemoClient(apiUrl: string) {
     `  curl -s -X POST ${apiUrl}/api/v1/payments/payment-orders -H "Authorization: Bearer ${payment.key}" -H "Content-Type: application/json" -d '{"reference":"DEMO-1","amount_minor":24000,"currency":"USD","customer":{"name":"Ada Lovelace","email":"ada@example.com"},"success_url":"https://partner.example/paid","cancel_url":"https://partner.example/cancelled"}'`,
   );
   console.log('  (open the checkout_url it answers in a browser to pay on the sandbox)');
+  if (emptyHotel) {
+    console.log('demo hotel: left empty (--empty or DEMO_HOTEL=empty): no room types, rooms or bookings until you sync them');
+    return;
+  }
+  const { seedDemoHotel } = await import('../infra/local/demo-hotel');
+  const { configureEndpoint } = await import('../shared/domain/callbacks/deliveries');
+  const hotel = await seedDemoHotel({ clientId: client.client_id, apiUrl, syncKey: sync.key, paymentKey: payment.key, configureEndpoint });
+  console.log(
+    `demo hotel: ${hotel.roomTypes} room types, ${hotel.rooms} rooms, ${hotel.bookings} bookings over the coming four weeks and ${hotel.deliveries} deliveries, ` +
+      'made through the API as a PMS and a partner website make them (npm start -- --empty, on a new LOCAL_DATA_DIR, starts without them)',
+  );
+  console.log(`  guest booking page: ${apiUrl}/book/${client.client_id}`);
 }
 
 /** The demo client's `admin` operator, with a permanent password shown this once. */

@@ -1,15 +1,22 @@
 /**
  * The one route table. The CDK stack creates one API Gateway method per entry and one function
  * per entry (or per `function`, for the dashboard's resources); the local gateway serves exactly
- * the same entries. Paths use API Gateway syntax. Here: the API's routes and the sandbox
- * checkout's (`sandboxRoutes`, served on an origin of their own: a function URL in the stack,
- * SANDBOX_PORT locally), what a route is, and the lookups over the table. The pages for people are
- * in page-routes.ts, what a function may do in route-access.ts, the API document's words for each
- * route in shared/openapi/route-docs.ts.
+ * the same entries. Paths use API Gateway syntax. Here: what a route is, the table gathered from
+ * its parts, and the lookups over it. The routes themselves are constants of their area's file
+ * (property-sync-routes.ts, payment-routes.ts, delivery-routes.ts, the sandbox checkout's
+ * sandbox-routes.ts, served on an origin of its own; the pages for people in page-routes.ts), and
+ * each function imports its own route's constant, never this table, so that its bundle carries
+ * its own route only. What a function may do is in route-access.ts, the API document's words for
+ * each route in shared/openapi/route-docs.ts.
  */
 import { dashboardRoutes, guestRoutes } from './page-routes';
 import { deliveryRouteTable } from './delivery-routes';
-import { REFUND_WRITES, type RouteAccess, SETTLEMENT_WRITES } from './route-access';
+import { paymentRouteTable } from './payment-routes';
+import { propertySyncRouteTable } from './property-sync-routes';
+import { sandboxRouteTable } from './sandbox-routes';
+import type { RouteAccess } from './route-access';
+
+export { matchPath } from './path-match';
 
 export { DELIVERY_SCOPES, type DeliveryScope, KEY_SCOPES, type KeyKind, SYNC_SCOPES, type SyncScope } from './scopes';
 import type { DeliveryScope, KeyKind, SyncScope } from './scopes';
@@ -71,218 +78,10 @@ export interface Route {
   origin?: 'sandbox';
 }
 
-const apiRouteTable = [
-  {
-    id: 'PutRoomCategories',
-    method: 'PUT',
-    path: '/api/v1/property-sync/room-categories',
-    handler: 'put-room-categories',
-    auth: { kind: 'sync', scope: 'room_categories:write' },
-    idempotent: true,
-    timeoutSeconds: 28,
-    // The client's categories by Query; the changed ones by BatchWriteItem.
-    access: { dynamodb: { actions: ['Query', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] } },
-    description: 'Create or update room categories by external_category_id',
-  },
-  {
-    id: 'PutRooms',
-    method: 'PUT',
-    path: '/api/v1/property-sync/rooms',
-    handler: 'put-rooms',
-    auth: { kind: 'sync', scope: 'rooms:write' },
-    idempotent: true,
-    timeoutSeconds: 28,
-    // Categories and rooms by Query; a room and its number guard by PutItem (alone or in a
-    // transaction), the old guard deleted in the transaction when the number changes.
-    access: { dynamodb: { actions: ['Query', 'GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'IDEMPOTENCY#'], deletes: ['CLIENT#', 'IDEMPOTENCY#'] } },
-    description: 'Create or update rooms and link them to categories',
-  },
-  {
-    id: 'PutBookings',
-    method: 'PUT',
-    path: '/api/v1/property-sync/bookings',
-    handler: 'put-bookings',
-    auth: { kind: 'sync', scope: 'bookings:write' },
-    idempotent: true,
-    timeoutSeconds: 28,
-    // Rooms by Query, bookings by BatchGetItem, the active stays of rooms with written bookings on
-    // gsi2; each booking by conditional PutItem (new) or UpdateItem (changed attributes), read
-    // again by GetItem when a concurrent write won; its new search entries (SEARCH#) put before
-    // it and those it lost deleted after it, by BatchWriteItem.
-    access: {
-      dynamodb: {
-        actions: ['Query', 'BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'],
-        queries: ['gsi2'],
-        writes: ['CLIENT#', 'SEARCH#', 'IDEMPOTENCY#'],
-        deletes: ['IDEMPOTENCY#'],
-      },
-    },
-    description: 'Mirror external bookings',
-  },
-  {
-    id: 'PutCheckins',
-    method: 'PUT',
-    path: '/api/v1/property-sync/checkins',
-    handler: 'put-checkins',
-    auth: { kind: 'sync', scope: 'checkins:write' },
-    idempotent: true,
-    timeoutSeconds: 28,
-    // Bookings and check-ins by BatchGetItem, rooms by Query; each booking's activity by
-    // conditional UpdateItem (read again by GetItem when a concurrent write won; when the event
-    // moves the booking, its search entry by room put before and the old one deleted after, by
-    // BatchWriteItem), then the check-ins by BatchWriteItem.
-    access: {
-      dynamodb: {
-        actions: ['Query', 'BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'],
-        writes: ['CLIENT#', 'SEARCH#', 'IDEMPOTENCY#'],
-        deletes: ['IDEMPOTENCY#'],
-      },
-    },
-    description: 'Push check-in and check-out activity',
-  },
-  {
-    id: 'GetAvailability',
-    method: 'GET',
-    path: '/api/v1/property-sync/availability',
-    handler: 'get-availability',
-    auth: { kind: 'sync', scope: 'availability:read' },
-    // Rooms and categories by Query; the client's active stays on gsi1.
-    access: { dynamodb: { actions: ['Query'], queries: ['gsi1'] } },
-    description: 'Rooms available for a stay range',
-  },
-  {
-    id: 'CancelServiceBooking',
-    method: 'POST',
-    path: '/api/v1/property-sync/service-bookings/{booking_id}/cancel',
-    handler: 'cancel-service-booking',
-    auth: { kind: 'sync', scope: 'bookings:write' },
-    idempotent: true,
-    // The booking, its room and the room's hold item by GetItem; the cancelled booking, the hold
-    // without its nights (version-checked) and the guest's e-mail in one transaction (a cancel
-    // keeps the search entries); the e-mail marked sent by UpdateItem; the booking's open checkout
-    // markers (Query on the client's partition) ended, so availability offers the room at once.
-    // Emits no event: the PMS made the change.
-    access: {
-      dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'EMAIL#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] },
-      sendsEmail: true,
-    },
-    description: 'Cancel a booking the service made (guest, reception, paid order)',
-  },
-  {
-    id: 'CreatePaymentOrder',
-    method: 'POST',
-    path: '/api/v1/payments/payment-orders',
-    handler: 'create-payment-order',
-    auth: { kind: 'payment' },
-    idempotent: true,
-    // Order, reference guard and provider settings by GetItem; the sandbox session by PutItem;
-    // order, guard and attempt in a transaction of Puts.
-    access: {
-      // CLIENT#: the reference guard.
-      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], writes: ['ORDER#', 'CLIENT#', 'SANDBOX#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] },
-      providerSecrets: ['stripeSecretKey'],
-      orderReferenceKey: true,
-    },
-    description: 'Create a payment order and its hosted checkout',
-  },
-  {
-    id: 'VerifyPaymentOrder',
-    method: 'GET',
-    path: '/api/v1/payments/payment-orders/verify',
-    handler: 'verify-payment-order',
-    auth: { kind: 'public' },
-    // Order, settings, sandbox session, room, room hold and endpoints by GetItem; the room's
-    // active stays on gsi2; the settled order, booking and deliveries in a transaction of Puts;
-    // each delivery moved to its resend-after time on the due index by UpdateItem once enqueued. Never a delete.
-    access: {
-      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
-      enqueuesCallbacks: true,
-      providerSecrets: ['stripeSecretKey'],
-      // A guest's paid booking: its confirmation e-mail.
-      sendsEmail: true,
-    },
-    description: 'Provider return URL: verify with the provider, then redirect the guest',
-  },
-  {
-    id: 'GetPaymentOrder',
-    method: 'GET',
-    path: '/api/v1/payments/payment-orders/{order_reference}',
-    handler: 'get-payment-order',
-    auth: { kind: 'payment' },
-    // The order by GetItem; its refunds (once it has any) by Query of its partition.
-    access: { dynamodb: { actions: ['GetItem', 'Query'] } },
-    description: 'Payment order status lookup',
-  },
-  {
-    id: 'RefundPaymentOrder',
-    method: 'POST',
-    path: '/api/v1/payments/payment-orders/{order_reference}/refunds',
-    handler: 'refund-payment-order',
-    auth: { kind: 'payment' },
-    idempotent: true,
-    // Order, refund, endpoint and client by GetItem; its refunds and payment transaction by Query;
-    // the reservation and the settled refund (with its transaction, event, webhook delivery and
-    // guest e-mail) in transactions of Update and Put; the sandbox's refund record.
-    access: {
-      dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], writes: [...REFUND_WRITES, 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] },
-      enqueuesCallbacks: true,
-      providerSecrets: ['stripeSecretKey'],
-      sendsEmail: true,
-    },
-    description: 'Refund a paid payment order (all that is left, or part) through its provider',
-  },
-  {
-    id: 'StripeWebhook',
-    method: 'POST',
-    path: '/api/v1/payments/provider-webhooks/stripe',
-    handler: 'stripe-webhook',
-    auth: { kind: 'public' },
-    // Reconciles the order exactly as VerifyPaymentOrder does; settles its refunds (their records and
-    // the order's payment transaction by Query).
-    access: {
-      dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
-      enqueuesCallbacks: true,
-      providerSecrets: ['stripeSecretKey', 'stripeWebhookSecret'],
-      sendsEmail: true,
-    },
-    description: 'Stripe webhook (signature-checked): re-verifies the order with Stripe when a checkout completes, fails or expires, or a refund changes',
-  },
-  ...deliveryRouteTable,
-] as const satisfies readonly Route[];
+const apiRouteTable = [...propertySyncRouteTable, ...paymentRouteTable, ...deliveryRouteTable] as const satisfies readonly Route[];
 
 /** The API's routes: property sync, payment orders, provider webhooks, deliveries. */
 export const routes: readonly Route[] = apiRouteTable;
-
-/**
- * The sandbox payment provider's hosted checkout (docs/behaviour.md "Sandbox payment provider"), on an
- * origin of its own as Stripe's is: `checkout_url` = `{sandbox origin}/checkout/{provider_reference}`.
- * The stack serves these from one function's Lambda function URL, the local stack on SANDBOX_PORT;
- * API Gateway never serves them. They stand in for a provider's hosted page and are documented as
- * one, with the origin they are served on.
- */
-const sandboxCheckout = {
-  function: 'SandboxCheckout',
-  path: '/checkout/{provider_reference}',
-  handler: 'sandbox-checkout',
-  auth: { kind: 'public' },
-  // The session by GetItem; the outcome by conditional UpdateItem (read again when already completed).
-  access: { dynamodb: { actions: ['GetItem', 'UpdateItem'], writes: ['SANDBOX#'] } },
-  description: 'Sandbox provider hosted checkout, on its own origin: the page and its form',
-  origin: 'sandbox',
-} as const satisfies Partial<Route>;
-
-const sandboxRouteTable = [
-  {
-    ...sandboxCheckout,
-    id: 'SandboxCheckoutPage',
-    method: 'GET',
-  },
-  {
-    ...sandboxCheckout,
-    id: 'SandboxCheckoutSubmit',
-    method: 'POST',
-  },
-] as const satisfies readonly Route[];
 
 export const sandboxRoutes: readonly Route[] = sandboxRouteTable;
 
@@ -313,23 +112,4 @@ export function findRoute(id: string): Route {
   const route = [...routes, ...dashboardRoutes, ...guestRoutes, ...sandboxRoutes].find((r) => r.id === id);
   if (!route) throw new Error(`No route with id ${id}`);
   return route;
-}
-
-/** Matches a concrete path against an API Gateway resource path; returns path parameters. */
-export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
-  const want = pattern.split('/');
-  const got = path.split('/');
-  if (want.length !== got.length) return undefined;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    const segment = want[i]!;
-    const actual = got[i]!;
-    if (segment.startsWith('{') && segment.endsWith('}')) {
-      if (actual === '') return undefined;
-      params[segment.slice(1, -1)] = decodeURIComponent(actual);
-    } else if (segment !== actual) {
-      return undefined;
-    }
-  }
-  return params;
 }

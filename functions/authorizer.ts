@@ -29,7 +29,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Cont
 import { type Route, routes } from '../definitions/routes';
 import { type AuthorizerContext, decideRoute, type Denial, identifyKey } from '../shared/auth/authorize';
 import { lowerCaseHeaders } from '../shared/http/headers';
-import { logger } from '../shared/observability';
+import { logger, tracingAfterFirstResponse } from '../shared/observability';
 
 const syncRoutes = routes.filter((r) => r.auth.kind === 'sync');
 
@@ -66,7 +66,7 @@ function sharedDenial(denied: { route: Route; denial: Denial }[]): Pick<Authoriz
   return { code: denied[0]!.denial.code, message: `The API key lacks the scope this route needs (it lacks ${lacking.join(', ')})` };
 }
 
-export const handler = async (event: APIGatewayRequestAuthorizerEvent, lambdaContext?: Context): Promise<APIGatewayAuthorizerResult> => {
+export const handler = tracingAfterFirstResponse(async (event: APIGatewayRequestAuthorizerEvent, lambdaContext?: Context): Promise<APIGatewayAuthorizerResult> => {
   if (lambdaContext) logger.addContext(lambdaContext);
   const route = routes.find((r) => r.method === event.httpMethod && r.path === event.resource);
   if (!route || route.auth.kind === 'public') {
@@ -112,4 +112,4 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, lambdaCon
     context,
     allowed.length ? client.usage_key : undefined,
   );
-};
+});

@@ -1,4 +1,4 @@
-import { findRoute } from '../definitions/routes';
+import { refundPaymentOrderRoute } from '../definitions/payment-routes';
 import { refundCreatedView, refundPaymentOrder } from '../shared/domain/payments/refunds';
 import { errors } from '../shared/errors';
 import { keyedHandler } from '../shared/http/handler';
@@ -8,7 +8,7 @@ import { orderReferenceParam, refundIssue, refundRequest } from '../shared/schem
 const notFound = (params: Record<string, string>) => errors.paymentOrderNotFound(params.order_reference ?? '');
 
 export const handler = keyedHandler(
-  findRoute('RefundPaymentOrder'),
+  refundPaymentOrderRoute,
   { body: refundRequest, mapIssues: refundIssue, params: orderReferenceParam, notFound, optionalBody: true },
   async ({ principal, params, body, headers }) => {
     // The Idempotency-Key names the refund too: the same key on this order never refunds twice, even

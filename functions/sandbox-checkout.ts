@@ -1,4 +1,4 @@
-import { findRoute, sandboxRoutes } from '../definitions/routes';
+import { sandboxCheckoutPageRoute, sandboxCheckoutSubmitRoute, sandboxRouteTable } from '../definitions/sandbox-routes';
 import { errors } from '../shared/errors';
 import { functionUrlHandler } from '../shared/http/function-url';
 import { publicHandler } from '../shared/http/handler';
@@ -9,7 +9,7 @@ import { SANDBOX_OUTCOMES, type SandboxOutcome } from '../shared/schemas/payment
 const noSuchSession = errors.noSuchCheckoutSession;
 
 // The hosted page: the amount, the customer and a button per outcome.
-const page = publicHandler(findRoute('SandboxCheckoutPage'), {}, async ({ params }) => {
+const page = publicHandler(sandboxCheckoutPageRoute, {}, async ({ params }) => {
   const session = await getSandboxSession(params.provider_reference ?? '');
   if (!session) throw noSuchSession();
   return {
@@ -26,7 +26,7 @@ const page = publicHandler(findRoute('SandboxCheckoutPage'), {}, async ({ params
 });
 
 // The page's form: records the tester's choice, then sends the guest to the return URL (the API's verify).
-const submit = publicHandler(findRoute('SandboxCheckoutSubmit'), {}, async ({ params, headers, body }) => {
+const submit = publicHandler(sandboxCheckoutSubmitRoute, {}, async ({ params, headers, body }) => {
   if (!(headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) throw errors.unsupportedMediaType('application/x-www-form-urlencoded');
   const outcome = new URLSearchParams(typeof body === 'string' ? body : '').get('outcome');
   if (!SANDBOX_OUTCOMES.includes(outcome as SandboxOutcome)) {
@@ -38,4 +38,4 @@ const submit = publicHandler(findRoute('SandboxCheckoutSubmit'), {}, async ({ pa
 });
 
 // The sandbox checkout's origin: behind a function URL, every request of it comes here.
-export const handler = functionUrlHandler(sandboxRoutes, { SandboxCheckoutPage: page, SandboxCheckoutSubmit: submit });
+export const handler = functionUrlHandler(sandboxRouteTable, { SandboxCheckoutPage: page, SandboxCheckoutSubmit: submit });

@@ -8,7 +8,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { attemptDelivery, giveUp, type SendTargets } from '../shared/domain/callbacks/deliveries';
 import { DELIVERY_METRICS } from '../definitions/metrics';
-import { logger, metrics } from '../shared/observability';
+import { logger, metrics, tracingAfterFirstResponse } from '../shared/observability';
 import { callbackMessage } from '../shared/schemas/callbacks';
 
 const METRIC_OF = {
@@ -40,7 +40,7 @@ async function processRecord(record: SQSRecord, targets: SendTargets): Promise<v
   }
 }
 
-export const handler = async (event: SQSEvent, context: Context) => {
+export const handler = tracingAfterFirstResponse(async (event: SQSEvent, context: Context) => {
   logger.addContext(context);
   try {
     // A processor and endpoint lookups per invocation: the processor holds the batch's state, and
@@ -52,4 +52,4 @@ export const handler = async (event: SQSEvent, context: Context) => {
     // skipped duplicates has none (publishing nothing would only log a warning).
     if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
   }
-};
+});

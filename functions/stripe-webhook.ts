@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { findRoute } from '../definitions/routes';
+import { stripeWebhookRoute } from '../definitions/payment-routes';
 import { reconcileOrder } from '../shared/domain/payments/reconcile-payment-order';
 import { settleStripeRefundEvent, STRIPE_REFUND_EVENTS } from '../shared/domain/payments/refund-settlement';
 import { errors } from '../shared/errors';
@@ -26,7 +26,7 @@ const received = { status: 200, body: { received: true } };
  * guest never comes back. Anything not ours (other events, unknown orders) is acknowledged with
  * 200 so Stripe does not retry it for days; a failure to reconcile answers 5xx so it does.
  */
-export const handler = publicHandler(findRoute('StripeWebhook'), {}, async ({ body, headers }) => {
+export const handler = publicHandler(stripeWebhookRoute, {}, async ({ body, headers }) => {
   const payload = typeof body === 'string' ? body : '';
   const secret = await stripeSecret('webhookSecret').catch((error: unknown) => {
     if (!(error instanceof StripeNotConfiguredError)) throw error;

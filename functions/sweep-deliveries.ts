@@ -13,14 +13,14 @@ import { SWEEPER_METRICS } from '../definitions/metrics';
 import { continueBulkResends } from '../shared/domain/callbacks/bulk-resend';
 import { sweepDueDeliveries } from '../shared/domain/callbacks/sweep';
 import { emailEnabled, sweepDueEmails } from '../shared/domain/guest-email/outbox';
-import { logger, metrics } from '../shared/observability';
+import { logger, metrics, tracingAfterFirstResponse } from '../shared/observability';
 
 /** No page starts later than this before the timeout: a page's calls, SDK retries included, fit in it. */
 const STOP_BEFORE_TIMEOUT_MS = 15_000;
 /** At most this much of a run marks the deliveries of bulk resends (replays, "retry all"); the next run goes on. */
 const BULK_RESEND_SHARE_MS = 20_000;
 
-export const handler = async (_event: unknown, context: Context) => {
+export const handler = tracingAfterFirstResponse(async (_event: unknown, context: Context) => {
   logger.addContext(context);
   const stopAt = Date.now() + context.getRemainingTimeInMillis() - STOP_BEFORE_TIMEOUT_MS;
   const emailSweep = emailEnabled() ? sweepEmails(stopAt) : undefined;
@@ -42,7 +42,7 @@ export const handler = async (_event: unknown, context: Context) => {
   if (result.failedPartitions) throw new Error(`${result.failedPartitions} due-index partitions could not be read`);
   if (emails === null) throw new Error('the due e-mails could not be read');
   return emails ? { ...result, emails } : result;
-};
+});
 
 /** The e-mail sweep; null when its index could not be read (logged; the deliveries' sweep goes on). */
 async function sweepEmails(stopAt: number) {

@@ -6,16 +6,33 @@
  */
 
 /**
- * Packages a function loads only on some requests, with `await import()`: the Stripe SDK, for
- * Stripe clients only; the QR code library, for the guest booking page's qr.svg only. In a one-file bundle esbuild would inline them into index.mjs (no code
- * splitting): evaluated late, but read, parsed and source-mapped at every cold start. So they
+ * Packages a function loads only on some requests, or only after its first response, with
+ * `await import()`: the Stripe SDK, for Stripe clients only; the QR code library, for the guest
+ * booking page's qr.svg only; Powertools Tracer, which loads the X-Ray SDK (with semver and
+ * cls-hooked, about 87 KB minified) and patches http and https, after an instance's first
+ * response (shared/observability.ts). In a one-file bundle esbuild would inline them into
+ * index.mjs (no code splitting): evaluated late, but read and parsed at every cold start. So they
  * stay out of index.mjs (external) and are bundled on their own, minified, into the function's
- * asset as node_modules/<name>/index.mjs, where Node resolves the import when it runs. Only a
- * function whose index.mjs imports one gets it (the afterBundling hook checks).
+ * asset as node_modules/<name>/index.mjs (and one file per subpath the functions import, see
+ * lazySubpaths), where Node resolves the import when it runs. Only a function whose index.mjs
+ * imports one gets it (the afterBundling hook checks).
  */
-export const lazyPackages = ['stripe', 'qrcode'] as const;
+export const lazyPackages = ['stripe', 'qrcode', '@aws-lambda-powertools/tracer'] as const;
+export type LazyPackage = (typeof lazyPackages)[number];
 
-const LAZY_PACKAGE_JSON = '{"type":"module","exports":"./index.mjs"}';
+/**
+ * Subpaths of a lazy package the functions import as well: esbuild leaves every subpath of an
+ * external package external, so each gets its own file beside index.mjs and an entry in the
+ * package.json's exports.
+ */
+export const lazySubpaths: Readonly<Partial<Record<LazyPackage, readonly string[]>>> = { '@aws-lambda-powertools/tracer': ['middleware'] };
+
+/** The package.json beside a lazy package's files: `import(name)` and `import(name/subpath)` resolve to them. */
+function lazyPackageJsonContent(name: LazyPackage): string {
+  const subpaths = lazySubpaths[name] ?? [];
+  const exports = subpaths.length ? { '.': './index.mjs', ...Object.fromEntries(subpaths.map((sub) => [`./${sub}`, `./${sub}.mjs`])) } : './index.mjs';
+  return JSON.stringify({ type: 'module', exports });
+}
 
 /**
  * Packages every bundle gets a smaller module for (esbuild `--alias`; the path is resolved from
@@ -81,27 +98,34 @@ export function importsPackage(bundle: string, name: string): boolean {
   return new RegExp(`(?:import\\(|from|import)"${name}"`).test(bundle);
 }
 
-/** Where a lazy package's bundle goes in a function's output directory. */
+/** Where a lazy package's main bundle goes in a function's output directory. */
 export const lazyPackageFile = (outputDir: string, name: string) => `${outputDir}/node_modules/${name}/index.mjs`;
 
-/** esbuild's options for a lazy package's own bundle: the function's target, format and banner, minified, no source map. */
-export function lazyPackageOptions(name: string, outputDir: string, projectRoot: string) {
+/** esbuild's entry points of a lazy package: its main module as index, and each subpath under its own name. */
+function lazyEntryPoints(name: LazyPackage): Record<string, string> {
+  return { index: name, ...Object.fromEntries((lazySubpaths[name] ?? []).map((sub) => [sub, `${name}/${sub}`])) };
+}
+
+/** esbuild's options for a lazy package's own bundle: the function's target, format, banner and aliases, minified, no source map. */
+export function lazyPackageOptions(name: LazyPackage, outputDir: string, projectRoot: string) {
   return {
-    entryPoints: [name],
+    entryPoints: lazyEntryPoints(name),
     bundle: true,
     target: functionBundling.target,
     platform: 'node' as const,
     format: functionBundling.format,
-    outfile: lazyPackageFile(outputDir, name),
+    outdir: `${outputDir}/node_modules/${name}`,
+    outExtension: { '.js': '.mjs' },
     minify: true,
     banner: { js: functionBundling.banner },
     mainFields: [...functionBundling.mainFields],
+    alias: { ...moduleAliases },
     absWorkingDir: projectRoot,
   };
 }
 
 /** The package.json beside a lazy package's bundle, so that `import(name)` resolves to it. */
-export const lazyPackageJson = (outputDir: string, name: string) => ({ path: `${outputDir}/node_modules/${name}/package.json`, content: LAZY_PACKAGE_JSON });
+export const lazyPackageJson = (outputDir: string, name: LazyPackage) => ({ path: `${outputDir}/node_modules/${name}/package.json`, content: lazyPackageJsonContent(name) });
 
 const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
@@ -109,18 +133,20 @@ const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
  * The afterBundling command (bash, run in the project root) that builds `lazyPackageOptions` with
  * the pinned esbuild CLI and writes its package.json, if the function's index.mjs imports `name`.
  */
-export function lazyPackageCommand(name: string, inputDir: string, outputDir: string): string {
+export function lazyPackageCommand(name: LazyPackage, inputDir: string, outputDir: string): string {
   const options = lazyPackageOptions(name, outputDir, inputDir);
   const args = [
     '--bundle',
-    name,
+    ...Object.entries(options.entryPoints).map(([out, entry]) => `${out}=${entry}`),
     `--target=${options.target}`,
     `--platform=${options.platform}`,
     `--format=${options.format}`,
-    `--outfile=${options.outfile}`,
+    `--outdir=${options.outdir}`,
+    '--out-extension:.js=.mjs',
     '--minify',
     `--banner:js=${options.banner.js}`,
     `--main-fields=${options.mainFields.join(',')}`,
+    ...Object.entries(options.alias).map(([from, to]) => `--alias:${from}=${to}`),
     '--log-level=warning',
   ];
   const pkg = lazyPackageJson(outputDir, name);

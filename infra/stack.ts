@@ -1,10 +1,12 @@
 /**
- * The CDK stack of one stage: the table, the callback queue, one function per route (or per page
- * resource) with exactly the access its route declares, the support functions (authorizer,
- * callback sender, delivery sweeper), the API, monitoring, and the outputs the operator CLI reads.
- * What an operator sets per stage, its defaults and its checks are in stage-settings.ts.
+ * The CDK stack of one stage: the table, the callback queue, the keys, the user pool, the support
+ * functions (authorizer, callback sender, delivery sweeper), the API, and the outputs the operator
+ * CLI reads; with nested stacks (one `cdk deploy` still) for each area of the route table (one
+ * function per route or page resource, with exactly the access its route declares, and its
+ * methods: infra/route-areas.ts, area-stack.ts) and for monitoring. What an operator sets per
+ * stage, its defaults and its checks are in stage-settings.ts.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { type FunctionUrl, FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
@@ -13,9 +15,10 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type Plan, PLANS } from '../definitions/plans';
 import { callbackQueue as callbackQueueDefinition } from '../definitions/queues';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Route, routesOfStage, servedByApi } from '../definitions/routes';
+import { routesOfStage, servedByApi } from '../definitions/routes';
 import { stackOutputKeys } from '../definitions/stack-outputs';
 import { supportFunctionAccess } from '../definitions/table-access';
+import { RouteAreaStack, type StageResources } from './area-stack';
 import { ServiceApi } from './constructs/api';
 import { CallbackQueue } from './constructs/callback-queue';
 import { sendGrant } from './constructs/email-sender';
@@ -25,6 +28,7 @@ import { ServiceFunction } from './constructs/service-function';
 import { SigningSecretsKey } from './constructs/signing-secrets-key';
 import { ServiceTable } from './constructs/table';
 import { OperatorUserPool } from './constructs/user-pool';
+import { areaOf, ROUTE_AREAS } from './route-areas';
 import { type HotelIntegrationStackProps, stageSettings } from './stage-settings';
 
 /** The output holding each plan's usage plan id. */
@@ -45,6 +49,9 @@ export class HotelIntegrationStack extends Stack {
   readonly providerSecrets: ProviderSecrets;
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
+  /** The nested stack of each area of the route table that the stage serves, and monitoring's. */
+  readonly areaStacks: readonly RouteAreaStack[];
+  readonly monitoringStack: NestedStack;
   readonly signingSecretsKey: SigningSecretsKey;
   /** The sandbox checkout's origin, where the stage runs the sandbox provider. */
   readonly sandboxCheckoutUrl?: FunctionUrl;
@@ -70,7 +77,6 @@ export class HotelIntegrationStack extends Stack {
       kmsKeyArn: settings.stripeSecretsKmsKeyArn,
     });
 
-    const handlers = new Map<string, ServiceFunction>();
     // Derives order references (a keyed HMAC: they cannot be computed from public data). Rotating
     // it is safe: existing orders are found through their reference guard item, not recomputed.
     const orderReferenceKey = new Secret(this, 'OrderReferenceKey', {
@@ -87,58 +93,6 @@ export class HotelIntegrationStack extends Stack {
     const signingSecretsKey = new SigningSecretsKey(this, 'SigningSecrets', { stage });
     // The operators of the hotel dashboard; its pages verify their tokens against this pool.
     const operators = new OperatorUserPool(this, 'Operators', { stage });
-
-    // One function per route, or per resource where routes share one (dashboard pages and their
-    // forms: pageRoutes gives them one handler, access and timeout).
-    const functionsById = new Map<string, ServiceFunction>();
-    for (const route of stageRoutes) {
-      const functionId = route.function ?? route.id;
-      const existing = functionsById.get(functionId);
-      if (existing) {
-        handlers.set(route.id, existing);
-        continue;
-      }
-      const fn = new ServiceFunction(this, `${functionId}Function`, {
-        ...common,
-        handler: route.handler,
-        description: route.description,
-        timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS),
-        environment: {
-          ...(isPaymentRoute(route) ? { SUPPORTED_CURRENCIES: currencies.join(','), SANDBOX_PAYMENTS: String(sandboxPayments) } : {}),
-          ...(route.access.orderReferenceKey ? { ORDER_REFERENCE_KEY_SECRET_ARN: orderReferenceKey.secretArn } : {}),
-          ...(route.access.enqueuesCallbacks ? { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl } : {}),
-          ...(route.access.sealsSigningSecrets ? { SECRETS_KMS_KEY_ARN: signingSecretsKey.key.keyArn } : {}),
-          ...(route.auth.kind === 'dashboard' || route.access.operatorSessions
-            ? { USER_POOL_ID: operators.userPool.userPoolId, USER_POOL_CLIENT_ID: operators.client.userPoolClientId, SANDBOX_PAYMENTS: String(sandboxPayments) }
-            : {}),
-          ...providerSecrets.environment(route.access.providerSecrets ?? []),
-          // The dashboard's pages say whether the stage sends e-mail (pay at the hotel needs it).
-          ...(senderEmail && (route.access.sendsEmail || route.auth.kind === 'dashboard') ? { SENDER_EMAIL: senderEmail } : {}),
-        },
-      });
-      fn.grantTableAccess(table, route.access.dynamodb);
-      if (route.access.enqueuesCallbacks) callbacks.queue.grantSendMessages(fn);
-      if (route.access.sealsSigningSecrets) signingSecretsKey.allowToSeal(fn.role!);
-      providerSecrets.grantRead(fn, route.access.providerSecrets ?? []);
-      if (route.access.orderReferenceKey) orderReferenceKey.grantRead(fn);
-      if (route.access.sendsEmail) grantSend?.(fn);
-      // Pages behind a session renew it; the sign-in function opens and ends sessions.
-      if (route.auth.kind === 'dashboard' || route.access.operatorSessions) operators.allowSessions(fn);
-      functionsById.set(functionId, fn);
-      handlers.set(route.id, fn);
-    }
-
-    // The sandbox checkout on an origin of its own, as a provider's checkout is (docs/behaviour.md
-    // "Sandbox payment provider"): its function's URL, open to anyone (a guest's browser opens it)
-    // and never a path of the API. The functions that open checkouts (order creation, the guest
-    // pages, whose forms lead there) are told where it is.
-    const sandboxCheckout = stageRoutes.find((route) => route.origin === 'sandbox');
-    if (sandboxCheckout) {
-      const fn = functionsById.get(sandboxCheckout.function ?? sandboxCheckout.id)!;
-      this.sandboxCheckoutUrl = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
-      for (const route of stageRoutes) if (route.access.orderReferenceKey) handlers.get(route.id)!.addEnvironment('SANDBOX_BASE_URL', this.sandboxCheckoutUrl.url);
-      new CfnOutput(this, 'SandboxCheckoutUrl', { value: this.sandboxCheckoutUrl.url, description: "The sandbox checkout's origin (checkout_url is on it)" });
-    }
 
     const authorizer = new ServiceFunction(this, 'AuthorizerFunction', {
       ...common,
@@ -198,7 +152,6 @@ export class HotelIntegrationStack extends Stack {
     const api = new ServiceApi(this, 'Api', {
       stage,
       routes: stageRoutes.filter(servedByApi),
-      handlers,
       authorizerFunction: authorizer,
       authorizerCacheTtlSeconds: settings.authorizerCacheTtlSeconds,
       throttling: settings.throttling,
@@ -209,7 +162,45 @@ export class HotelIntegrationStack extends Stack {
       logRetention,
     });
 
-    const monitoring = new Monitoring(this, 'Monitoring', {
+    // One nested stack per area of the route table (infra/route-areas.ts): one function per route,
+    // or per resource where routes share one (dashboard pages and their forms: pageRoutes gives
+    // them one handler, access and timeout), and the area's methods on the API.
+    const resources: StageResources = {
+      stage,
+      logRetention,
+      sandboxPayments,
+      supportedCurrencies: currencies,
+      senderEmail,
+      grantSend,
+      table,
+      callbacks,
+      providerSecrets,
+      orderReferenceKey,
+      signingSecretsKey,
+      operators,
+      api,
+    };
+    const areas = ROUTE_AREAS.map((area) => ({ area, routes: stageRoutes.filter((route) => areaOf(route) === area) }))
+      .filter(({ routes }) => routes.length > 0)
+      .map(({ area, routes }) => new RouteAreaStack(this, area.id, { area, routes, resources }));
+    const handlers = new Map(areas.flatMap((areaStack) => [...areaStack.routeFunctions]));
+    const functionsById = new Map(areas.flatMap((areaStack) => [...areaStack.functions]));
+
+    // The sandbox checkout on an origin of its own, as a provider's checkout is (docs/behaviour.md
+    // "Sandbox payment provider"): its function's URL, open to anyone (a guest's browser opens it)
+    // and never a path of the API. The functions that open checkouts (order creation, the guest
+    // pages, whose forms lead there) are told where it is.
+    const sandboxCheckout = stageRoutes.find((route) => route.origin === 'sandbox');
+    if (sandboxCheckout) {
+      const fn = functionsById.get(sandboxCheckout.function ?? sandboxCheckout.id)!;
+      this.sandboxCheckoutUrl = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
+      for (const route of stageRoutes) if (route.access.orderReferenceKey) handlers.get(route.id)!.addEnvironment('SANDBOX_BASE_URL', this.sandboxCheckoutUrl.url);
+      new CfnOutput(this, 'SandboxCheckoutUrl', { value: this.sandboxCheckoutUrl.url, description: "The sandbox checkout's origin (checkout_url is on it)" });
+    }
+
+    // Alarms and the dashboard in a nested stack of their own: one alarm per function grows with the routes.
+    const monitoringStack = new NestedStack(this, 'Monitoring', { description: 'Alarms, their topic and the CloudWatch dashboard' });
+    const monitoring = new Monitoring(monitoringStack, 'Monitoring', {
       stage,
       restApi: api.restApi,
       accessLogs: api.accessLogs,
@@ -253,14 +244,8 @@ export class HotelIntegrationStack extends Stack {
     this.signingSecretsKey = signingSecretsKey;
     this.api = api;
     this.monitoring = monitoring;
+    this.areaStacks = areas;
+    this.monitoringStack = monitoringStack;
     this.operators = operators;
   }
-}
-
-/**
- * Payment order functions validate currencies and choose or settle on a provider: the payment
- * routes, the sandbox's, and the functions that create orders (the guest booking pages).
- */
-function isPaymentRoute(route: Route): boolean {
-  return route.path.startsWith('/api/v1/payments/') || route.origin === 'sandbox' || route.access.orderReferenceKey === true;
 }

@@ -3,16 +3,12 @@ import {
   AccessLogField,
   AccessLogFormat,
   ApiKeySourceType,
-  AuthorizationType,
   EndpointType,
   IdentitySource,
   type IResource,
-  LambdaIntegration,
   LogGroupLogDestination,
   type Method,
   MethodLoggingLevel,
-  MockIntegration,
-  PassthroughBehavior,
   RequestAuthorizer,
   ResponseType,
   RestApi,
@@ -22,11 +18,17 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { authorizerDefinitions, type AuthorizerKind, authorizerOf } from '../../definitions/authorizers';
-import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../../definitions/gateway-responses';
+import { gatewayResponseHeaders, gatewayResponses } from '../../definitions/gateway-responses';
 import { guestRoutes } from '../../definitions/page-routes';
 import { type Plan, type PlanLimits, PLANS } from '../../definitions/plans';
 import type { Route } from '../../definitions/routes';
 import { type PublicRateLimit, PublicRateLimitWebAcl } from './public-rate-limit';
+
+/** Why no method of the API has a Cognito authorizer (cdk-nag AwsSolutions-COG4). */
+export const NO_COGNITO_AUTHORIZER =
+  'API routes are called by PMS integrations and payment clients holding API keys, checked by the Lambda REQUEST authorizer. ' +
+  "Dashboard pages are for the operators of the stage's Cognito user pool, but their tokens travel in HttpOnly cookies, which a " +
+  'Cognito authorizer cannot read (its identity source is a header): each page function verifies them with aws-jwt-verify.';
 
 export interface ApiThrottling {
   /** Steady-state requests per second for every method of the stage. */
@@ -36,9 +38,8 @@ export interface ApiThrottling {
 
 export interface ServiceApiProps {
   stage: string;
+  /** The stage's routes on the API: the WAF rules scope by their paths (the area stacks add their methods). */
   routes: readonly Route[];
-  /** The function behind each route, by route id. */
-  handlers: ReadonlyMap<string, IFunction>;
   authorizerFunction: IFunction;
   /** The sync authorizer's result TTL (1 to 30 s). */
   authorizerCacheTtlSeconds: number;
@@ -53,10 +54,11 @@ export interface ServiceApiProps {
 }
 
 /**
- * The REST API: one Lambda proxy method per route of the route table, the API key authorizers
- * (definitions/authorizers.ts) on the keyed routes, one usage plan per client plan, a WAF web ACL
- * (AWS managed rule groups, rate limits per source IP), 405 answers for other methods on known paths, and
- * gateway responses that render API Gateway's own errors in the service's error envelope.
+ * The REST API, in the root stack: its stage and access log, the API key authorizers
+ * (definitions/authorizers.ts), one usage plan per client plan, a WAF web ACL (AWS managed rule
+ * groups, rate limits per source IP), and gateway responses that render API Gateway's own errors
+ * in the service's error envelope. The routes' methods are added by the area stacks
+ * (infra/area-stack.ts, constructs/api-routes.ts) and bound here.
  */
 export class ServiceApi extends Construct {
   readonly restApi: RestApi;
@@ -139,62 +141,8 @@ export class ServiceApi extends Construct {
       }),
     };
 
-    const resourcesWithMethods = new Set<IResource>();
-    for (const route of props.routes) {
-      const handler = props.handlers.get(route.id);
-      if (!handler) throw new Error(`No function for route ${route.id}`);
-      const resource = this.restApi.root.resourceForPath(route.path);
-      // One invoke permission per function for this API (its ARN with `/*/*/*`: any stage, method
-      // and path of this REST API), not one per method: 72 methods made 72 AWS::Lambda::Permission
-      // resources and brought the stack to 489 of CloudFormation's 500 resources a stack
-      // (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html).
-      // Only this API may invoke the function, and only the methods that integrate it do
-      // (https://docs.aws.amazon.com/apigateway/latest/developerguide/arn-format-reference.html,
-      // execute-api ARNs; https://docs.aws.amazon.com/lambda/latest/dg/services-apigateway.html,
-      // the resource-based policy API Gateway needs).
-      const integration = new LambdaIntegration(handler, { scopePermissionToMethod: false });
-      const authorizer = authorizerOf(route);
-      if (!authorizer) {
-        const method = resource.addMethod(route.method, integration, {
-          operationName: route.id,
-          authorizationType: AuthorizationType.NONE,
-        });
-        acknowledgeUnauthenticated(
-          method,
-          route.auth.kind === 'dashboard'
-            ? `${route.id} is a dashboard page: its function verifies the operator's Cognito tokens (HttpOnly cookies) with aws-jwt-verify on every request.`
-            : `${route.id} is public by design: ${route.description}.`,
-        );
-      } else {
-        resource.addMethod(route.method, integration, {
-          operationName: route.id,
-          authorizationType: AuthorizationType.CUSTOM,
-          authorizer: this.authorizers[authorizer.kind],
-          // The authorizer's usage key: none (an invalid key) is refused 401 INVALID_API_KEY.
-          apiKeyRequired: true,
-        });
-      }
-      resourcesWithMethods.add(resource);
-    }
-
-    // API Gateway prefers a resource's specific method over ANY, so ANY answers only the
-    // methods a known path does not have.
-    const methodNotAllowed = methodNotAllowedIntegration();
-    for (const resource of resourcesWithMethods) {
-      const method = resource.addMethod('ANY', methodNotAllowed, {
-        authorizationType: AuthorizationType.NONE,
-        methodResponses: [
-          {
-            statusCode: '405',
-            responseParameters: {
-              'method.response.header.Content-Type': true,
-              'method.response.header.X-Request-Id': true,
-            },
-          },
-        ],
-      });
-      acknowledgeUnauthenticated(method, 'Mock integration that only answers 405 METHOD_NOT_ALLOWED; it reaches no backend.');
-    }
+    // Attached here, to the RestApi construct they belong to; the area stacks' methods name them by id.
+    for (const authorizer of Object.values(this.authorizers)) authorizer._attachToApi(this.restApi);
 
     // RestApi always adds an `Endpoint` output; the stack outputs the URL as ApiUrl instead.
     this.restApi.node.tryRemoveChild('Endpoint');
@@ -243,13 +191,7 @@ export class ServiceApi extends Construct {
         id: 'AwsSolutions-APIG2',
         reason: 'Requests are validated in the functions with zod, which produce the contract\'s VALIDATION_ERROR details.',
       },
-      {
-        id: 'AwsSolutions-COG4',
-        reason:
-          'API routes are called by PMS integrations and payment clients holding API keys, checked by the Lambda REQUEST authorizer. ' +
-          "Dashboard pages are for the operators of the stage's Cognito user pool, but their tokens travel in HttpOnly cookies, which a " +
-          'Cognito authorizer cannot read (its identity source is a header): each page function verifies them with aws-jwt-verify.',
-      },
+      { id: 'AwsSolutions-COG4', reason: NO_COGNITO_AUTHORIZER },
     );
     const cloudWatchRole = this.restApi.node.findChild('CloudWatchRole');
     Validations.of(cloudWatchRole).acknowledge({
@@ -258,41 +200,28 @@ export class ServiceApi extends Construct {
     });
   }
 
+  /**
+   * The resource at `path`, in this (the root) stack with every resource above it: an area's
+   * stack adds its routes below it (infra/constructs/api-routes.ts), and resources two areas share
+   * (`/api/v1`) exist once.
+   */
+  areaResource(path: string): IResource {
+    return this.restApi.root.resourceForPath(path);
+  }
+
+  /**
+   * Binds a method an area's stack made on the imported API to this RestApi, as a method of its
+   * own is bound: the stage's deployment depends on it (so on its nested stack) and counts it, and
+   * the deployment's logical id changes with `identity` (what the method is: route, path,
+   * authorizer, integration), so that a changed route table is deployed again.
+   */
+  bindMethod(method: Method, identity: Record<string, string>): void {
+    this.restApi._attachMethod(method);
+    this.restApi.latestDeployment?.addToLogicalId({ method: identity });
+  }
+
   /** The stage's invoke URL, ending with a slash. */
   get url(): string {
     return this.restApi.url;
   }
-}
-
-function acknowledgeUnauthenticated(method: Method, reason: string): void {
-  Validations.of(method).acknowledge(
-    { id: 'AwsSolutions-APIG4', reason },
-    { id: 'AwsSolutions-COG4', reason },
-  );
-}
-
-/** Answers 405 in the error envelope, with the request id in the body and X-Request-Id. */
-function methodNotAllowedIntegration(): MockIntegration {
-  const statusOnly = '{"statusCode": 405}';
-  return new MockIntegration({
-    // A mock learns its status code from the request template. A body of a type without a
-    // template would reach the mock untransformed and make it fail with a 500
-    // (aws/aws-cdk#16323); rejecting it (415, rendered by the gateway responses) keeps it a 4xx.
-    passthroughBehavior: PassthroughBehavior.WHEN_NO_TEMPLATES,
-    requestTemplates: {
-      'application/json': statusOnly,
-      'application/x-www-form-urlencoded': statusOnly,
-      'text/plain': statusOnly,
-    },
-    integrationResponses: [
-      {
-        statusCode: '405',
-        responseTemplates: { 'application/json': methodNotAllowedTemplate },
-        responseParameters: {
-          'method.response.header.Content-Type': "'application/json'",
-          'method.response.header.X-Request-Id': 'context.requestId',
-        },
-      },
-    ],
-  });
 }

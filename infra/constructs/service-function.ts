@@ -61,6 +61,11 @@ export class ServiceFunction extends NodejsFunction {
         POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
         POWERTOOLS_METRICS_NAMESPACE: 'HotelIntegration',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        // Traces never keep a handler's response (cookies, tokens, secrets, guests' details) nor an
+        // error's message, only its flag (CONTRACT "Room to grow"; Powertools Tracer's settings,
+        // https://docs.powertools.aws.dev/lambda/typescript/latest/features/tracer/).
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+        POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
         // No NODE_OPTIONS=--enable-source-maps: with it Node reads and parses the function's
         // source map (about 400 KB) while loading index.mjs, at every cold start ("It can impact
         // startup time. Node.js parses source-maps on loading the JavaScript sources",

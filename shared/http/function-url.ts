@@ -10,7 +10,8 @@
  * their answer becomes a function URL response.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayProxyStructuredResultV2, Context, LambdaFunctionURLEvent } from 'aws-lambda';
-import { matchPath, type Route } from '../../definitions/routes';
+import { matchPath } from '../../definitions/path-match';
+import type { Route } from '../../definitions/routes';
 import { AppError, errors } from '../errors';
 import { errorBody } from './error-envelope';
 

@@ -14,6 +14,8 @@ const attempts = [
 ];
 const summary = { delivery_id: DELIVERY_ID, event: 'booking.confirmed', status: 'delivered', created_at: '2027-06-01T10:00:00.950Z', attempts };
 const params = { params: classic<z.ZodObject>(deliveryIdParam) };
+/** What a retry may carry: nothing of its own (an empty object; other fields are ignored, as everywhere). */
+const retryDeliveryBody = z.object({});
 const notFound = { code: 'NOT_FOUND' as const, when: "No such delivery: another client's, one of the other key kind, or one older than 30 days." };
 
 export const DELIVERY_OPERATIONS: Record<string, Operation> = {
@@ -36,7 +38,8 @@ export const DELIVERY_OPERATIONS: Record<string, Operation> = {
   },
   RetryDelivery: {
     tag: 'Deliveries',
-    request: params,
+    // The service takes no body and ignores one: a client may send none, or `{}` as JSON.
+    request: { ...params, body: { required: false, description: 'None, or an empty JSON object: nothing in it is read.', content: json(retryDeliveryBody, {}) } },
     responses: { 202: { description: 'Queued again under the same id.', content: json(deliveryRetried, { delivery_id: DELIVERY_ID, status: 'pending' }) } },
     errors: [notFound],
   },

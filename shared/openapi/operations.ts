@@ -231,7 +231,8 @@ export const OPERATIONS: Record<string, Operation> = {
   RefundPaymentOrder: {
     tag: 'Payment orders',
     jsonBody: true,
-    request: { params: classic<z.ZodObject>(orderReferenceParam), body: { required: true, content: json(refundRequest, examples.refundRequest) } },
+    // Optional: without a body (or with `{}`) the whole amount left is refunded.
+    request: { params: classic<z.ZodObject>(orderReferenceParam), body: { required: false, content: json(refundRequest, examples.refundRequest) } },
     responses: {
       201: {
         description: 'The refund, as the provider answered it: `succeeded`, `pending` (settled later) or `failed` (its amount can be refunded again). The same Idempotency-Key on this order answers this refund again.',

@@ -142,6 +142,21 @@ export class OpenApiValidator {
     return problems;
   }
 
+  /**
+   * Problems of a whole request against the operation's request body, as a validating proxy (such
+   * as Stoplight Prism) in front of the service judges it: a body where none is documented, none
+   * where one is required, its content type, its schema. `body` undefined or '': none was sent.
+   */
+  checkRequest(operationId: string, request: { contentType?: string; body?: unknown }): string[] {
+    const requestBody = this.operation(operationId).operation.requestBody as { required?: boolean; content: Record<string, { schema?: object }> } | undefined;
+    if (request.body === undefined || request.body === '') return requestBody?.required ? [`${operationId} requires a request body, and none was sent`] : [];
+    if (!requestBody) return [`${operationId} documents no request body, and one was sent`];
+    const contentType = (request.contentType ?? '').split(';')[0]!.trim();
+    const media = requestBody.content[contentType];
+    if (!media) return [`content type ${contentType || '(none)'} is not documented for ${operationId}'s request (${Object.keys(requestBody.content).join(', ')})`];
+    return media.schema ? this.check(media.schema, request.body) : [];
+  }
+
   /** Problems of a request body against the operation's documented request body. */
   checkRequestBody(operationId: string, body: unknown, contentType = 'application/json'): string[] {
     const requestBody = this.operation(operationId).operation.requestBody as { content: Record<string, { schema: object }> } | undefined;

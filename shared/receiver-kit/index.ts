@@ -13,7 +13,11 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export type BookingEventName = 'booking.confirmed' | 'booking.modified' | 'booking.cancelled' | 'booking.no_show';
+/** Every callback event (to the callback URL, a PMS) and every webhook event (to the webhook URL, a website). */
+export const BOOKING_EVENT_NAMES = ['booking.confirmed', 'booking.modified', 'booking.cancelled', 'booking.no_show'] as const;
+export const PAYMENT_ORDER_EVENT_NAMES = ['payment_order.paid', 'payment_order.refunded'] as const;
+
+export type BookingEventName = (typeof BOOKING_EVENT_NAMES)[number];
 
 /** Every booking event carries the whole booking; `booking.sequence` grows strictly per booking. */
 export interface BookingEvent {
@@ -55,7 +59,7 @@ export interface BookingEvent {
 export type BookingConfirmedEvent = BookingEvent & { event: 'booking.confirmed' };
 
 export interface PaymentOrderEvent {
-  event: 'payment_order.paid' | 'payment_order.refunded';
+  event: (typeof PAYMENT_ORDER_EVENT_NAMES)[number];
   payment_order: {
     order_reference: string;
     external_reference: string;

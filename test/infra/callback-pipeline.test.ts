@@ -10,11 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { callbackQueue } from '../../definitions/queues';
 import { HotelIntegrationStack } from '../../infra/stack';
 import { testApp } from '../support/cdk-app';
+import type { IConstruct } from 'constructs';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 const app = testApp();
 const stack = new HotelIntegrationStack(app, 'HotelIntegration-prod', { stage: 'prod' });
-const template = Template.fromStack(stack);
-const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const template = mergedTemplate(stack);
+const logicalId = (construct: IConstruct) => logicalIdOf(construct);
 
 describe("the sender's event source", () => {
   it('has MaximumConcurrency set to the shared definition, within what Lambda allows (2 to 1,000)', () => {

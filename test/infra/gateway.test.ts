@@ -13,6 +13,8 @@ import { type Route, routes, routesOfStage, servedByApi } from '../../definition
 import { HotelIntegrationStack, usagePlanOutputKey } from '../../infra/stack';
 import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
 import { testApp } from '../support/cdk-app';
+import type { IConstruct } from 'constructs';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
@@ -20,9 +22,9 @@ type CfnJson = any;
 function synth(props: Partial<HotelIntegrationStackProps> = {}) {
   const app = testApp();
   const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test', sandboxPayments: true, ...props });
-  const json = Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson; DependsOn?: string[] }>; Outputs: Record<string, CfnJson> };
+  const json = mergedTemplate(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson; DependsOn?: string[] }>; Outputs: Record<string, CfnJson> };
   const ofType = (type: string) => Object.entries(json.Resources).filter(([, r]) => r.Type === type);
-  const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  const logicalId = (construct: IConstruct) => logicalIdOf(construct);
   return { stack, json, ofType, logicalId };
 }
 

@@ -19,6 +19,7 @@ import { routesOfStage } from '../../definitions/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
 import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
 import { testApp } from '../support/cdk-app';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
@@ -26,8 +27,8 @@ type CfnJson = any;
 function synth(props: Partial<HotelIntegrationStackProps>) {
   const app = testApp();
   const stack = new HotelIntegrationStack(app, 'HotelIntegration-email', { stage: 'email', sandboxPayments: true, ...props });
-  const resources = (Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson }> }).Resources;
-  const idOf = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  const resources = (mergedTemplate(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson }> }).Resources;
+  const idOf = (construct: IConstruct) => logicalIdOf(construct);
   const functions = new Map([...[...stack.routeFunctions.values()].map((fn) => [fn.node.id, fn] as const), ['SweepDeliveriesFunction', stack.deliverySweeperFunction] as const]);
   functions.set('AuthorizerFunction', stack.authorizerFunction);
   functions.set('SendCallbackFunction', stack.callbackSenderFunction);

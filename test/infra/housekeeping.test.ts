@@ -10,15 +10,17 @@ import { guestRoutes } from '../../definitions/page-routes';
 import { DEFAULT_SUPPORTED_CURRENCIES } from '../../definitions/service-defaults';
 import { HotelIntegrationStack } from '../../infra/stack';
 import { testApp } from '../support/cdk-app';
+import type { IConstruct } from 'constructs';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
 
 const app = testApp();
 const stack = new HotelIntegrationStack(app, 'HotelIntegration-prod', { stage: 'prod', supportedCurrencies: ['EUR', 'KES'] });
-const template = Template.fromStack(stack);
+const template = mergedTemplate(stack);
 const resources = (template.toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson }> }).Resources;
-const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const logicalId = (construct: IConstruct) => logicalIdOf(construct);
 const ofType = (type: string) => Object.values(resources).filter((r) => r.Type === type);
 
 describe('access logs', () => {

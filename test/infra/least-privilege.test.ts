@@ -19,6 +19,7 @@ import { HotelIntegrationStack } from '../../infra/stack';
 import { CLIENT_CONFIG_PARTITION, KEY_PARTITIONS } from '../../definitions/table-access';
 import { keys, PARTITION_PREFIXES } from '../../shared/store/keys';
 import { testApp } from '../support/cdk-app';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
@@ -28,8 +29,8 @@ const WRITE = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
 function synth(stage: string, sandboxPayments: boolean) {
   const app = testApp();
   const stack = new HotelIntegrationStack(app, `HotelIntegration-${stage}`, { stage, sandboxPayments });
-  const resources = (Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson }> }).Resources;
-  const idOf = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  const resources = (mergedTemplate(stack).toJSON() as { Resources: Record<string, { Type: string; Properties: CfnJson }> }).Resources;
+  const idOf = (construct: IConstruct) => logicalIdOf(construct);
   /** The function's role's statements. */
   const statementsOf = (fn: IConstruct & { role?: IConstruct }): CfnJson[] =>
     Object.values(resources)

@@ -14,10 +14,11 @@ import { describe, expect, it } from 'vitest';
 import { MONEY_ROUTING_METRICS } from '../../definitions/metrics';
 import { HotelIntegrationStack } from '../../infra/stack';
 import { testApp } from '../support/cdk-app';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 const app = testApp();
 const stack = new HotelIntegrationStack(app, 'HotelIntegration-money', { stage: 'money' });
-const template = Template.fromStack(stack);
+const template = mergedTemplate(stack);
 
 describe('ProviderAccountChanged alarm', () => {
   it('alarms on one change of provider account in 5 minutes, to the alarm topic', () => {
@@ -25,7 +26,7 @@ describe('ProviderAccountChanged alarm', () => {
       (alarm) => alarm.Properties.AlarmName === 'hotel-integration-money-ProviderAccountChanged',
     );
     expect(alarms).toHaveLength(1);
-    const topic = stack.getLogicalId(stack.monitoring.topic.node.defaultChild as CfnElement);
+    const topic = logicalIdOf(stack.monitoring.topic);
     expect(alarms[0]!.Properties).toMatchObject({
       AlarmName: 'hotel-integration-money-ProviderAccountChanged',
       AlarmDescription: expect.stringMatching(/Audit page/),

@@ -14,6 +14,7 @@ import { routesOfStage } from '../../definitions/routes';
 import { HotelIntegrationStack } from '../../infra/stack';
 import { tableDefinition } from '../../definitions/table';
 import { testApp } from '../support/cdk-app';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
@@ -21,10 +22,10 @@ type CfnJson = any;
 const app = testApp();
 // With the sandbox provider, so that every route function is deployed and checked.
 const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: 'test', sandboxPayments: true });
-const template = Template.fromStack(stack);
+const template = mergedTemplate(stack);
 const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: CfnJson; DeletionPolicy?: string }>;
 
-const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const logicalId = (construct: IConstruct) => logicalIdOf(construct);
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const topicRef = () => ({ Ref: logicalId(stack.monitoring.topic) });
 /** Each route function once: the routes of a dashboard resource share one. */

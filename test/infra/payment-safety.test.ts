@@ -16,16 +16,18 @@ import { routes, sandboxRoutes as sandboxRouteTable } from '../../definitions/ro
 import { HotelIntegrationStack } from '../../infra/stack';
 import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
 import { testApp } from '../support/cdk-app';
+import type { IConstruct } from 'constructs';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 const newApp = () => testApp();
 const build = (props: HotelIntegrationStackProps) => {
   const stack = new HotelIntegrationStack(newApp(), `HotelIntegration-${props.stage}`, props);
-  return { stack, template: Template.fromStack(stack) };
+  return { stack, template: mergedTemplate(stack) };
 };
 const sandboxRoutes = sandboxRouteTable.map((r) => r.id);
 
-function variables(stack: HotelIntegrationStack, template: Template, fn: { node: { defaultChild?: unknown } }) {
-  return template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables;
+function variables(stack: HotelIntegrationStack, template: Template, fn: IConstruct) {
+  return template.toJSON().Resources[logicalIdOf(fn)].Properties.Environment.Variables;
 }
 
 /** The path parts of every API Gateway resource. */
@@ -75,12 +77,12 @@ describe('the sandbox provider in deployed stages', () => {
     const { stack, template } = build({ stage: 'partners', sandboxPayments: true });
     const json = template.toJSON() as { Resources: Record<string, { Type: string; Properties: any }>; Outputs: Record<string, any> };
     const fn = stack.routeFunctions.get('SandboxCheckoutPage')!;
-    const functionId = stack.getLogicalId(fn.node.defaultChild as CfnElement);
+    const functionId = logicalIdOf(fn);
     const urls = Object.entries(json.Resources).filter(([, r]) => r.Type === 'AWS::Lambda::Url');
     expect(urls).toHaveLength(1);
     const [urlId, url] = urls[0]!;
     expect(url.Properties).toEqual({ AuthType: 'NONE', TargetFunctionArn: { 'Fn::GetAtt': [functionId, 'Arn'] } });
-    expect(stack.getLogicalId(stack.sandboxCheckoutUrl!.node.defaultChild as CfnElement)).toBe(urlId);
+    expect(logicalIdOf(stack.sandboxCheckoutUrl!)).toBe(urlId);
     // Anyone may invoke it, through its URL only.
     template.hasResourceProperties('AWS::Lambda::Permission', {
       Action: 'lambda:InvokeFunctionUrl',
@@ -155,7 +157,7 @@ describe('the order reference key', () => {
       .filter((r) => r.Type === 'AWS::IAM::Policy')
       .filter((r) => r.Properties.PolicyDocument.Statement.some((s: any) => JSON.stringify(s.Resource) === JSON.stringify({ Ref: secretId })))
       .flatMap((r) => r.Properties.Roles.map((role: any) => role.Ref));
-    const roles = creating.map((id) => stack.getLogicalId(stack.routeFunctions.get(id)!.role!.node.defaultChild as CfnElement));
+    const roles = creating.map((id) => logicalIdOf(stack.routeFunctions.get(id)!.role!));
     expect(readers.sort()).toEqual(roles.sort());
     for (const [id, fn] of stack.routeFunctions) {
       const value = variables(stack, template, fn).ORDER_REFERENCE_KEY_SECRET_ARN;

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { HotelIntegrationStack } from '../../infra/stack';
 import type { HotelIntegrationStackProps } from '../../infra/stage-settings';
 import { testApp } from '../support/cdk-app';
+import type { IConstruct } from 'constructs';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 const newApp = () => testApp();
 
@@ -18,9 +20,9 @@ describe('stack props', () => {
     supportedCurrencies: ['USD', 'KES'],
     logRetention: RetentionDays.ONE_YEAR,
   });
-  const template = Template.fromStack(stack);
-  const variables = (fn: { node: { defaultChild?: unknown } }) =>
-    template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnElement)].Properties.Environment.Variables;
+  const template = mergedTemplate(stack);
+  const variables = (fn: IConstruct) =>
+    template.toJSON().Resources[logicalIdOf(fn)].Properties.Environment.Variables;
 
   it('names the API stage after the stage and passes it to every function', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'prod' });
@@ -48,14 +50,14 @@ describe('stack props', () => {
       stripeWebhookSecretParameterName: 'stripe-whsec',
       stripeSecretsKmsKeyArn: kmsKeyArn,
     });
-    const json = Template.fromStack(custom).toJSON();
+    const json = mergedTemplate(custom).toJSON();
     const webhookFn = custom.routeFunctions.get('StripeWebhook')!;
-    const fnId = custom.getLogicalId(webhookFn.node.defaultChild as CfnElement);
+    const fnId = logicalIdOf(webhookFn);
     expect(json.Resources[fnId].Properties.Environment.Variables).toMatchObject({
       STRIPE_SECRET_KEY_PARAMETER: '/payments/stripe/sk',
       STRIPE_WEBHOOK_SECRET_PARAMETER: 'stripe-whsec',
     });
-    const roleId = custom.getLogicalId(webhookFn.role!.node.defaultChild as CfnElement);
+    const roleId = logicalIdOf(webhookFn.role!);
     const statements = Object.values(json.Resources as Record<string, any>)
       .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === roleId))
       .flatMap((r) => r.Properties.PolicyDocument.Statement);

@@ -19,6 +19,7 @@ import { isWriteAction, supportFunctionAccess, type TableAccess } from '../../de
 import { indexProjection, tableDefinition } from '../../definitions/table';
 import { keys } from '../../shared/store/keys';
 import { testApp } from '../support/cdk-app';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 // Raw CloudFormation JSON.
 type CfnJson = any;
@@ -34,11 +35,11 @@ const stack = new HotelIntegrationStack(app, 'HotelIntegration-test', { stage: '
 const stageRoutes = routesOfStage({ sandboxPayments: true });
 /** Those API Gateway serves: all but the sandbox checkout's, on a function URL of its own (test/infra/payment-safety.test.ts). */
 const gatewayRoutes = stageRoutes.filter(servedByApi);
-const template = Template.fromStack(stack);
+const template = mergedTemplate(stack);
 const json = template.toJSON() as { Resources: Record<string, CfnResourceJson>; Outputs: Record<string, CfnJson> };
 const resources = json.Resources;
 
-const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const logicalId = (construct: IConstruct) => logicalIdOf(construct);
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const fnOf = (routeId: string) => {
   const fn = stack.routeFunctions.get(routeId);
@@ -149,6 +150,9 @@ describe('functions', () => {
         POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
         POWERTOOLS_METRICS_NAMESPACE: 'HotelIntegration',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        // Traces keep neither responses nor error messages (Powertools Tracer reads these).
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+        POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
         STAGE: 'test',
         TABLE_NAME: { Ref: logicalId(stack.table) },
       });
@@ -529,7 +533,7 @@ describe('least privilege', () => {
   const tableArn = { 'Fn::GetAtt': [logicalId(stack.table), 'Arn'] };
   // Production's shape too: no sandbox routes.
   const prodStack = new HotelIntegrationStack(testApp(), 'HotelIntegration-prod', { stage: 'prod' });
-  const prodResources = Template.fromStack(prodStack).toJSON().Resources as Record<string, CfnResourceJson>;
+  const prodResources = mergedTemplate(prodStack).toJSON().Resources as Record<string, CfnResourceJson>;
   const resourcesOf = (target: HotelIntegrationStack): Record<string, CfnResourceJson> => (target === stack ? resources : prodResources);
   // The test stage's routes include every route of prod's.
   const routeById = new Map(stageRoutes.map((r) => [r.id, r]));
@@ -542,7 +546,7 @@ describe('least privilege', () => {
     // execute-api ARNs: https://docs.aws.amazon.com/apigateway/latest/developerguide/arn-format-reference.html).
     for (const target of [stack, prodStack]) {
       const all = resourcesOf(target);
-      const apiId = target.getLogicalId(target.api.restApi.node.defaultChild as CfnElement);
+      const apiId = logicalIdOf(target.api.restApi);
       const fromApi = Object.values(all).filter((r) => r.Type === 'AWS::Lambda::Permission' && r.Properties.Principal === 'apigateway.amazonaws.com');
       const byFunction = new Map<string, string[]>();
       for (const permission of fromApi) {
@@ -553,7 +557,7 @@ describe('least privilege', () => {
         const fn = permission.Properties.FunctionName['Fn::GetAtt'][0] as string;
         byFunction.set(fn, [...(byFunction.get(fn) ?? []), scope]);
       }
-      const authorizerFn = target.getLogicalId(target.authorizerFunction.node.defaultChild as CfnElement);
+      const authorizerFn = logicalIdOf(target.authorizerFunction);
       expect(byFunction.get(authorizerFn)).toEqual(['/authorizers/{ref}', '/authorizers/{ref}']);
       const routeFunctions = new Set(Object.values(all).filter((r) => r.Type === 'AWS::ApiGateway::Method' && r.Properties.Integration?.Type === 'AWS_PROXY').map((r) => JSON.stringify(r.Properties.Integration.Uri)));
       byFunction.delete(authorizerFn);
@@ -577,7 +581,7 @@ describe('least privilege', () => {
    */
   function tableGrantsOf(target: HotelIntegrationStack): Map<string, string[]> {
     const targetResources = resourcesOf(target);
-    const idOf = (construct: IConstruct) => target.getLogicalId(construct.node.defaultChild as CfnElement);
+    const idOf = (construct: IConstruct) => logicalIdOf(construct);
     const table = { 'Fn::GetAtt': [idOf(target.table), 'Arn'] };
     const resourceName = (resource: CfnJson): string => {
       if (JSON.stringify(resource) === JSON.stringify(table)) return '';

@@ -11,6 +11,7 @@ import { HotelIntegrationStack } from '../../infra/stack';
 import { tableDefinition } from '../../definitions/table';
 import { WRITE_RESERVE_MS, WRITE_ROUND_MS } from '../../shared/domain/property-sync/time-budget';
 import { testApp } from '../support/cdk-app';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 const app = testApp();
 const stages = [
@@ -20,7 +21,7 @@ const stages = [
 const stacks = stages.map((s) => s.stack);
 
 type CfnJson = any;
-const resourcesOf = (stack: HotelIntegrationStack) => Template.fromStack(stack).toJSON().Resources as Record<string, { Type: string; Properties: CfnJson }>;
+const resourcesOf = (stack: HotelIntegrationStack) => mergedTemplate(stack).toJSON().Resources as Record<string, { Type: string; Properties: CfnJson }>;
 
 describe('timeouts', () => {
   it('gives every route function at most 28 s, under API Gateway’s 29 s integration timeout', () => {
@@ -31,7 +32,7 @@ describe('timeouts', () => {
       // Per route, so that each route sharing a function is held to its own declared timeout.
       for (const route of stageRoutes) {
         const fn = stack.routeFunctions.get(route.id)!;
-        const timeout = resources[stack.getLogicalId(fn.node.defaultChild as CfnElement)]!.Properties.Timeout;
+        const timeout = resources[logicalIdOf(fn)]!.Properties.Timeout;
         expect(timeout, route.id).toBeLessThanOrEqual(MAX_ROUTE_TIMEOUT_SECONDS);
         expect(timeout, route.id).toBe(route.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS);
       }

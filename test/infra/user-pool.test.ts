@@ -11,13 +11,14 @@ import { OperatorUserPool } from '../../infra/constructs/user-pool';
 import { userPoolDefinition } from '../../definitions/user-pool';
 import { COOKIE, cookieScope, scopedCookieOptions, serializeCookie } from '../../shared/dashboard/cookies';
 import { testApp } from '../support/cdk-app';
+import { logicalIdOf, mergedTemplate } from '../support/stage-templates';
 
 describe('operator user pool', () => {
   const app = testApp();
   const stack = new Stack(app, 'Pool');
   const pool = new OperatorUserPool(stack, 'Operators', { stage: 'prod' });
   pool.allowSessions(new Role(stack, 'SignInRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') }));
-  const template = Template.fromStack(stack);
+  const template = mergedTemplate(stack);
 
   it('signs in by e-mail, has no self sign-up, optional TOTP (no SMS), the client and role attributes', () => {
     template.hasResourceProperties('AWS::Cognito::UserPool', {

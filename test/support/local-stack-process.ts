@@ -35,8 +35,8 @@ const running = new Set<ChildProcess>();
  * Starts `npm start` on these ports and data folder; resolves once it prints `ready:`. `script`
  * runs another entry point the same way (test/support/service-process.ts: the service alone).
  */
-export async function startStackProcess(ports: StackPorts, dataDir: string, env: Record<string, string> = {}, script = 'bin/local.ts'): Promise<StackProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+export async function startStackProcess(ports: StackPorts, dataDir: string, env: Record<string, string> = {}, script = 'bin/local.ts', args: readonly string[] = []): Promise<StackProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     env: {
       ...process.env,
       PORT: String(ports.api),
@@ -49,6 +49,8 @@ export async function startStackProcess(ports: StackPorts, dataDir: string, env:
       // These stacks live seconds: DynamoDB Local without its optimizing compiler starts on half
       // the CPU (infra/local/emulators.ts), and the tests start a dozen of them beside the others.
       DYNAMODB_LOCAL_JAVA_OPTS: '-Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1',
+      // The tests' stacks start with an empty hotel unless a test asks for the demo one (DEMO_HOTEL: '').
+      DEMO_HOTEL: 'empty',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

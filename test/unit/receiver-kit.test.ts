@@ -9,6 +9,8 @@ import {
   standardWebhookSignature,
   verifySignature,
   verifyStandardWebhook,
+  BOOKING_EVENT_NAMES,
+  PAYMENT_ORDER_EVENT_NAMES,
 } from '../../shared/receiver-kit';
 import { EventMirror } from '../../shared/receiver-kit/example-receiver';
 
@@ -161,5 +163,29 @@ describe('the example receiver keeps bookings in sequence', () => {
     mirror.apply({ event: 'payment_order.paid', payment_order: order });
     mirror.apply({ event: 'payment_order.refunded', payment_order: { ...order, status: 'refunded', amount_refunded_minor: 100 } });
     expect(mirror.paymentOrders.get('PO-1')).toMatchObject({ status: 'refunded', amount_refunded_minor: 100, last_event: 'payment_order.refunded' });
+  });
+});
+
+describe('every event named where integrators read about them', () => {
+  it('the Integrations page and the example receiver name each callback and webhook event', async () => {
+    const { readFileSync } = await import('node:fs');
+    // The page's words for each endpoint (ENDPOINT_WORDS), read as text: the page module needs the stage's config to load.
+    const words = readFileSync(new URL('../../shared/dashboard/pages/integrations.tsx', import.meta.url), 'utf8');
+    const ENDPOINT_WORDS = {
+      callback: { events: /callback: \{[^\n]*events: '([^']*)'/.exec(words)![1]! },
+      webhook: { events: /webhook: \{[^\n]*events: '([^']*)'/.exec(words)![1]! },
+    };
+    const receiver = readFileSync(new URL('../../bin/example-receiver.ts', import.meta.url), 'utf8');
+    for (const event of BOOKING_EVENT_NAMES) {
+      expect(ENDPOINT_WORDS.callback.events, event).toContain(event);
+      expect(receiver, event).toContain(event);
+    }
+    for (const event of PAYMENT_ORDER_EVENT_NAMES) {
+      expect(ENDPOINT_WORDS.webhook.events, event).toContain(event);
+      expect(receiver, event).toContain(event);
+    }
+    // The service's own list of booking events is the kit's.
+    const payloads = readFileSync(new URL('../../shared/domain/callbacks/payloads.ts', import.meta.url), 'utf8');
+    expect(payloads).toContain(`export type BookingEvent = ${BOOKING_EVENT_NAMES.map((e) => `'${e}'`).join(' | ')};`);
   });
 });

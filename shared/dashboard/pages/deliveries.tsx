@@ -1,6 +1,6 @@
 /**
- * Deliveries: every callback (a booking confirmed, to the PMS) and webhook (an order paid, to the
- * hotel's website) of the client, newest first, each named by the guest, room and stay it is
+ * Deliveries: every callback (a booking confirmed, changed, cancelled or marked no-show, to the
+ * PMS) and webhook (an order paid or refunded, to the hotel's website) of the client, newest first, each named by the guest, room and stay it is
  * about, with their attempts; "Retry" on a failed or needs_review one, "Retry all failed and
  * needs review" for all of them, each one use case that also records the audit entry
  * (operator-retries.ts, as `ops deliveries retry` does). The page checks first that a delivery
@@ -105,7 +105,7 @@ export const deliveriesPage: PageAction = async (request) => {
     html: (
       <Page title="Deliveries" links={links} operator={request.operator} nav="deliveries" notice={request.notice}>
         <p class="muted">
-          What the service tells your PMS (a booking confirmed) and your website (an order paid), newest first; where each goes is on its own page. Times are the
+          What the service tells your PMS (a booking confirmed, changed, cancelled or marked no-show) and your website (an order paid or refunded), newest first; where each goes is on its own page. Times are the
           hotel's ({zone}).
         </p>
         <form method="get" action={links.to(PAGE)} class="filters" aria-label="Filter deliveries">
