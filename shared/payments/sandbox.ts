@@ -84,16 +84,33 @@ export async function getSandboxSession(providerReference: string): Promise<Sand
 /**
  * The tester's choice on the hosted page; a session is completed once. After its `expires_at`
  * nothing can be chosen any more: the session is recorded `expired` instead (and the order ends
- * so when verified), as Stripe refuses to take payment on an expired session.
+ * so when verified), as Stripe refuses to take payment on an expired session. Returns the session
+ * and where to send the browser: its return URL, with the attempt's return secret only for the
+ * submit that completed it (a later submit, by anyone who learnt the session's id, is sent back
+ * without it, so it never leads to a guest's confirmation page).
  */
-export async function completeSandboxSession(providerReference: string, outcome: SandboxOutcome, now = new Date()): Promise<SandboxSession | undefined> {
+export async function completeSandboxSession(
+  providerReference: string,
+  outcome: SandboxOutcome,
+  now = new Date(),
+): Promise<{ session: SandboxSession; returnTo: string } | undefined> {
   if (!config().sandboxPayments) return undefined;
   const completed = await completeOpenSandboxSession(providerReference, outcome, now, 'before_end');
-  if (completed) return completed;
+  if (completed) return { session: completed, returnTo: completed.return_url };
   // Completed already (it keeps its first outcome), unknown, or past its end.
   const session = await getSandboxSession(providerReference);
-  if (!session || sandboxSessionState(session, now) !== 'expired') return session;
-  return (await completeOpenSandboxSession(providerReference, 'expired', now, 'past_end')) ?? getSandboxSession(providerReference);
+  const ended =
+    session && sandboxSessionState(session, now) === 'expired'
+      ? ((await completeOpenSandboxSession(providerReference, 'expired', now, 'past_end')) ?? (await getSandboxSession(providerReference)))
+      : session;
+  return ended && { session: ended, returnTo: withoutReturnSecret(ended.return_url) };
+}
+
+/** A return URL without the attempt's return secret: what anyone but the completing submit is shown. */
+export function withoutReturnSecret(url: string): string {
+  const target = new URL(url);
+  target.searchParams.delete('return');
+  return target.toString();
 }
 
 // ---- refunds

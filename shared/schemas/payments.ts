@@ -70,7 +70,8 @@ export function refundIssue(issues: readonly z.core.$ZodIssue[]): AppError | und
   return issues.some((i) => i.path[0] === 'amount_minor') ? errors.invalidAmount(MAX_AMOUNT_MINOR) : undefined;
 }
 
-export const verifyQuery = z.object({ reference: z.string().check(z.minLength(1), z.maxLength(128)) });
+/** `return`: the attempt's return secret, in the provider's redirect only (order-references.ts). */
+export const verifyQuery = z.object({ reference: z.string().check(z.minLength(1), z.maxLength(128)), return: z.optional(z.string().check(z.maxLength(128))) });
 
 /**
  * What a room booking paid below its room's rate (or in another currency) does, a client

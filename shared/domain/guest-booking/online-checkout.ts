@@ -15,7 +15,7 @@ import { type GuestBookingRecord, guestBookingPutItem } from '../../store/guest-
 import { stayTotal } from '../bookings/rates';
 import { createPaymentOrder } from '../payments/create-payment-order';
 import { paidOrderBookingId } from '../payments/mirror-paid-booking';
-import { orderReferenceFor } from '../payments/order-references';
+import { GUEST_ORDER_PREFIX, orderReferenceFor } from '../payments/order-references';
 import { checkoutSettingsOf } from '../payments/providers';
 import { type BookingInput, checkBookingInput, type GuestDetails, type StayQuery } from './booking-input';
 import { HOLD_MINUTES, holdRoomForCheckout, releaseCheckoutHold } from './checkout-holds';
@@ -56,7 +56,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   const { identity, token } = await submitIdentity(clientId, 'online', { attempt, roomId: room.id, stay, guest });
   // The partner reference of an order the service makes for itself; the order reference (keyed
   // HMAC) and the booking its payment makes follow from it, so the hold can name that booking.
-  const reference = `guest:${identity ?? randomUUID()}`;
+  const reference = `${GUEST_ORDER_PREFIX}${identity ?? randomUUID()}`;
   const orderReference = await orderReferenceFor(clientId, reference);
   const bookingId = paidOrderBookingId(clientId, orderReference);
   const record = guestBookingRecord(clientId, { bookingId, orderReference, room, stay, guest, total, currency: client.currency }, now);

@@ -4,8 +4,17 @@
  * same order reference (and so open one provider checkout), while nobody without the stage's key
  * can compute, guess or probe another order's reference.
  */
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { orderReferenceKey } from '../../secrets/order-reference-key';
+
+/**
+ * The partner reference prefix of the orders the guest booking page makes for itself
+ * (guest-booking/online-checkout.ts): their return URLs are the guest's confirmation page, and no
+ * partner may create one (CONTRACT.md "Only the guest holds a guest's booking").
+ */
+export const GUEST_ORDER_PREFIX = 'guest:';
+
+export const isGuestPageOrder = (order: { external_reference: string }) => order.external_reference.startsWith(GUEST_ORDER_PREFIX);
 
 const REF_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -15,6 +24,26 @@ export async function orderReferenceFor(clientId: string, reference: string): Pr
   return `PO-${Array.from(digest.subarray(0, 12), (byte) => REF_ALPHABET[byte % REF_ALPHABET.length]).join('')}`;
 }
 
-export function providerReturnUrl(baseUrl: string, orderReference: string): string {
-  return `${baseUrl}/api/v1/payments/payment-orders/verify?reference=${encodeURIComponent(orderReference)}`;
+/**
+ * The URL the provider sends the payer back to: the order's verify, with the attempt's return
+ * secret, which only that checkout's redirect carries (the table keeps its hash).
+ */
+export function providerReturnUrl(baseUrl: string, orderReference: string, returnSecret: string): string {
+  return `${baseUrl}/api/v1/payments/payment-orders/verify?reference=${encodeURIComponent(orderReference)}&return=${encodeURIComponent(returnSecret)}`;
+}
+
+/** A new attempt's return secret (32 random bytes, base64url) and the hash the order keeps of it. */
+export function newReturnSecret(): { secret: string; hash: string } {
+  const secret = randomBytes(32).toString('base64url');
+  return { secret, hash: returnSecretHash(secret) };
+}
+
+const returnSecretHash = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('base64url');
+
+/** Whether a request's return secret is the one whose hash the attempt keeps (in constant time). */
+export function isReturnSecretOf(hash: string | undefined, secret: string | undefined): boolean {
+  if (!hash || !secret) return false;
+  const given = Buffer.from(returnSecretHash(secret));
+  const kept = Buffer.from(hash);
+  return given.length === kept.length && timingSafeEqual(given, kept);
 }
