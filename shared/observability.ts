@@ -34,7 +34,14 @@ export function serviceClient<T extends { middlewareStack: { remove(toRemove: st
   return traced(withoutSdkLogger(client));
 }
 
+/**
+ * How every handler is traced: never its response, which carries session cookies, one-time
+ * secrets and guest tokens in Location headers (errors are recorded without their message by
+ * POWERTOOLS_TRACER_CAPTURE_ERROR, definitions/service-defaults.ts TRACER_ENVIRONMENT).
+ */
+export const HANDLER_TRACING = { captureResponse: false } as const;
+
 /** The tracer's middy middleware (a subsegment per invocation, ColdStart annotation), or none where tracing is off. */
-export function tracing<TEvent, TResult>(): MiddlewareObj<TEvent, TResult>[] {
-  return tracer ? [captureLambdaHandler(tracer) as MiddlewareObj<TEvent, TResult>] : [];
+export function tracing<TEvent, TResult>(using: Tracer | undefined = tracer): MiddlewareObj<TEvent, TResult>[] {
+  return using ? [captureLambdaHandler(using, HANDLER_TRACING) as MiddlewareObj<TEvent, TResult>] : [];
 }

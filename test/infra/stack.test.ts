@@ -149,12 +149,21 @@ describe('functions', () => {
         POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
         POWERTOOLS_METRICS_NAMESPACE: 'HotelIntegration',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        // X-Ray keeps no response and no error message of any function (traces must not hold secrets).
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+        POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
         STAGE: 'test',
         TABLE_NAME: { Ref: logicalId(stack.table) },
       });
       // Source maps are not loaded at cold start (infra/constructs/service-function.ts); the .map ships in the asset.
       expect(resources[logicalId(fn)]!.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
     }
+  });
+
+  it('lets X-Ray keep no response and no error message of any traced function in the template', () => {
+    const traced = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.TracingConfig?.Mode === 'Active');
+    expect(traced.length).toBe(allFunctions.length);
+    for (const fn of traced) expect(fn.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false', POWERTOOLS_TRACER_CAPTURE_ERROR: 'false' });
   });
 
   it('gives CALLBACK_QUEUE_URL only to functions that enqueue callbacks, and the sender its retry delays', () => {
