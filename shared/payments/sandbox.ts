@@ -86,7 +86,7 @@ export async function getSandboxSession(providerReference: string): Promise<Sand
  * nothing can be chosen any more: the session is recorded `expired` instead (and the order ends
  * so when verified), as Stripe refuses to take payment on an expired session. Returns the session
  * and where to send the browser: its return URL, with the attempt's return secret only for the
- * submit that completed it (a later submit, by anyone who learnt the session's id, is sent back
+ * submit that completed it, or found it ended and recorded so (a later submit, by anyone who learnt the session's id, is sent back
  * without it, so it never leads to a guest's confirmation page).
  */
 export async function completeSandboxSession(
@@ -99,11 +99,12 @@ export async function completeSandboxSession(
   if (completed) return { session: completed, returnTo: completed.return_url };
   // Completed already (it keeps its first outcome), unknown, or past its end.
   const session = await getSandboxSession(providerReference);
-  const ended =
-    session && sandboxSessionState(session, now) === 'expired'
-      ? ((await completeOpenSandboxSession(providerReference, 'expired', now, 'past_end')) ?? (await getSandboxSession(providerReference)))
-      : session;
-  return ended && { session: ended, returnTo: withoutReturnSecret(ended.return_url) };
+  if (session && sandboxSessionState(session, now) === 'expired') {
+    const expired = await completeOpenSandboxSession(providerReference, 'expired', now, 'past_end');
+    if (expired) return { session: expired, returnTo: expired.return_url };
+  }
+  const settled = session && (await getSandboxSession(providerReference));
+  return settled && { session: settled, returnTo: withoutReturnSecret(settled.return_url) };
 }
 
 /** A return URL without the attempt's return secret: what anyone but the completing submit is shown. */

@@ -201,6 +201,8 @@ export const keys = {
    * name-based id of the booking and the kind of e-mail, so each is written once.
    */
   email: (emailId: string) => ({ pk: `EMAIL#${emailId}`, sk: 'EMAIL' }),
+  /** When an address (its keyed hash) was last sent "Confirm your booking" e-mails: at most 3 an hour. */
+  confirmEmailsTo: (addressHash: string) => ({ pk: `EMAIL#TO#${addressHash}`, sk: 'CONFIRMS' }),
   /**
    * Sparse "due" index (gsi1) of the e-mails not sent yet: when the sweeper is to try one (again).
    * Written with the e-mail a short lease ahead (the function that wrote it sends it at once),

@@ -5,15 +5,10 @@
  * can compute, guess or probe another order's reference.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { GUEST_ORDER_PREFIX } from '../../schemas/payments';
 import { orderReferenceKey } from '../../secrets/order-reference-key';
 
-/**
- * The partner reference prefix of the orders the guest booking page makes for itself
- * (guest-booking/online-checkout.ts): their return URLs are the guest's confirmation page, and no
- * partner may create one (CONTRACT.md "Only the guest holds a guest's booking").
- */
-export const GUEST_ORDER_PREFIX = 'guest:';
-
+/** An order the guest booking page made for itself (its return URLs are the guest's confirmation page). */
 export const isGuestPageOrder = (order: { external_reference: string }) => order.external_reference.startsWith(GUEST_ORDER_PREFIX);
 
 const REF_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
