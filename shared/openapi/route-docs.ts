@@ -101,7 +101,7 @@ const ROUTE_DOCS: Record<DocumentedRouteId, RouteDocs> = {
   ListDeliveries: {
     summary: 'List your deliveries',
     description:
-      "Your deliveries, newest first: a sync key's are the client's callbacks (`booking.*`), a payment key's its webhooks (`payment_order.*`). Filters: `status`, `event`, `since` and `until` (creation times, inclusive). `limit` 1 to 100 (default 50); `next_cursor` (only when more follow) gives the next page with the same filters, and works for no other client or key kind (400 `VALIDATION_ERROR` at `cursor`). Deliveries are kept 30 days.",
+      "Your deliveries, newest first: a sync key's are the client's callbacks (`booking.*`), a payment key's its webhooks (`payment_order.*`). Filters: `status`, `event`, `since` and `until` (creation times, inclusive). `limit` 1 to 100 (default 50); `next_cursor` (only when more follow) gives the next page with the same filters, and works for no other client or key kind (400 `VALIDATION_ERROR` at `cursor`). A filtered request reads at most 1,000 deliveries: when it stops there it answers the matches found so far (maybe fewer than `limit`, maybe none) and a `next_cursor` to read on from. Deliveries are kept 30 days.",
   },
   GetDelivery: {
     summary: 'One delivery, with the exact body sent',
