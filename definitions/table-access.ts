@@ -69,7 +69,9 @@ export const supportFunctionAccess = {
   // Due guest e-mails from the same index; each claimed (UpdateItem answering the e-mail: no
   // read), then marked sent, failed or expired. Open bulk resends from gsi1, each claimed by
   // UpdateItem; the deliveries they name from gsi4, each marked due by conditional UpdateItem.
-  'sweep-deliveries': { actions: ['UpdateItem'], queries: ['gsi1', 'gsi4'], writes: ['DELIVERY#', 'EMAIL#'] },
+  // Due refunds from gsi1, each driven as refunds.ts does (REFUND_WRITES: GetItem and Query of the
+  // order, its refunds and the sandbox's; Put and Update of the settled refund with its webhook).
+  'sweep-deliveries': { actions: ['UpdateItem', 'GetItem', 'Query', 'PutItem'], queries: ['gsi1', 'gsi4'], writes: ['DELIVERY#', 'EMAIL#', 'ORDER#', 'SANDBOX#'] },
 } as const satisfies Record<string, TableAccess>;
 
 export type SupportFunction = keyof typeof supportFunctionAccess;

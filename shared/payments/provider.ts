@@ -79,9 +79,18 @@ export interface ProviderRefund {
   raw: unknown;
 }
 
+/** What finds a refund on the provider: the payment it refunds, and our refund id. */
+export type RefundLookup = Pick<RefundRequest, 'orderReference' | 'refundId' | 'checkoutReference' | 'paymentId' | 'settings'>;
+
 export interface RefundingProvider {
   /** Refunds (part of) the order's payment on its account; the same refundId again answers the same refund. */
   refund(request: RefundRequest): Promise<ProviderRefund>;
+  /**
+   * The refund of the payment made under our refund id (Stripe: its `metadata.refund_id`), read
+   * from the payment's refunds; undefined when there is none. Asked before a refund is sent again,
+   * as a provider's idempotency keys do not last for ever (Stripe's: at least 24 hours).
+   */
+  findRefund(lookup: RefundLookup): Promise<ProviderRefund | undefined>;
   /** The refund as the provider now sees it; undefined when it does not know it on this account. */
   getRefund(providerRefundId: string, settings: ProviderSettings): Promise<ProviderRefund | undefined>;
 }

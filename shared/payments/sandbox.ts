@@ -60,6 +60,12 @@ export function sandboxProvider(): PaymentProvider {
     },
     refund: sandboxRefund,
     getRefund: getSandboxRefund,
+    // The sandbox keeps a session's refunds by our refund id.
+    async findRefund(lookup) {
+      if (!config().sandboxPayments) return undefined;
+      const refund = await readSandboxRefund(lookup.checkoutReference, lookup.refundId);
+      return refund && refundView(refund);
+    },
     async getPayment(providerReference: string): Promise<ProviderPayment> {
       const session = await getSandboxSession(providerReference);
       if (!session) return { state: 'not_found', amountMinor: 0, currency: '', raw: { id: providerReference, error: 'unknown checkout session' } };

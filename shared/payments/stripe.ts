@@ -13,7 +13,7 @@ import { errors } from '../errors';
 import { logger } from '../observability';
 import { SECRET_LIKE } from '../secrets/redaction';
 import type { ProviderSettings } from '../store/payment-store';
-import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment, ProviderRefund, RefundRequest, RefundState } from './provider';
+import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment, ProviderRefund, RefundLookup, RefundRequest, RefundState } from './provider';
 import { stripeSecret } from './stripe-secrets';
 
 /** A connected account id as Stripe issues them. */
@@ -274,7 +274,7 @@ function providerRefundOf(refund: Stripe.Refund): ProviderRefund {
 const STRIPE_METADATA_MAX = 500;
 
 /** The PaymentIntent of the paid checkout, when the order did not record it. */
-async function paidIntentOf(stripe: Stripe, request: RefundRequest, account: string): Promise<string> {
+async function paidIntentOf(stripe: Stripe, request: Pick<RefundRequest, 'paymentId' | 'checkoutReference'>, account: string): Promise<string> {
   if (request.paymentId?.startsWith('pi_')) return request.paymentId;
   let session: Stripe.Checkout.Session;
   try {
@@ -313,6 +313,21 @@ const refundMethods = {
       return providerRefundOf(refund);
     } catch (error) {
       translate(error, account, 'create refund');
+    }
+  },
+
+  /** The PaymentIntent's refunds, newest first, page by page (the SDK's auto-pagination), matched on our refund id. */
+  async findRefund(lookup: RefundLookup): Promise<ProviderRefund | undefined> {
+    const account = requireAccount(lookup.settings);
+    const stripe = await stripeClient();
+    const paymentIntent = await paidIntentOf(stripe, lookup, account);
+    try {
+      for await (const refund of stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 }, { stripeAccount: account })) {
+        if (refund.metadata?.refund_id === lookup.refundId) return providerRefundOf(refund);
+      }
+      return undefined;
+    } catch (error) {
+      translate(error, account, 'list refunds');
     }
   },
 
