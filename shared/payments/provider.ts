@@ -42,6 +42,13 @@ export interface ProviderPayment {
 
 export interface PaymentProvider extends RefundingProvider {
   readonly name: string;
+  /**
+   * When a checkout opened now for a wanted end really stops taking payment: the wanted end, or
+   * the provider's shortest life when that is later (Stripe: 30 minutes and some seconds from
+   * its call). A guest's room is held until then, so no checkout can be paid after its hold ends;
+   * createCheckout is then given exactly that end, and refuses (503) rather than outlive it.
+   */
+  checkoutEnd(wanted: Date, now: Date): Date;
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
   /** `settings`: the provider account the attempt was created on, not the client's current one. */
   getPayment(providerReference: string, settings: ProviderSettings): Promise<ProviderPayment>;

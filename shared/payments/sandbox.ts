@@ -38,6 +38,8 @@ export function sandboxCheckoutBaseUrl(): string {
 export function sandboxProvider(): PaymentProvider {
   return {
     name: 'sandbox',
+    // Its sessions expire exactly when asked.
+    checkoutEnd: (wanted) => wanted,
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
       // Random, so a session id says nothing about the order; a concurrent create that loses the
       // order's transaction leaves an unused session behind, which nobody can reach.

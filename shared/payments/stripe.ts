@@ -48,6 +48,28 @@ export function sessionExpiresAt(wanted: Date, now = new Date()): number {
   return Math.max(Math.floor(wanted.getTime() / 1000), Math.ceil(now.getTime() / 1000) + STRIPE_MIN_SESSION_SECONDS);
 }
 
+/**
+ * How long after a checkout's opening its session may be created: the hold's write, the order's
+ * and the Stripe call itself, each within its own budget.
+ */
+export const STRIPE_CHECKOUT_LEAD_MS = 2 * STRIPE_CALL_BUDGET_MS;
+
+/**
+ * The end of a session opened now for a wanted end (a guest's hold is made to last until then):
+ * the wanted end, or the latest `expires_at` Stripe's shortest session may need if the call comes
+ * STRIPE_CHECKOUT_LEAD_MS later, in whole seconds as Stripe keeps it.
+ */
+export function stripeCheckoutEnd(wanted: Date, now: Date): Date {
+  return new Date(sessionExpiresAt(wanted, new Date(now.getTime() + STRIPE_CHECKOUT_LEAD_MS)) * 1000);
+}
+
+/** The wanted end itself, which the room is held until: a call too late for it (past its lead) opens no session (503). */
+function exactExpiry(wanted: Date): number {
+  const seconds = Math.floor(wanted.getTime() / 1000);
+  if (sessionExpiresAt(wanted) > seconds) throw errors.serviceUnavailable();
+  return seconds;
+}
+
 interface ApiBase {
   host: string;
   port: number;
@@ -165,6 +187,7 @@ export function sessionState(session: Pick<Stripe.Checkout.Session, 'status' | '
 export function stripeProvider(): PaymentProvider {
   return {
     name: 'stripe',
+    checkoutEnd: stripeCheckoutEnd,
     ...refundMethods,
 
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
@@ -193,7 +216,7 @@ export function stripeProvider(): PaymentProvider {
             // Both lead to our verify URL: the service asks Stripe what happened either way.
             success_url: request.returnUrl,
             cancel_url: request.returnUrl,
-            ...(request.expiresAt ? { expires_at: sessionExpiresAt(request.expiresAt) } : {}),
+            ...(request.expiresAt ? { expires_at: exactExpiry(request.expiresAt) } : {}),
           },
           { stripeAccount: account, idempotencyKey },
         );
