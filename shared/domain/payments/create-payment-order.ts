@@ -21,7 +21,7 @@ import {
   type PaymentOrderRecord,
 } from '../../store/payment-store';
 import { transactWrite } from '../../store/transactions';
-import { newReturnSecret, orderReferenceFor, providerReturnUrl } from './order-references';
+import { orderReferenceFor, providerReturnUrl, returnSecretOf } from './order-references';
 import { orderCreatedView } from './order-views';
 import { checkoutSettingsOf, providerFor } from './providers';
 
@@ -75,7 +75,7 @@ export interface CheckoutOptions {
 async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string, options: CheckoutOptions = {}): Promise<CheckoutFields> {
   const settings = await checkoutSettingsOf(order.client_id);
   // Only this checkout's redirect carries the secret; verify leads a guest's browser on with it alone.
-  const returnSecret = newReturnSecret();
+  const returnSecret = await returnSecretOf(order.order_reference, attempt);
   const checkout = await providerFor(settings.provider).createCheckout({
     orderReference: order.order_reference,
     attempt,

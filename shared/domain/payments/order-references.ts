@@ -4,7 +4,7 @@
  * same order reference (and so open one provider checkout), while nobody without the stage's key
  * can compute, guess or probe another order's reference.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { GUEST_ORDER_PREFIX } from '../../schemas/payments';
 import { orderReferenceKey } from '../../secrets/order-reference-key';
 
@@ -27,9 +27,15 @@ export function providerReturnUrl(baseUrl: string, orderReference: string, retur
   return `${baseUrl}/api/v1/payments/payment-orders/verify?reference=${encodeURIComponent(orderReference)}&return=${encodeURIComponent(returnSecret)}`;
 }
 
-/** A new attempt's return secret (32 random bytes, base64url) and the hash the order keeps of it. */
-export function newReturnSecret(): { secret: string; hash: string } {
-  const secret = randomBytes(32).toString('base64url');
+/**
+ * An attempt's return secret (an HMAC-SHA-256 of the order reference and attempt under the
+ * stage's order-reference key, base64url) and the hash the order keeps of it. Keyed, so nobody
+ * without the key can compute it; the same for every concurrent create of one attempt, so their
+ * provider calls are the same request (Stripe answers a repeated idempotency key only for the
+ * same parameters) and open one checkout.
+ */
+export async function returnSecretOf(orderReference: string, attempt: number): Promise<{ secret: string; hash: string }> {
+  const secret = createHmac('sha256', await orderReferenceKey()).update(`return-secret\u0000${orderReference}\u0000${attempt}`, 'utf8').digest('base64url');
   return { secret, hash: returnSecretHash(secret) };
 }
 
