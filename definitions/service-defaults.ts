@@ -3,7 +3,7 @@ export const DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS: readonly number[] = [60, 300
 export const DEFAULT_SUPPORTED_CURRENCIES: readonly string[] = ['USD', 'EUR', 'GBP', 'NGN', 'GHS', 'KES', 'ZAR', 'JPY'];
 
 /**
- * What the X-Ray tracer may record of a function (CONTRACT.md "Only the guest holds a guest's
+ * What the X-Ray tracer may record of a function (docs/reliability.md "Only the guest holds a guest's
  * booking"): no handler response, no method result, no error message or stack (only the flag).
  */
 export const TRACER_ENVIRONMENT = {

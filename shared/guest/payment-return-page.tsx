@@ -1,6 +1,6 @@
 /**
  * What verify answers for a guest page's order when the request does not carry its checkout's
- * return secret (CONTRACT.md "Only the guest holds a guest's booking"): an order reference is
+ * return secret (docs/reliability.md "Only the guest holds a guest's booking"): an order reference is
  * seen by integrators, receivers and logs, so the page says what became of the payment and
  * nothing more: no guest's name or address, no link to the booking's page. The guest hears of the
  * booking by e-mail, whose link leads to it.

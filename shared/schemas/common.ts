@@ -17,7 +17,7 @@ export const identifier = z.string().check(z.minLength(1), z.maxLength(128));
 /** Any other string: at most 2,000 characters. */
 export const text = z.string().check(z.maxLength(2000));
 /**
- * What is wrong with a guest's name, if anything (CONTRACT.md "Only the guest holds a guest's
+ * What is wrong with a guest's name, if anything (docs/reliability.md "Only the guest holds a guest's
  * booking"): names are copied into e-mails the hotel sends, so none carries a control character
  * (line breaks included) or a web address.
  */

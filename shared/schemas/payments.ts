@@ -8,7 +8,7 @@ export const MAX_AMOUNT_MINOR = 1_000_000_000_000;
 /**
  * The partner reference prefix of the orders the guest booking page makes for itself
  * (shared/domain/guest-booking/online-checkout.ts): their return URLs are the guest's
- * confirmation page, and no partner may create one (CONTRACT.md "Only the guest holds a guest's
+ * confirmation page, and no partner may create one (docs/reliability.md "Only the guest holds a guest's
  * booking").
  */
 export const GUEST_ORDER_PREFIX = 'guest:';

@@ -76,7 +76,7 @@ function pageKeyAttributes(indexName: string | undefined): string[] {
 }
 
 /**
- * The most items a filtered page reads in one request (CONTRACT.md "Only the guest holds a
+ * The most items a filtered page reads in one request (docs/reliability.md "Only the guest holds a
  * guest's booking"): a selective filter over a long range stops there and answers what it found.
  */
 export const MAX_ITEMS_READ_PER_PAGE = 1000;

@@ -12,7 +12,7 @@
  * https://docs.aws.amazon.com/ses/latest/dg/control-user-access.html. Every grant carries the
  * `ses:FromAddress` condition (that page: "ses:FromAddress — The 'From' address of a message",
  * compared with StringEquals in its example policies), so a domain identity lets the functions
- * send from the stage's sender address only (CONTRACT.md "Only the guest holds a guest's booking").
+ * send from the stage's sender address only (docs/reliability.md "Only the guest holds a guest's booking").
  */
 import { type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';

@@ -1,5 +1,5 @@
 /**
- * A filtered deliveries listing reads at most 1,000 index entries per request (CONTRACT.md "Only
+ * A filtered deliveries listing reads at most 1,000 index entries per request (docs/reliability.md "Only
  * the guest holds a guest's booking"; shared/store/batch.ts queryPage): a filter that matches
  * nothing among a client's 1,050 newest deliveries answers what it found (nothing) and a
  * `next_cursor`, and following the cursor reaches the older match. Over HTTP, with a partner's

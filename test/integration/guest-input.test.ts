@@ -1,5 +1,5 @@
 /**
- * What partners and guests may type (CONTRACT.md "Only the guest holds a guest's booking"), over
+ * What partners and guests may type (docs/reliability.md "Only the guest holds a guest's booking"), over
  * HTTP on the local stack: an order reference starting `guest:` is the guest page's own (400
  * VALIDATION_ERROR, path `reference`); a guest's name carries no control character and no web
  * address on the APIs that take one (payment orders, PMS bookings) and on the booking page's form

@@ -1,5 +1,5 @@
 /**
- * Only the guest holds a guest's booking (CONTRACT.md "Only the guest holds a guest's booking"),
+ * Only the guest holds a guest's booking (docs/reliability.md "Only the guest holds a guest's booking"),
  * on the local stack over HTTP: the security review's path from a partner key to a guest's
  * refund (the deliveries API gives the order reference, verify by reference, follow the redirect,
  * cancel) ends at a page that names nobody and leads nowhere; the sandbox checkout, asked again

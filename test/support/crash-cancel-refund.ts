@@ -1,5 +1,5 @@
 /**
- * The crash test's kill between a cancel and its refund (CONTRACT.md "Only the guest holds a
+ * The crash test's kill between a cancel and its refund (docs/reliability.md "Only the guest holds a
  * guest's booking": a cancellation that commits and whose process dies before its refund is made
  * leaves a "refund due" record, finished by the sweeper; no cancel needs repeating). The service
  * runs alone (test/support/service-process.ts) on emulators this process runs, and kills itself

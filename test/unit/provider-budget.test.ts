@@ -47,7 +47,7 @@ describe('sessionExpiresAt', () => {
   });
 });
 
-describe('stripeCheckoutEnd: a guest\'s hold lasts as long as its session (CONTRACT.md "A checkout cannot be paid after its hold ends")', () => {
+describe("stripeCheckoutEnd: a guest's hold lasts as long as its session (a checkout cannot be paid after its hold ends)", () => {
   const now = new Date('2026-11-25T12:00:00.000Z');
 
   it('is the 30-minute hold made long enough for Stripe\'s shortest session opened up to STRIPE_CHECKOUT_LEAD_MS later', () => {

@@ -1,5 +1,5 @@
 /**
- * Traces hold no secrets (CONTRACT.md "Only the guest holds a guest's booking"): the handlers'
+ * Traces hold no secrets (docs/reliability.md "Only the guest holds a guest's booking"): the handlers'
  * tracer middleware (shared/observability.ts `tracing`) never records a response, whatever it
  * carries (session cookies, one-time secrets, a guest's token in a Location header), and the
  * tracer the stack configures (TRACER_ENVIRONMENT on every function, test/infra/stack.test.ts)

@@ -1,6 +1,6 @@
 /**
  * At most MAX_CONFIRM_EMAILS_PER_HOUR "Confirm your booking" e-mails an hour to one address
- * (CONTRACT.md "Only the guest holds a guest's booking"): the pay-at-the-hotel form sends the
+ * (docs/reliability.md "Only the guest holds a guest's booking"): the pay-at-the-hotel form sends the
  * hotel's e-mail to any address typed into it. The times of the address's last e-mails are one
  * item, written in the pending booking's own transaction under a version condition, so two
  * bookings racing for a 4th e-mail cannot both win, and a refused booking counts nothing.

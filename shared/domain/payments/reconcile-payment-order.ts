@@ -155,7 +155,7 @@ export type VerifyOutcome = { redirect: string } | { page: 'paid' | 'not_paid'; 
  * The provider's return URL: where to send the payer, or undefined for an unknown order. A guest
  * page's return URLs are the guest's confirmation page (its token reads and cancels the booking):
  * only the request carrying the current attempt's return secret, which only that checkout's
- * redirect holds, is sent there (CONTRACT.md "Only the guest holds a guest's booking").
+ * redirect holds, is sent there (docs/reliability.md "Only the guest holds a guest's booking").
  */
 export async function verifyPaymentOrder(orderReference: string, returnSecret: string | undefined, now = new Date()): Promise<VerifyOutcome | undefined> {
   const order = await reconcileOrder(orderReference, now);
