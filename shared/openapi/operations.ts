@@ -186,6 +186,10 @@ export const OPERATIONS: Record<string, Operation> = {
       },
     },
     errors: [
+      {
+        code: 'VALIDATION_ERROR',
+        when: "A field is not valid: among others a `reference` starting `guest:` (the service's own guest booking page's), or a `customer.name` with a control character (a line break) or a web address (`http://`, `https://`, `www.`).",
+      },
       { code: 'INVALID_AMOUNT' },
       { code: 'UNSUPPORTED_CURRENCY' },
       { code: 'CUSTOMER_EMAIL_REQUIRED' },

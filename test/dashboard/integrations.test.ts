@@ -451,6 +451,17 @@ describe('money routing: linked Stripe accounts and the password asked again', (
     const other = await signedInOperator(stack, hotel, 'admin');
     expect(isPasswordPrompt(await other.request('POST', '/dashboard/integrations/keys', { kind: 'sync', scopes: 'rooms:write' }))).toBe(true);
     expect(isPasswordPrompt(await other.request('POST', '/dashboard/integrations/keys', { kind: 'payment' }))).toBe(true);
+    // Signed in just now, the other operator is asked before a signing secret is rotated too; nothing changes until then.
+    const sealed = (await getEndpoint(hotel, 'webhook'))!.sealed_secret;
+    const rotate = await other.request('POST', '/dashboard/integrations/endpoints/webhook/rotate', { confirm: 'yes' });
+    expect(isPasswordPrompt(rotate)).toBe(true);
+    expect(textOf(rotate.text)).toContain('To rotate the webhook signing secret, enter your password again.');
+    const wrong = await other.request('POST', '/dashboard/integrations/endpoints/webhook/rotate', { confirm: 'yes', current_password: 'Not-my-password-1' });
+    expect(wrong.status).toBe(401);
+    expect((await getEndpoint(hotel, 'webhook'))!.sealed_secret).toBe(sealed);
+    const rotated = await other.submitConfirmed('/dashboard/integrations/endpoints/webhook/rotate', { confirm: 'yes' });
+    expect(textOf(rotated.text)).toContain('The webhook signing secret was rotated');
+    expect((await getEndpoint(hotel, 'webhook'))!.sealed_secret).not.toBe(sealed);
   });
 
   it("does not take another operator's confirmation", async () => {
