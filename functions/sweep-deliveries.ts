@@ -37,7 +37,7 @@ export const handler = async (_event: unknown, context: Context) => {
   metrics.publishStoredMetrics();
   if (result.enqueued || result.notEnqueued || !result.drained) logger.info('swept due deliveries onto the queue', { ...result });
   if (emails?.due) logger.info('tried due e-mails to guests again', { ...emails });
-  const refunds = Date.now() < stopAt ? await driveDueRefunds().catch((error) => logger.error('the due refunds could not be read; the next run retries', { error: error as Error })) : undefined;
+  const refunds = await driveDueRefunds(new Date(), { stopAt }).catch((error) => logger.error('the due refunds could not be read; the next run retries', { error: error as Error }));
   if (refunds?.driven || refunds?.failed) logger.info('drove due refunds', { ...refunds });
   // Partitions that could not be read make the run fail, for the sweeper's error alarm.
   if (result.failedPartitions) throw new Error(`${result.failedPartitions} due-index partitions could not be read`);

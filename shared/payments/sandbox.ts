@@ -106,13 +106,14 @@ export async function completeSandboxSession(
   const completed = await completeOpenSandboxSession(providerReference, outcome, now, 'before_end');
   if (completed) return { session: completed, returnTo: completed.return_url };
   // Completed already (it keeps its first outcome), unknown, or past its end.
-  const session = await getSandboxSession(providerReference);
+  let session = await getSandboxSession(providerReference);
   if (session && sandboxSessionState(session, now) === 'expired') {
     const expired = await completeOpenSandboxSession(providerReference, 'expired', now, 'past_end');
     if (expired) return { session: expired, returnTo: expired.return_url };
+    // Another submit recorded its end first.
+    session = await getSandboxSession(providerReference);
   }
-  const settled = session && (await getSandboxSession(providerReference));
-  return settled && { session: settled, returnTo: withoutReturnSecret(settled.return_url) };
+  return session && { session, returnTo: withoutReturnSecret(session.return_url) };
 }
 
 /** A return URL without the attempt's return secret: what anyone but the completing submit is shown. */

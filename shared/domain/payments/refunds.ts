@@ -191,12 +191,15 @@ export async function driveRefund(read: RefundRecord, now = new Date()): Promise
 
 /**
  * The sweeper's part: drives the refunds nobody finished (a cancellation whose process died after
- * its commit, a provider that did not answer), at most `limit` a run, each as driveRefund does.
+ * its commit, a provider that did not answer), at most `limit` a run and none after `stopAt`
+ * (epoch ms), each as driveRefund does.
  */
-export async function driveDueRefunds(now = new Date(), limit = 25): Promise<{ driven: number; failed: number }> {
+export async function driveDueRefunds(now = new Date(), options: { limit?: number; stopAt?: number } = {}): Promise<{ driven: number; failed: number }> {
   let driven = 0;
   let failed = 0;
-  for (const due of await findDueRefunds(now.toISOString(), limit)) {
+  for (const due of await findDueRefunds(now.toISOString(), options.limit ?? 25)) {
+    // Each drive may wait on the provider: none starts after the run's time is up (the next run goes on).
+    if (options.stopAt !== undefined && Date.now() >= options.stopAt) break;
     const refund = await getRefundRecord(due.orderReference, due.refundId);
     if (!refund) continue;
     try {
