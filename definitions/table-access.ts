@@ -57,8 +57,8 @@ export const KEY_PARTITIONS = ['APIKEY#', 'APIKEYID#', 'USAGEKEY#'] as const sat
  */
 export const CLIENT_CONFIG_PARTITION = 'CLIENTCONFIG#' as const satisfies PartitionPrefix;
 
-/** The functions behind no route, by handler file under functions/. */
-export const supportFunctionAccess = {
+/** The functions behind no route, by handler file under functions/ (the sweeper's refunds below). */
+const ownSupportFunctionAccess = {
   // The presented key by its hash and its client's record (plan, usage key), cached together; the
   // key's last use, at most every 5 minutes.
   authorizer: { actions: ['GetItem', 'UpdateItem'], writes: ['APIKEY#'] },
@@ -72,6 +72,20 @@ export const supportFunctionAccess = {
   // receivers' replay; gsi2: all of a client's, the operators' "retry all"), each marked due by
   // conditional UpdateItem.
   'sweep-deliveries': { actions: ['UpdateItem'], queries: ['gsi1', 'gsi2', 'gsi4'], writes: ['DELIVERY#', 'EMAIL#'] },
+} as const satisfies Record<string, TableAccess>;
+
+/**
+ * The sweeper also finishes the refunds nobody finished (shared/domain/payments/refunds.ts
+ * driveDueRefunds), as refunding does (REFUND_WRITES): due refunds from gsi1; GetItem and Query
+ * of the order, its refunds and the sandbox's; Put and Update of the settled refund with its
+ * transaction, webhook delivery and e-mail.
+ */
+const SWEEPER_REFUNDS = { actions: ['GetItem', 'Query', 'PutItem'], writes: ['ORDER#', 'SANDBOX#'] } as const;
+const sweeper = ownSupportFunctionAccess['sweep-deliveries'];
+
+export const supportFunctionAccess = {
+  ...ownSupportFunctionAccess,
+  'sweep-deliveries': { ...sweeper, actions: [...sweeper.actions, ...SWEEPER_REFUNDS.actions], writes: [...sweeper.writes, ...SWEEPER_REFUNDS.writes] },
 } as const satisfies Record<string, TableAccess>;
 
 export type SupportFunction = keyof typeof supportFunctionAccess;

@@ -32,9 +32,9 @@ const submit = publicHandler(sandboxCheckoutSubmitRoute, {}, async ({ params, he
   if (!SANDBOX_OUTCOMES.includes(outcome as SandboxOutcome)) {
     throw errors.validation([{ path: 'outcome', message: `must be one of ${SANDBOX_OUTCOMES.join(', ')}` }]);
   }
-  const session = await completeSandboxSession(params.provider_reference ?? '', outcome as SandboxOutcome);
-  if (!session) throw noSuchSession();
-  return { status: 303, headers: { Location: session.return_url, 'Cache-Control': 'no-store' }, rawBody: '' };
+  const completed = await completeSandboxSession(params.provider_reference ?? '', outcome as SandboxOutcome);
+  if (!completed) throw noSuchSession();
+  return { status: 303, headers: { Location: completed.returnTo, 'Cache-Control': 'no-store' }, rawBody: '' };
 });
 
 // The sandbox checkout's origin: behind a function URL, every request of it comes here.

@@ -5,7 +5,8 @@
  * none is left or the run nears its timeout, and publishes the age of the oldest one. Beside it,
  * tries again every e-mail to a guest whose send failed or never happened (a stage that sends
  * e-mail only). Before the due deliveries, carries on the bulk resends (a replay, "retry all")
- * whose request had no time to mark every delivery due.
+ * whose request had no time to mark every delivery due. Last, drives the refunds nobody finished
+ * (a cancellation whose process stopped after its commit, a provider that did not answer).
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
@@ -13,6 +14,7 @@ import { SWEEPER_METRICS } from '../definitions/metrics';
 import { continueBulkResends } from '../shared/domain/callbacks/bulk-resend';
 import { sweepDueDeliveries } from '../shared/domain/callbacks/sweep';
 import { emailEnabled, sweepDueEmails } from '../shared/domain/guest-email/outbox';
+import { driveDueRefunds } from '../shared/domain/payments/refunds';
 import { logger, metrics, tracingAfterFirstResponse } from '../shared/observability';
 
 /** No page starts later than this before the timeout: a page's calls, SDK retries included, fit in it. */
@@ -38,6 +40,8 @@ export const handler = tracingAfterFirstResponse(async (_event: unknown, context
   metrics.publishStoredMetrics();
   if (result.enqueued || result.notEnqueued || !result.drained) logger.info('swept due deliveries onto the queue', { ...result });
   if (emails?.due) logger.info('tried due e-mails to guests again', { ...emails });
+  const refunds = await driveDueRefunds(new Date(), { stopAt }).catch((error) => logger.error('the due refunds could not be read; the next run retries', { error: error as Error }));
+  if (refunds?.driven || refunds?.failed) logger.info('drove due refunds', { ...refunds });
   // Partitions that could not be read make the run fail, for the sweeper's error alarm.
   if (result.failedPartitions) throw new Error(`${result.failedPartitions} due-index partitions could not be read`);
   if (emails === null) throw new Error('the due e-mails could not be read');

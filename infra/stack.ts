@@ -37,6 +37,9 @@ export const usagePlanOutputKey = {
   premium: stackOutputKeys.usagePlanPremiumId,
 } as const satisfies Record<Plan, string>;
 
+/** What the delivery sweeper reads to finish refunds on Stripe (shared/domain/payments/refunds.ts driveDueRefunds). */
+const SWEEPER_PROVIDER_SECRETS = ['stripeSecretKey'] as const;
+
 export class HotelIntegrationStack extends Stack {
   /** The function behind each route, by route id. */
   readonly routeFunctions: ReadonlyMap<string, ServiceFunction>;
@@ -133,9 +136,16 @@ export class HotelIntegrationStack extends Stack {
       handler: 'sweep-deliveries',
       description: 'Puts due callback deliveries on the callback queue',
       timeout: Duration.seconds(60),
-      environment: { CALLBACK_QUEUE_URL: callbacks.queue.queueUrl, ...(senderEmail ? { SENDER_EMAIL: senderEmail } : {}) },
+      environment: {
+        CALLBACK_QUEUE_URL: callbacks.queue.queueUrl,
+        ...(senderEmail ? { SENDER_EMAIL: senderEmail } : {}),
+        // It finishes the refunds nobody finished, on the provider each order was paid with.
+        SANDBOX_PAYMENTS: String(sandboxPayments),
+        ...providerSecrets.environment(SWEEPER_PROVIDER_SECRETS),
+      },
     });
     sweeper.grantTableAccess(table, supportFunctionAccess['sweep-deliveries']);
+    providerSecrets.grantRead(sweeper, SWEEPER_PROVIDER_SECRETS);
     callbacks.queue.grantSendMessages(sweeper);
     // It also tries again the e-mails to guests whose send failed.
     grantSend?.(sweeper);

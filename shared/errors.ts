@@ -226,6 +226,12 @@ export const errors = {
       { 'Retry-After': String(seconds) },
     ),
 
+  /** Beside the form's e-mail field on the guest page. */
+  tooManyConfirmEmails: (most: number, seconds: number) => {
+    const message = `This address was sent ${most} "Confirm your booking" e-mails in the last hour already. Please try again in ${Math.ceil(seconds / 60)} minutes, or pay online.`;
+    return fail('RATE_LIMITED', message, [{ path: 'email', message }], { 'Retry-After': String(seconds) });
+  },
+
   // ---- HTML pages (the dashboard and the guest pages): sentences a person reads
   noSuchPage: () => fail('NOT_FOUND', 'There is no such page.'),
   noSuchBooking: () => fail('NOT_FOUND', 'There is no such booking.'),

@@ -43,8 +43,7 @@ function loadTracer(): Promise<void> {
         }
       })();
       for (const client of clientsToTrace.splice(0)) loaded.captureAWSv3Client(client);
-      // Never the response (cookies, tokens, secrets): the stack also sets POWERTOOLS_TRACER_CAPTURE_RESPONSE=false.
-      handlerTracing = captureLambdaHandler(loaded, { captureResponse: false }) as MiddlewareObj;
+      handlerTracing = captureLambdaHandler(loaded, HANDLER_TRACING) as MiddlewareObj;
       tracer = loaded;
     },
     (error: unknown) => logger.warn('the X-Ray tracer did not load; this instance is traced by Lambda alone', { error }),
@@ -52,6 +51,14 @@ function loadTracer(): Promise<void> {
   return loading;
 }
 let handlerTracing: MiddlewareObj | undefined;
+
+/**
+ * How every handler is traced: never its response, which carries session cookies, one-time
+ * secrets and guest tokens in Location headers (errors are recorded without their message by
+ * POWERTOOLS_TRACER_CAPTURE_ERROR, definitions/service-defaults.ts TRACER_ENVIRONMENT; the stack
+ * also sets POWERTOOLS_TRACER_CAPTURE_RESPONSE=false: both, so neither alone can turn it back on).
+ */
+export const HANDLER_TRACING = { captureResponse: false } as const;
 
 /** Starts loading the tracer once the invocation's response is on its way (a timer: the handler's promise and the runtime's reply go first). */
 function loadAfterResponse(): void {

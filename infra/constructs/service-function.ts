@@ -8,6 +8,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { functionBundling } from '../bundling';
 import { isWriteAction, type TableAccess } from '../../definitions/table-access';
+import { TRACER_ENVIRONMENT } from '../../definitions/service-defaults';
 import type { ServiceTable } from './table';
 
 /** The repository root: handler entries, package-lock.json and tsconfig.json live there. */
@@ -61,11 +62,11 @@ export class ServiceFunction extends NodejsFunction {
         POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
         POWERTOOLS_METRICS_NAMESPACE: 'HotelIntegration',
         POWERTOOLS_LOG_LEVEL: 'INFO',
-        // Traces never keep a handler's response (cookies, tokens, secrets, guests' details) nor an
-        // error's message, only its flag (CONTRACT "Room to grow"; Powertools Tracer's settings,
-        // https://docs.powertools.aws.dev/lambda/typescript/latest/features/tracer/).
-        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
-        POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
+        // X-Ray keeps no handler response (Set-Cookie with session tokens, one-time secrets,
+        // Location headers with guest tokens) and no error message or stack, only the error flag
+        // (https://docs.powertools.aws.dev/lambda/typescript/latest/features/tracer/#environment-variables).
+        // shared/observability.ts says the same in code: both, so neither alone can turn it back on.
+        ...TRACER_ENVIRONMENT,
         // No NODE_OPTIONS=--enable-source-maps: with it Node reads and parses the function's
         // source map (about 400 KB) while loading index.mjs, at every cold start ("It can impact
         // startup time. Node.js parses source-maps on loading the JavaScript sources",

@@ -54,11 +54,13 @@ export function errorsOf<F extends StayField | GuestField>(error: AppError, fiel
 export const hasErrors = (errors: Errors<string>) => Object.values(errors).some(Boolean);
 
 /**
- * A refusal a guest can correct (4xx but 404, and but 429: too many bookings in progress, whose
- * page says when to try again); anything else is thrown on to the error page.
+ * A refusal a guest can correct (4xx but 404, and but a 429 that names no field: too many bookings
+ * in progress, whose page says when to try again; too many e-mails to the address goes beside its
+ * field); anything else is thrown on to the error page.
  */
 export function correctable(error: unknown): AppError {
-  if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 404 && error.status !== 429) return error;
+  const limited = error instanceof AppError && error.status === 429 && !error.details?.length;
+  if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 404 && !limited) return error;
   throw error;
 }
 

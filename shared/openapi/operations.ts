@@ -186,6 +186,10 @@ export const OPERATIONS: Record<string, Operation> = {
       },
     },
     errors: [
+      {
+        code: 'VALIDATION_ERROR',
+        when: "A field is not valid: among others a `reference` starting `guest:` (the service's own guest booking page's), or a `customer.name` with a control character (a line break) or a web address (`http://`, `https://`, `www.`).",
+      },
       { code: 'INVALID_AMOUNT' },
       { code: 'UNSUPPORTED_CURRENCY' },
       { code: 'CUSTOMER_EMAIL_REQUIRED' },
@@ -202,6 +206,20 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'Payment orders',
     request: { query: classic<z.ZodObject>(verifyQuery) },
     responses: {
+      200: {
+        description:
+          "An order the service's guest booking page made, verified without its checkout's return secret (only the provider's redirect of that checkout carries it): a page saying whether the payment was received, with neither the guest's details nor a link to the booking.",
+        headers: {
+          'Cache-Control': { schema: { type: 'string', enum: ['no-store'] } },
+          'Content-Security-Policy': { description: 'No script, no framing.', schema: { type: 'string' } },
+        },
+        content: {
+          'text/html': {
+            schema: { type: 'string' } as never,
+            example: '<!doctype html><html lang="en">…<h1>Payment received</h1><p>Your payment was received; your confirmation is on its way by e-mail.</p>…</html>',
+          },
+        },
+      },
       303: {
         description: 'To `success_url` (`payment=success`) or `cancel_url` (`payment=failed`). The body is empty.',
         headers: {

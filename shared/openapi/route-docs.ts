@@ -70,6 +70,8 @@ const ROUTE_DOCS: Record<DocumentedRouteId, RouteDocs> = {
       'Then it redirects (303) to `success_url` with `payment=success`, or to `cancel_url` with `payment=failed`, appending `payment_order` and `reference` (both the `order_reference`; an existing query is kept). While the provider still reports the checkout open, the order stays `processing` and the guest goes to `cancel_url`; the order can still be paid and verified later. Verifying a paid order again redirects to success and records nothing twice.',
       '',
       "The provider is asked on the provider and account the order's current attempt was made on, whatever the client's settings are now. A checkout the provider cannot find leaves the order `processing` (the guest goes to `cancel_url`), logged and alarmed.",
+      '',
+      "The return URL the provider is given carries `return`, a secret of the order's current attempt (the table keeps only its hash). An order made by the service's own guest booking page returns to the guest's confirmation page, which reads and cancels the booking: without that attempt's `return`, verify answers **200** with a page saying whether the payment was received (\"Your payment was received; your confirmation is on its way by e-mail\") and nothing else. A partner's order is redirected as above whatever `return` says.",
     ].join('\n'),
   },
   GetPaymentOrder: {
@@ -99,7 +101,7 @@ const ROUTE_DOCS: Record<DocumentedRouteId, RouteDocs> = {
   ListDeliveries: {
     summary: 'List your deliveries',
     description:
-      "Your deliveries, newest first: a sync key's are the client's callbacks (`booking.*`), a payment key's its webhooks (`payment_order.*`). Filters: `status`, `event`, `since` and `until` (creation times, inclusive). `limit` 1 to 100 (default 50); `next_cursor` (only when more follow) gives the next page with the same filters, and works for no other client or key kind (400 `VALIDATION_ERROR` at `cursor`). Deliveries are kept 30 days.",
+      "Your deliveries, newest first: a sync key's are the client's callbacks (`booking.*`), a payment key's its webhooks (`payment_order.*`). Filters: `status`, `event`, `since` and `until` (creation times, inclusive). `limit` 1 to 100 (default 50); `next_cursor` (only when more follow) gives the next page with the same filters, and works for no other client or key kind (400 `VALIDATION_ERROR` at `cursor`). A filtered request reads at most 1,000 deliveries: when it stops there it answers the matches found so far (maybe fewer than `limit`, maybe none) and a `next_cursor` to read on from. Deliveries are kept 30 days.",
   },
   GetDelivery: {
     summary: 'One delivery, with the exact body sent',

@@ -42,6 +42,13 @@ export interface ProviderPayment {
 
 export interface PaymentProvider extends RefundingProvider {
   readonly name: string;
+  /**
+   * When a checkout opened now for a wanted end really stops taking payment: the wanted end, or
+   * the provider's shortest life when that is later (Stripe: 30 minutes and some seconds from
+   * its call). A guest's room is held until then, so no checkout can be paid after its hold ends;
+   * createCheckout is then given exactly that end, and refuses (503) rather than outlive it.
+   */
+  checkoutEnd(wanted: Date, now: Date): Date;
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
   /** `settings`: the provider account the attempt was created on, not the client's current one. */
   getPayment(providerReference: string, settings: ProviderSettings): Promise<ProviderPayment>;
@@ -79,9 +86,18 @@ export interface ProviderRefund {
   raw: unknown;
 }
 
+/** What finds a refund on the provider: the payment it refunds, and our refund id. */
+export type RefundLookup = Pick<RefundRequest, 'orderReference' | 'refundId' | 'checkoutReference' | 'paymentId' | 'settings'>;
+
 export interface RefundingProvider {
   /** Refunds (part of) the order's payment on its account; the same refundId again answers the same refund. */
   refund(request: RefundRequest): Promise<ProviderRefund>;
+  /**
+   * The refund of the payment made under our refund id (Stripe: its `metadata.refund_id`), read
+   * from the payment's refunds; undefined when there is none. Asked before a refund is sent again,
+   * as a provider's idempotency keys do not last for ever (Stripe's: at least 24 hours).
+   */
+  findRefund(lookup: RefundLookup): Promise<ProviderRefund | undefined>;
   /** The refund as the provider now sees it; undefined when it does not know it on this account. */
   getRefund(providerRefundId: string, settings: ProviderSettings): Promise<ProviderRefund | undefined>;
 }

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { majorAmount } from '../schemas/payments';
 import type { SandboxSession } from '../store/sandbox-store';
-import { sandboxSessionState } from './sandbox';
+import { sandboxSessionState, withoutReturnSecret } from './sandbox';
 
 /** The page's only styles, inline: the CSP allows exactly these by their hash. */
 const STYLE = `
@@ -65,7 +65,7 @@ export function sandboxCheckoutPage(session: SandboxSession): string {
     <button type="submit" name="outcome" value="failed">Simulate a declined card</button>
   </form>`
       : `<p data-testid="state">This checkout is ${escapeHtml(state)}.</p>
-  <p><a href="${escapeHtml(session.return_url)}">Return to the merchant</a></p>`
+  <p><a href="${escapeHtml(withoutReturnSecret(session.return_url))}">Return to the merchant</a></p>`
   }
 </div>
 </body>

@@ -38,6 +38,8 @@ export function sandboxCheckoutBaseUrl(): string {
 export function sandboxProvider(): PaymentProvider {
   return {
     name: 'sandbox',
+    // Its sessions expire exactly when asked.
+    checkoutEnd: (wanted) => wanted,
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
       // Random, so a session id says nothing about the order; a concurrent create that loses the
       // order's transaction leaves an unused session behind, which nobody can reach.
@@ -60,6 +62,12 @@ export function sandboxProvider(): PaymentProvider {
     },
     refund: sandboxRefund,
     getRefund: getSandboxRefund,
+    // The sandbox keeps a session's refunds by our refund id.
+    async findRefund(lookup) {
+      if (!config().sandboxPayments) return undefined;
+      const refund = await readSandboxRefund(lookup.checkoutReference, lookup.refundId);
+      return refund && refundView(refund);
+    },
     async getPayment(providerReference: string): Promise<ProviderPayment> {
       const session = await getSandboxSession(providerReference);
       if (!session) return { state: 'not_found', amountMinor: 0, currency: '', raw: { id: providerReference, error: 'unknown checkout session' } };
@@ -84,16 +92,35 @@ export async function getSandboxSession(providerReference: string): Promise<Sand
 /**
  * The tester's choice on the hosted page; a session is completed once. After its `expires_at`
  * nothing can be chosen any more: the session is recorded `expired` instead (and the order ends
- * so when verified), as Stripe refuses to take payment on an expired session.
+ * so when verified), as Stripe refuses to take payment on an expired session. Returns the session
+ * and where to send the browser: its return URL, with the attempt's return secret only for the
+ * submit that completed it, or found it ended and recorded so (a later submit, by anyone who learnt the session's id, is sent back
+ * without it, so it never leads to a guest's confirmation page).
  */
-export async function completeSandboxSession(providerReference: string, outcome: SandboxOutcome, now = new Date()): Promise<SandboxSession | undefined> {
+export async function completeSandboxSession(
+  providerReference: string,
+  outcome: SandboxOutcome,
+  now = new Date(),
+): Promise<{ session: SandboxSession; returnTo: string } | undefined> {
   if (!config().sandboxPayments) return undefined;
   const completed = await completeOpenSandboxSession(providerReference, outcome, now, 'before_end');
-  if (completed) return completed;
+  if (completed) return { session: completed, returnTo: completed.return_url };
   // Completed already (it keeps its first outcome), unknown, or past its end.
-  const session = await getSandboxSession(providerReference);
-  if (!session || sandboxSessionState(session, now) !== 'expired') return session;
-  return (await completeOpenSandboxSession(providerReference, 'expired', now, 'past_end')) ?? getSandboxSession(providerReference);
+  let session = await getSandboxSession(providerReference);
+  if (session && sandboxSessionState(session, now) === 'expired') {
+    const expired = await completeOpenSandboxSession(providerReference, 'expired', now, 'past_end');
+    if (expired) return { session: expired, returnTo: expired.return_url };
+    // Another submit recorded its end first.
+    session = await getSandboxSession(providerReference);
+  }
+  return session && { session, returnTo: withoutReturnSecret(session.return_url) };
+}
+
+/** A return URL without the attempt's return secret: what anyone but the completing submit is shown. */
+export function withoutReturnSecret(url: string): string {
+  const target = new URL(url);
+  target.searchParams.delete('return');
+  return target.toString();
 }
 
 // ---- refunds

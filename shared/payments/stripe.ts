@@ -13,7 +13,7 @@ import { errors } from '../errors';
 import { logger } from '../observability';
 import { SECRET_LIKE } from '../secrets/redaction';
 import type { ProviderSettings } from '../store/payment-store';
-import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment, ProviderRefund, RefundRequest, RefundState } from './provider';
+import type { Checkout, CheckoutRequest, CheckoutState, PaymentProvider, ProviderPayment, ProviderRefund, RefundLookup, RefundRequest, RefundState } from './provider';
 import { stripeSecret } from './stripe-secrets';
 
 /** A connected account id as Stripe issues them. */
@@ -46,6 +46,28 @@ const STRIPE_MIN_SESSION_SECONDS = 30 * 60 + 10;
 /** The session's `expires_at` for a wanted end (a guest's room hold): that end, or Stripe's shortest. */
 export function sessionExpiresAt(wanted: Date, now = new Date()): number {
   return Math.max(Math.floor(wanted.getTime() / 1000), Math.ceil(now.getTime() / 1000) + STRIPE_MIN_SESSION_SECONDS);
+}
+
+/**
+ * How long after a checkout's opening its session may be created: the hold's write, the order's
+ * and the Stripe call itself, each within its own budget.
+ */
+export const STRIPE_CHECKOUT_LEAD_MS = 2 * STRIPE_CALL_BUDGET_MS;
+
+/**
+ * The end of a session opened now for a wanted end (a guest's hold is made to last until then):
+ * the wanted end, or the latest `expires_at` Stripe's shortest session may need if the call comes
+ * STRIPE_CHECKOUT_LEAD_MS later, in whole seconds as Stripe keeps it.
+ */
+export function stripeCheckoutEnd(wanted: Date, now: Date): Date {
+  return new Date(sessionExpiresAt(wanted, new Date(now.getTime() + STRIPE_CHECKOUT_LEAD_MS)) * 1000);
+}
+
+/** The wanted end itself, which the room is held until: a call too late for it (past its lead) opens no session (503). */
+function exactExpiry(wanted: Date): number {
+  const seconds = Math.floor(wanted.getTime() / 1000);
+  if (sessionExpiresAt(wanted) > seconds) throw errors.serviceUnavailable();
+  return seconds;
 }
 
 interface ApiBase {
@@ -165,6 +187,7 @@ export function sessionState(session: Pick<Stripe.Checkout.Session, 'status' | '
 export function stripeProvider(): PaymentProvider {
   return {
     name: 'stripe',
+    checkoutEnd: stripeCheckoutEnd,
     ...refundMethods,
 
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
@@ -193,7 +216,7 @@ export function stripeProvider(): PaymentProvider {
             // Both lead to our verify URL: the service asks Stripe what happened either way.
             success_url: request.returnUrl,
             cancel_url: request.returnUrl,
-            ...(request.expiresAt ? { expires_at: sessionExpiresAt(request.expiresAt) } : {}),
+            ...(request.expiresAt ? { expires_at: exactExpiry(request.expiresAt) } : {}),
           },
           { stripeAccount: account, idempotencyKey },
         );
@@ -274,7 +297,7 @@ function providerRefundOf(refund: Stripe.Refund): ProviderRefund {
 const STRIPE_METADATA_MAX = 500;
 
 /** The PaymentIntent of the paid checkout, when the order did not record it. */
-async function paidIntentOf(stripe: Stripe, request: RefundRequest, account: string): Promise<string> {
+async function paidIntentOf(stripe: Stripe, request: Pick<RefundRequest, 'paymentId' | 'checkoutReference'>, account: string): Promise<string> {
   if (request.paymentId?.startsWith('pi_')) return request.paymentId;
   let session: Stripe.Checkout.Session;
   try {
@@ -313,6 +336,21 @@ const refundMethods = {
       return providerRefundOf(refund);
     } catch (error) {
       translate(error, account, 'create refund');
+    }
+  },
+
+  /** The PaymentIntent's refunds, newest first, page by page (the SDK's auto-pagination), matched on our refund id. */
+  async findRefund(lookup: RefundLookup): Promise<ProviderRefund | undefined> {
+    const account = requireAccount(lookup.settings);
+    const stripe = await stripeClient();
+    const paymentIntent = await paidIntentOf(stripe, lookup, account);
+    try {
+      for await (const refund of stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 }, { stripeAccount: account })) {
+        if (refund.metadata?.refund_id === lookup.refundId) return providerRefundOf(refund);
+      }
+      return undefined;
+    } catch (error) {
+      translate(error, account, 'list refunds');
     }
   },
 

@@ -1,6 +1,6 @@
 /** Input of bookings the service makes itself (reception; paid orders reuse the stay rules). */
 import * as z from 'zod/mini';
-import { calendarDate, count, email, MAX_STAY_NIGHTS, money, nightsBetween, phone, text } from './common';
+import { calendarDate, count, email, guestName, MAX_STAY_NIGHTS, money, nightsBetween, phone, text } from './common';
 
 /** Who cancels or changes a service booking: staff (dashboard, CLI), the guest, the PMS through the API. */
 export const CHANGE_SOURCES = ['staff', 'guest', 'pms'] as const;
@@ -10,7 +10,7 @@ export const BOOKING_ORIGINS = ['sync', 'reception', 'payment'] as const;
 
 export const receptionBookingInput = z
   .object({
-    guest_name: text.check(z.minLength(1)),
+    guest_name: guestName,
     guest_email: email,
     guest_phone: z.optional(phone),
     guests: count,

@@ -16,6 +16,24 @@ z.config(en());
 export const identifier = z.string().check(z.minLength(1), z.maxLength(128));
 /** Any other string: at most 2,000 characters. */
 export const text = z.string().check(z.maxLength(2000));
+/**
+ * What is wrong with a guest's name, if anything (docs/reliability.md "Only the guest holds a guest's
+ * booking"): names are copied into e-mails the hotel sends, so none carries a control character
+ * (line breaks included) or a web address.
+ */
+export function guestNameProblem(name: string): string | undefined {
+  if (/[\p{Cc}\u2028\u2029]/u.test(name)) return 'must not contain line breaks or other control characters';
+  if (/https?:\/\/|www\./i.test(name)) return 'must not contain a web address (http://, https://, www.)';
+  return undefined;
+}
+/** A guest's name, on every API that takes one: 1 to 2,000 characters, none a control character, no web address. */
+export const guestName = text.check(
+  z.minLength(1),
+  z.superRefine((name, ctx) => {
+    const problem = guestNameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, input: name });
+  }),
+);
 /** Counts such as guests and max_occupancy. The upper bound keeps numbers storable. */
 export const count = z.number().check(z.int(), z.minimum(1), z.maximum(10_000));
 /**

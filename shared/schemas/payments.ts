@@ -1,9 +1,17 @@
 /** Payment order request (docs/behaviour.md "Payment orders"). */
 import * as z from 'zod/mini';
 import { type AppError, errors } from '../errors';
-import { calendarDate, count, email, identifier, phone, text } from './common';
+import { calendarDate, count, email, guestName, identifier, phone, text } from './common';
 
 export const MAX_AMOUNT_MINOR = 1_000_000_000_000;
+
+/**
+ * The partner reference prefix of the orders the guest booking page makes for itself
+ * (shared/domain/guest-booking/online-checkout.ts): their return URLs are the guest's
+ * confirmation page, and no partner may create one (docs/reliability.md "Only the guest holds a guest's
+ * booking").
+ */
+export const GUEST_ORDER_PREFIX = 'guest:';
 
 /** What a tester can choose on the sandbox provider's hosted page. */
 export const SANDBOX_OUTCOMES = ['paid', 'cancelled', 'failed'] as const;
@@ -21,11 +29,17 @@ export function majorAmount(amountMinor: number, currency: string): number {
 }
 
 export const paymentOrderRequest = z.object({
-  reference: z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9._:-]+$/, 'use 1 to 100 of A-Z a-z 0-9 . _ : -')),
+  reference: z.string().check(
+    z.minLength(1),
+    z.maxLength(100),
+    z.regex(/^[A-Za-z0-9._:-]+$/, 'use 1 to 100 of A-Z a-z 0-9 . _ : -'),
+    // The guest booking page's own orders (its return URLs are the guest's page): no partner's.
+    z.refine((reference) => !reference.startsWith(GUEST_ORDER_PREFIX), `must not start with ${GUEST_ORDER_PREFIX} (reserved for the service's own guest booking page)`),
+  ),
   amount_minor: z.number().check(z.int(), z.minimum(1), z.maximum(MAX_AMOUNT_MINOR)),
   currency: z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an uppercase ISO 4217 code')),
   customer: z.object({
-    name: z.optional(text.check(z.minLength(1))),
+    name: z.optional(guestName),
     email,
     phone: z.optional(phone),
   }),
@@ -70,7 +84,8 @@ export function refundIssue(issues: readonly z.core.$ZodIssue[]): AppError | und
   return issues.some((i) => i.path[0] === 'amount_minor') ? errors.invalidAmount(MAX_AMOUNT_MINOR) : undefined;
 }
 
-export const verifyQuery = z.object({ reference: z.string().check(z.minLength(1), z.maxLength(128)) });
+/** `return`: the attempt's return secret, in the provider's redirect only (order-references.ts). */
+export const verifyQuery = z.object({ reference: z.string().check(z.minLength(1), z.maxLength(128)), return: z.optional(z.string().check(z.maxLength(128))) });
 
 /**
  * What a room booking paid below its room's rate (or in another currency) does, a client

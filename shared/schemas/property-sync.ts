@@ -5,6 +5,7 @@ import {
   calendarDate,
   count,
   email,
+  guestName,
   identifier,
   images,
   isCalendarDate,
@@ -65,7 +66,7 @@ export const bookingInput = z
   .object({
     external_booking_id: identifier,
     external_room_id: identifier,
-    guest_name: text.check(z.minLength(1)),
+    guest_name: guestName,
     guest_email: z.optional(email),
     guest_phone: z.optional(phone),
     guests: count,

@@ -76,28 +76,39 @@ function pageKeyAttributes(indexName: string | undefined): string[] {
 }
 
 /**
+ * The most items a filtered page reads in one request (docs/reliability.md "Only the guest holds a
+ * guest's booking"): a selective filter over a long range stops there and answers what it found.
+ */
+export const MAX_ITEMS_READ_PER_PAGE = 1000;
+
+/**
  * At most `limit` items of a query after `start`, and the key the next page starts after when
  * another item follows. It reads one item past the page to know, so the last page never leads to
- * an empty one; with a FilterExpression it reads on (100, then 1,000 items a call) until the page
- * is full or the query ends, so a selective filter reads as far as its matches are spread.
+ * an empty one; with a FilterExpression it reads on (100, then up to 1,000 items a call) until the
+ * page is full, the query ends or MAX_ITEMS_READ_PER_PAGE items were read: then it answers the
+ * items found so far (maybe none) and the key of the last item read, where the next page goes on.
  */
 export async function queryPage(
   input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>,
   page: { limit: number; start?: PageKey },
+  maxRead = MAX_ITEMS_READ_PER_PAGE,
 ): Promise<{ items: Item[]; next?: PageKey }> {
   const items: Item[] = [];
+  const keyOf = (item: Item): PageKey => Object.fromEntries(pageKeyAttributes(input.IndexName).map((name) => [name, item[name] as string]));
   let start: Item | undefined = page.start;
+  let read = 0;
   for (let round = 0; round === 0 || (start && items.length <= page.limit); round++) {
     const want = page.limit + 1 - items.length;
+    if (input.FilterExpression && read >= maxRead) return { items, next: keyOf(start!) };
     // A filter may match little of what it reads: after a first short read, read in larger steps.
-    const limit = input.FilterExpression ? Math.max(want, round === 0 ? 100 : 1000) : want;
+    const limit = input.FilterExpression ? Math.min(Math.max(want, round === 0 ? 100 : 1000), maxRead - read) : want;
     const result = await db.send(new QueryCommand({ ...input, TableName: TABLE, Limit: limit, ExclusiveStartKey: start }));
     items.push(...(result.Items ?? []));
+    read += result.ScannedCount ?? result.Items?.length ?? 0;
     start = result.LastEvaluatedKey;
   }
   if (items.length <= page.limit) return { items };
-  const last = items[page.limit - 1]!;
-  return { items: items.slice(0, page.limit), next: Object.fromEntries(pageKeyAttributes(input.IndexName).map((name) => [name, last[name] as string])) };
+  return { items: items.slice(0, page.limit), next: keyOf(items[page.limit - 1]!) };
 }
 
 /** GetItem for many keys: BatchGetItem in chunks of 100, unprocessed keys retried. */

@@ -183,3 +183,25 @@ export async function findDueEmails(now: string, page: { limit: number; cursor?:
     cursor: LastEvaluatedKey,
   };
 }
+
+/** The times "Confirm your booking" e-mails were sent to an address (its keyed hash), and the item's version. */
+export async function getConfirmEmailsTo(addressHash: string): Promise<{ sentAt: string[]; version: number }> {
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.confirmEmailsTo(addressHash), ConsistentRead: true }));
+  return { sentAt: (Item?.sent_at as string[] | undefined) ?? [], version: (Item?.version as number | undefined) ?? 0 };
+}
+
+/**
+ * The address's send times as they now stand, written only if nobody wrote them since they were
+ * read at `readVersion` (two bookings racing for a 4th e-mail: one wins). The TTL attribute lets
+ * AWS remove the item an hour after its last e-mail.
+ */
+export function confirmEmailsToPutItem(addressHash: string, sentAt: readonly string[], readVersion: number, expiresAt: string): TransactItem {
+  return {
+    Put: {
+      TableName: TABLE,
+      Item: { ...keys.confirmEmailsTo(addressHash), entity: 'confirm_emails_to', sent_at: sentAt, version: readVersion + 1, expires_at: Math.ceil(Date.parse(expiresAt) / 1000) },
+      ConditionExpression: readVersion === 0 ? 'attribute_not_exists(pk)' : 'version = :read',
+      ...(readVersion === 0 ? {} : { ExpressionAttributeValues: { ':read': readVersion } }),
+    },
+  };
+}

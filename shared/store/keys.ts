@@ -19,6 +19,8 @@ function deliveryDueShard(deliveryId: string): number {
 const DELIVERIES_DUE = 'DELIVERIES#DUE';
 /** The due index's partition of guest e-mails not sent yet (one: a few e-mails per booking, far below a partition's 1,000 writes a second). */
 const EMAILS_DUE = 'EMAILS#DUE';
+/** The due index's partition of refunds the provider has not answered yet (a handful at any time). */
+const REFUNDS_DUE = 'REFUNDS#DUE';
 
 /** An id in a sort key: a UUID, an order reference (no `#`). */
 const SORT_KEY_ID = /^[A-Za-z0-9-]{1,128}$/;
@@ -203,6 +205,8 @@ export const keys = {
    * name-based id of the booking and the kind of e-mail, so each is written once.
    */
   email: (emailId: string) => ({ pk: `EMAIL#${emailId}`, sk: 'EMAIL' }),
+  /** When an address (its keyed hash) was last sent "Confirm your booking" e-mails: at most 3 an hour. */
+  confirmEmailsTo: (addressHash: string) => ({ pk: `EMAIL#TO#${addressHash}`, sk: 'CONFIRMS' }),
   /**
    * Sparse "due" index (gsi1) of the e-mails not sent yet: when the sweeper is to try one (again).
    * Written with the e-mail a short lease ahead (the function that wrote it sends it at once),
@@ -242,6 +246,18 @@ export const keys = {
   paymentTransaction: (orderReference: string, transactionId: string) => ({ pk: `ORDER#${orderReference}`, sk: `TXN#${transactionId}` }),
   /** A refund of the order (shared/store/refund-store.ts), in its partition; its refunds are one sort-key range. */
   paymentRefund: (orderReference: string, refundId: string) => ({ pk: `ORDER#${orderReference}`, sk: `REFUND#${refundId}` }),
+  /**
+   * Sparse "due" index (gsi1) of refunds still `requested`: when the sweeper is to drive one
+   * that nobody finished (its process died after the reservation, or the provider did not
+   * answer). Removed once the provider's answer is recorded.
+   */
+  refundDue: (dueAt: string, orderReference: string, refundId: string) => ({ gsi1pk: REFUNDS_DUE, gsi1sk: `${dueAt}#${orderReference}#${refundId}` }),
+  refundsDue: REFUNDS_DUE,
+  /** A due refund read from its sort key alone. */
+  refundDueEntry: (gsi1sk: string) => {
+    const [dueAt, orderReference, refundId] = gsi1sk.split('#');
+    return dueAt && orderReference && refundId ? { dueAt, orderReference, refundId } : undefined;
+  },
   paymentRefundPrefix: 'REFUND#',
   orderPartition: (orderReference: string) => `ORDER#${orderReference}`,
   /** Listing a client's orders, newest last by sort key: gsi2 on the order item, from its creation. */

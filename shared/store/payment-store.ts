@@ -58,6 +58,8 @@ export interface PaymentOrderRecord {
   checkout_url: string;
   /** Number of the current payment attempt (1 on creation). */
   attempt: number;
+  /** SHA-256 of the current attempt's return secret (order-references.ts), absent on older orders. */
+  return_secret_hash?: string;
   paid_at?: string;
   booking_sync?: BookingSync;
   /** Refunds that succeeded, in minor units (absent: none). */

@@ -6,10 +6,10 @@
  * however concurrent. `amount_refunded_minor` counts the succeeded ones and decides the order's
  * status. The order item is only ever updated here, never replaced, so it keeps its index entries.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from './batch';
 import { db, TABLE } from './dynamo';
-import { fromItem } from './items';
+import { fromItem, isConditionFailure } from './items';
 import { keys } from './keys';
 import type { OrderStatus, PaymentOrderRecord, ProviderName } from './payment-store';
 import type { TransactItem } from './transactions';
@@ -34,7 +34,17 @@ export interface RefundRecord {
   updated_at: string;
   /** When it reached `succeeded` or `failed`. */
   settled_at?: string;
+  /**
+   * When it was first sent to the provider: a refund tried before is looked for at the provider
+   * (by our refund id in its metadata) before it is ever sent again.
+   */
+  tried_at?: string;
 }
+
+/** A refund nobody finished is driven by the sweeper this long after it was made or last tried. */
+export const REFUND_DUE_AFTER_MS = 30_000;
+
+const dueAt = (at: string) => new Date(Date.parse(at) + REFUND_DUE_AFTER_MS).toISOString();
 
 /** The statuses from which an order can be refunded (a fully refunded one has nothing left, which the reservation finds). */
 export const REFUNDABLE_STATUSES: readonly OrderStatus[] = ['paid', 'partially_refunded', 'refunded'];
@@ -100,8 +110,54 @@ export function reserveRefundItems(order: PaymentOrderRecord, refund: RefundReco
   ];
 }
 
+/** A refund's item: on the due index while it is `requested` (the sweeper finishes it if nobody does). */
 function refundItem(refund: RefundRecord) {
-  return { ...keys.paymentRefund(refund.order_reference, refund.refund_id), entity: 'payment_refund', ...refund };
+  return {
+    ...keys.paymentRefund(refund.order_reference, refund.refund_id),
+    ...(refund.status === 'requested' ? keys.refundDue(dueAt(refund.tried_at ?? refund.created_at), refund.order_reference, refund.refund_id) : {}),
+    entity: 'payment_refund',
+    ...refund,
+  };
+}
+
+/**
+ * Marks a `requested` refund as sent to the provider (now), moving its due entry on so the
+ * sweeper leaves it to its sender for a while. The refund as it then is; undefined when it is no
+ * longer `requested` (someone recorded the provider's answer).
+ */
+export async function markRefundTried(refund: RefundRecord, at: string): Promise<RefundRecord | undefined> {
+  const due = keys.refundDue(dueAt(at), refund.order_reference, refund.refund_id);
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.paymentRefund(refund.order_reference, refund.refund_id),
+        UpdateExpression: 'SET tried_at = :at, gsi1pk = :duePk, gsi1sk = :dueSk',
+        ConditionExpression: '#status = :requested',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':at': at, ':duePk': due.gsi1pk, ':dueSk': due.gsi1sk, ':requested': 'requested' },
+      }),
+    );
+    return { ...refund, tried_at: at };
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The refunds due at `now` (order and refund id), oldest first, at most `limit`. */
+export async function findDueRefunds(now: string, limit: number): Promise<{ orderReference: string; refundId: string }[]> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: TABLE,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :until',
+      ExpressionAttributeValues: { ':pk': keys.refundsDue, ':until': `${now}~` },
+      ProjectionExpression: 'gsi1sk',
+      Limit: limit,
+    }),
+  );
+  return Items.flatMap((item) => keys.refundDueEntry(item.gsi1sk as string) ?? []);
 }
 
 /** The refund as it now stands, if it is still in the status it was read in. */

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAV } from '../../shared/dashboard/layout';
-import { hasChromium, launchChromium, payOnSandboxCheckout, seriousAxeViolations, shoot } from '../support/browser';
+import { confirmPasswordIfAsked, hasChromium, launchChromium, payOnSandboxCheckout, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { orderStatus, paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
@@ -242,6 +242,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     await form.getByRole('checkbox', { name: 'availability:read' }).check();
     await form.getByLabel('Name').fill('Channel manager');
     await form.getByRole('button', { name: 'Create key' }).click();
+    await confirmPasswordIfAsked(page, OPERATOR_PASSWORD);
     const key = (await page.locator('code.secret').textContent())?.trim() ?? '';
     expect(key).toMatch(/^svc_sync_/);
     await shoot(page, 'dashboard-key-created', README_SHOTS);

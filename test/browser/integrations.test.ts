@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, imageDrawn, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
+import { confirmPasswordIfAsked, hasChromium, imageDrawn, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -139,6 +139,7 @@ describe('Integrations, hotel settings and the QR sheet in headless Chromium (sk
     await form.getByRole('checkbox', { name: 'bookings:write' }).check();
     await form.getByLabel('Name').fill('Front desk PMS');
     await form.getByRole('button', { name: 'Create key' }).click();
+    await confirmPasswordIfAsked(page, OPERATOR_PASSWORD);
     const key = (await page.locator('code.secret').textContent())?.trim() ?? '';
     expect(key).toMatch(/^svc_sync_/);
 

@@ -51,7 +51,7 @@ const summaryLinks = (html: string) =>
 
 describe('keys', () => {
   it('creates a sync key with one scope, shown once, that can do exactly that', async () => {
-    const page = await admin.submit('/dashboard/integrations/keys', { kind: 'sync', scopes: 'availability:read', sync_name: 'Night audit' });
+    const page = await admin.submitConfirmed('/dashboard/integrations/keys', { kind: 'sync', scopes: 'availability:read', sync_name: 'Night audit' });
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
     const key = SYNC_KEY.exec(page.text)?.[0];
@@ -70,7 +70,7 @@ describe('keys', () => {
   });
 
   it('revokes a key only from its confirmation page: "Revoke" opens it, a bare POST changes nothing, its form revokes', async () => {
-    const page = await admin.submit('/dashboard/integrations/keys', { kind: 'sync', scopes: ['availability:read', 'rooms:write'], sync_name: 'Channel manager' });
+    const page = await admin.submitConfirmed('/dashboard/integrations/keys', { kind: 'sync', scopes: ['availability:read', 'rooms:write'], sync_name: 'Channel manager' });
     const key = SYNC_KEY.exec(page.text)?.[0];
     const keyId = /key id ([0-9a-f-]{36})/.exec(textOf(page.text))?.[1];
     expect(keyId).toBeDefined();
@@ -278,7 +278,7 @@ describe('callback URL and provider', () => {
     expect(bare.location).toBe(path);
     expect((await getEndpoint(hotel, 'webhook'))!.sealed_secret).toBe(sealed);
 
-    const rotated = await hotelAdmin.submit(path, { confirm: 'yes' });
+    const rotated = await hotelAdmin.submitConfirmed(path, { confirm: 'yes' });
     const second = SHOWN_SECRET.exec(rotated.text)?.[1];
     expect(second).toMatch(/^whsec_/);
     expect(second).not.toBe(first);
@@ -444,13 +444,24 @@ describe('money routing: linked Stripe accounts and the password asked again', (
     expect(textOf((await hotelAdmin.get(confirmed.location!)).text)).toContain(`The webhook URL is now ${url}`);
     expect((await getEndpoint(hotel, 'webhook'))?.url).toBe(url);
 
-    // Confirmed: a payment key within 5 minutes goes straight through; a sync key never asks.
+    // Confirmed: a payment key within 5 minutes goes straight through; another operator is asked for a sync key too.
     const key = await hotelAdmin.request('POST', '/dashboard/integrations/keys', { kind: 'payment', payment_name: 'Shop' });
     expect(key.status).toBe(303);
     expect((await hotelAdmin.get(key.location!)).text).toMatch(/svc_pay_/);
     const other = await signedInOperator(stack, hotel, 'admin');
-    expect((await other.request('POST', '/dashboard/integrations/keys', { kind: 'sync', scopes: 'rooms:write' })).status).toBe(303);
+    expect(isPasswordPrompt(await other.request('POST', '/dashboard/integrations/keys', { kind: 'sync', scopes: 'rooms:write' }))).toBe(true);
     expect(isPasswordPrompt(await other.request('POST', '/dashboard/integrations/keys', { kind: 'payment' }))).toBe(true);
+    // Signed in just now, the other operator is asked before a signing secret is rotated too; nothing changes until then.
+    const sealed = (await getEndpoint(hotel, 'webhook'))!.sealed_secret;
+    const rotate = await other.request('POST', '/dashboard/integrations/endpoints/webhook/rotate', { confirm: 'yes' });
+    expect(isPasswordPrompt(rotate)).toBe(true);
+    expect(textOf(rotate.text)).toContain('To rotate the webhook signing secret, enter your password again.');
+    const wrong = await other.request('POST', '/dashboard/integrations/endpoints/webhook/rotate', { confirm: 'yes', current_password: 'Not-my-password-1' });
+    expect(wrong.status).toBe(401);
+    expect((await getEndpoint(hotel, 'webhook'))!.sealed_secret).toBe(sealed);
+    const rotated = await other.submitConfirmed('/dashboard/integrations/endpoints/webhook/rotate', { confirm: 'yes' });
+    expect(textOf(rotated.text)).toContain('The webhook signing secret was rotated');
+    expect((await getEndpoint(hotel, 'webhook'))!.sealed_secret).not.toBe(sealed);
   });
 
   it("does not take another operator's confirmation", async () => {

@@ -206,6 +206,20 @@ describe('New booking, dates first', () => {
     expect(textOf(wrong.text)).not.toMatch(/E\.164|must be/);
   });
 
+  it('refuses a guest name with a line break or a web address, beside the field, booking nothing', async () => {
+    const stay = { check_in_date: '2029-07-01', check_out_date: '2029-07-02', guests: '1' };
+    for (const [name, words] of [
+      ['Desk\nBcc: someone@example.com', 'The name must not contain line breaks or other control characters'],
+      ['Book at https://elsewhere.example', 'The name must not contain a web address (http://, https://, www.)'],
+    ] as const) {
+      const refused = await h.staff.request('POST', '/dashboard/bookings', details(h, stay, '101', { guest_name: name, guest_email: 'desk@example.com', total_amount: '120.00' }));
+      expect(refused.status).toBe(400);
+      expect(fieldError(refused.text, 'guest_name')).toBe(words);
+    }
+    const { listBookings } = await import('../../shared/store/booking-store');
+    expect((await listBookings(h.clientId)).filter((b) => b.check_in_date === stay.check_in_date)).toEqual([]);
+  });
+
   it('names a room taken between choosing it and "Create booking" by its number, and offers the rooms free now with the details kept', async () => {
     const stay = { check_in_date: '2029-07-01', check_out_date: '2029-07-03', guests: '2' };
     const chosen = await h.staff.get(query({ ...stay, step: 'details', room_id: h.rooms.get('101')! }));

@@ -121,6 +121,32 @@ describe('the Code page (Cognito: SOFTWARE_TOKEN_MFA)', () => {
     expect(visitor.hasSession()).toBe(true);
   });
 
+  it('replacing the authenticator app asks for the password and a current code first; the session alone gets no new secret', async () => {
+    const operator = await signedInOperator(stack, clientId, 'staff');
+    const secret = await turnOnTotp(operator);
+
+    // Signed in (just now, with the password): the replacement still asks.
+    const asked = await operator.request('POST', '/dashboard/security/totp');
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('<h1>Confirm your password</h1>');
+    expect(asked.text).toContain('<label for="f-current_code">Code from your current app</label>');
+    expect(asked.text).not.toContain('Set up an authenticator app</h1>');
+    const wrongPassword = await operator.request('POST', '/dashboard/security/totp', { current_password: 'Not-the-password-1', current_code: totpCode(secret) });
+    expect(wrongPassword.status).toBe(401);
+    expect(textOf(wrongPassword.text)).toContain('Incorrect password');
+    const wrongCodeAnswer = await operator.request('POST', '/dashboard/security/totp', { current_password: OPERATOR_PASSWORD, current_code: wrongCode(secret) });
+    expect(wrongCodeAnswer.status).toBe(401);
+    expect(textOf(wrongCodeAnswer.text)).toContain('That code is not right');
+    for (const page of [asked, wrongPassword, wrongCodeAnswer]) expect(page.text).not.toMatch(/otpauth:\/\//);
+
+    const confirmed = await operator.request('POST', '/dashboard/security/totp', { current_password: OPERATOR_PASSWORD, current_code: totpCode(secret) });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.text).toContain('<h1>Set up an authenticator app</h1>');
+    expect(secretOnPage(confirmed.text)).not.toBe(secret);
+    // The check opened no session of its own: the operator's is the one they had.
+    expect((await operator.get('/dashboard/security')).status).toBe(200);
+  });
+
   it('still answers a wrong password with "Incorrect email or password", before any code', async () => {
     const operator = await signedInOperator(stack, clientId, 'staff');
     await turnOnTotp(operator);

@@ -9,7 +9,10 @@
  * "Actions, resources, and condition keys for Amazon Simple Email Service - SES v2",
  * https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsimpleemailservicev2.html,
  * and "Identity and access management in Amazon SES",
- * https://docs.aws.amazon.com/ses/latest/dg/control-user-access.html.
+ * https://docs.aws.amazon.com/ses/latest/dg/control-user-access.html. Every grant carries the
+ * `ses:FromAddress` condition (that page: "ses:FromAddress — The 'From' address of a message",
+ * compared with StringEquals in its example policies), so a domain identity lets the functions
+ * send from the stage's sender address only (docs/reliability.md "Only the guest holds a guest's booking").
  */
 import { type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -49,6 +52,9 @@ const identityArn = (name: string) => ({
   'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:identity/${name}`]],
 });
 
+/** The one From address a grant allows. */
+const fromSender = (address: string) => ({ StringEquals: { 'ses:FromAddress': address } });
+
 /** The functions the route table says send e-mail, by construct id, and the sweeper. */
 const SENDING = [
   ...new Set(
@@ -84,7 +90,7 @@ describe('a stage with -c senderEmail', () => {
     ]);
     for (const [id, statements] of sesStatements) {
       if (SENDING.includes(id)) {
-        expect(statements, id).toEqual([{ Effect: 'Allow', Action: 'ses:SendEmail', Resource: identityArn('bookings@hotel.example') }]);
+        expect(statements, id).toEqual([{ Effect: 'Allow', Action: 'ses:SendEmail', Resource: identityArn('bookings@hotel.example'), Condition: fromSender('bookings@hotel.example') }]);
       } else {
         expect(statements, id).toEqual([]);
       }
@@ -105,7 +111,9 @@ describe('a stage with -c senderEmail', () => {
 describe('a stage whose sender domain is the verified identity', () => {
   it('grants ses:SendEmail on the domain identity', () => {
     const { sesStatements } = synth({ senderEmail: 'bookings@hotel.example', senderIdentity: 'hotel.example' });
-    expect(sesStatements.get('GuestBookingFunction')).toEqual([{ Effect: 'Allow', Action: 'ses:SendEmail', Resource: identityArn('hotel.example') }]);
+    for (const [id, statements] of sesStatements) {
+      if (SENDING.includes(id)) expect(statements, id).toEqual([{ Effect: 'Allow', Action: 'ses:SendEmail', Resource: identityArn('hotel.example'), Condition: fromSender('bookings@hotel.example') }]);
+    }
   });
 
   it('refuses an identity that is not the sender or its domain, and a sender that is no address', () => {

@@ -9,6 +9,7 @@ import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { gatewayResponseHeaders, gatewayResponses, methodNotAllowedTemplate } from '../../definitions/gateway-responses';
 import { callbackQueue } from '../../definitions/queues';
+import type { ProviderSecret } from '../../definitions/route-access';
 import { type Route, routes, routesOfStage, sandboxRoutes, servedByApi } from '../../definitions/routes';
 import { DEFAULT_CALLBACK_RETRY_DELAYS_SECONDS, DEFAULT_SUPPORTED_CURRENCIES } from '../../definitions/service-defaults';
 import { DELIVERY_METRICS } from '../../definitions/metrics';
@@ -52,6 +53,9 @@ const functionIdOf = (route: Route) => route.function ?? route.id;
 const routeFunctions = [...new Set(stack.routeFunctions.values())];
 /** The routes a function serves. */
 const routesOf = (fn: (typeof routeFunctions)[number]) => stageRoutes.filter((r) => stack.routeFunctions.get(r.id) === fn);
+/** The Stripe secrets a function is named and may read: its route's, and the sweeper's (it finishes refunds). */
+const providerSecretsOf = (fn: unknown, route: Route | undefined): readonly ProviderSecret[] =>
+  route?.access.providerSecrets ?? (fn === stack.deliverySweeperFunction ? ['stripeSecretKey'] : []);
 const allFunctions = [
   ...routeFunctions,
   stack.authorizerFunction,
@@ -150,7 +154,7 @@ describe('functions', () => {
         POWERTOOLS_SERVICE_NAME: 'hotel-integration-api',
         POWERTOOLS_METRICS_NAMESPACE: 'HotelIntegration',
         POWERTOOLS_LOG_LEVEL: 'INFO',
-        // Traces keep neither responses nor error messages (Powertools Tracer reads these).
+        // Traces keep neither responses nor error messages (Powertools Tracer reads these): no secrets in X-Ray.
         POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
         POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
         STAGE: 'test',
@@ -159,6 +163,12 @@ describe('functions', () => {
       // Source maps are not loaded at cold start (infra/constructs/service-function.ts); the .map ships in the asset.
       expect(resources[logicalId(fn)]!.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
     }
+  });
+
+  it('lets X-Ray keep no response and no error message of any traced function in the template', () => {
+    const traced = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.TracingConfig?.Mode === 'Active');
+    expect(traced.length).toBe(allFunctions.length);
+    for (const fn of traced) expect(fn.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false', POWERTOOLS_TRACER_CAPTURE_ERROR: 'false' });
   });
 
   it('gives CALLBACK_QUEUE_URL only to functions that enqueue callbacks, and the sender its retry delays', () => {
@@ -182,7 +192,7 @@ describe('functions', () => {
     for (const fn of allFunctions) {
       const env = resources[logicalId(fn)]!.Properties.Environment.Variables;
       const route = stageRoutes.find((r) => stack.routeFunctions.get(r.id) === fn);
-      const secrets = route?.access.providerSecrets ?? [];
+      const secrets = providerSecretsOf(fn, route);
       if (secrets.includes('stripeSecretKey')) expect(env.STRIPE_SECRET_KEY_PARAMETER).toBe(keyParameter);
       else expect(env).not.toHaveProperty('STRIPE_SECRET_KEY_PARAMETER');
       if (secrets.includes('stripeWebhookSecret')) expect(env.STRIPE_WEBHOOK_SECRET_PARAMETER).toBe(webhookParameter);
@@ -653,9 +663,18 @@ describe('least privilege', () => {
       SandboxCheckoutSubmit: ['dynamodb:GetItem', 'dynamodb:UpdateItem under SANDBOX#'],
       authorizer: ['dynamodb:GetItem', 'dynamodb:UpdateItem under APIKEY#'],
       'send-callback': ['dynamodb:GetItem', 'dynamodb:UpdateItem under DELIVERY#'],
-      // Due deliveries, and due e-mails to guests; the bulk resends' deliveries, of all endpoints
-      // (gsi2: the operators' "retry all") or one (gsi4: the receivers' replay).
-      'sweep-deliveries': ['dynamodb:Query on index/gsi1', 'dynamodb:Query on index/gsi2', 'dynamodb:Query on index/gsi4', 'dynamodb:UpdateItem under DELIVERY# or EMAIL#'],
+      // Due deliveries, due e-mails to guests, due refunds (driven as refunds.ts does), and the
+      // bulk resends' deliveries, of all endpoints (gsi2: the operators' "retry all") or one (gsi4:
+      // the receivers' replay).
+      'sweep-deliveries': [
+        'dynamodb:GetItem',
+        'dynamodb:PutItem under DELIVERY# or EMAIL# or ORDER# or SANDBOX#',
+        'dynamodb:Query',
+        'dynamodb:Query on index/gsi1',
+        'dynamodb:Query on index/gsi2',
+        'dynamodb:Query on index/gsi4',
+        'dynamodb:UpdateItem under DELIVERY# or EMAIL# or ORDER# or SANDBOX#',
+      ],
     };
     const grants = tableGrantsOf(stack);
     const publicRoutes = [...routes, ...sandboxRoutes].filter((r) => r.auth.kind === 'public').map((r) => r.id);
@@ -736,11 +755,11 @@ describe('least privilege', () => {
       const statements = statementsOf(fn);
       const ssm = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('ssm:')));
       const route = stageRoutes.find((r) => stack.routeFunctions.get(r.id) === fn);
-      const secrets = route?.access.providerSecrets ?? [];
+      const secrets = providerSecretsOf(fn, route);
       if (secrets.length === 0) {
         expect(ssm, route?.id ?? logicalId(fn)).toEqual([]);
       } else {
-        expect(ssm, route!.id).toHaveLength(1);
+        expect(ssm, route?.id ?? logicalId(fn)).toHaveLength(1);
         expect(ssm[0]).toMatchObject({ Effect: 'Allow', Action: 'ssm:GetParameter' });
         expect([ssm[0].Resource].flat()).toEqual(secrets.map((secret) => arns[secret]));
       }

@@ -9,12 +9,17 @@
  * Afterwards nothing acknowledged is lost, nothing is held twice and every booking.confirmed
  * arrived. The workload and the invariants are in test/support/crash-workload.ts.
  *
+ * And one kill at a fixed point (test/support/crash-cancel-refund.ts): the service's process dies
+ * as a guest's cancellation commits, before its refund; started again and left alone, its sweeper
+ * makes the refund, exactly once, and the booking stays cancelled.
+ *
  * CRASH_SEED (default a fixed seed), CRASH_KILLS (default 3; `npm run stress` runs 20 or more)
  * and CRASH_MODES (default `stack,service`) set the run; the seed is in every title and message,
  * and the same seed makes the same choices. Requests, callbacks and each run's output:
  * test-results/crash/seed-<seed>[-service]/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCancelRefundKill } from '../support/crash-cancel-refund';
 import { type CrashMode, type CrashResult, invariantsOf, runCrashWorkload } from '../support/crash-workload';
 import { recordFigures } from '../support/figures';
 import { killAllStackProcesses } from '../support/local-stack-process';
@@ -40,4 +45,16 @@ describe.each(MODES)(`crash test, %s kills (seed ${SEED}, ${KILLS} kills)`, (mod
       `seed ${SEED} (CRASH_SEED=${SEED} CRASH_KILLS=${KILLS} CRASH_MODES=${mode} reproduces; logs in ${result!.logDir})`,
     ).toEqual([]);
   });
+});
+
+describe('crash test, a kill between a cancel and its refund', () => {
+  afterAll(() => killAllStackProcesses());
+
+  it('ends with the booking cancelled and exactly one refund, made by the sweeper', async () => {
+    const result = await runCancelRefundKill();
+    recordFigures('crash-cancel-refund', { killed: result.killed, refund_after_restart_ms: result.refundAfterRestartMs ?? null });
+    expect(result.killed).toBe(true);
+    expect(result.problems).toEqual([]);
+    expect(result.order).toMatchObject({ status: 'refunded', refunds: [{ status: 'succeeded' }] });
+  }, 300_000);
 });

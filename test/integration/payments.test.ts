@@ -189,7 +189,8 @@ describe('a paid room booking, end to end', () => {
 
     // The guest pays; the provider sends them to the service's verify URL.
     const back = await checkout(order.checkout_url, 'paid');
-    expect(back).toBe(`${stack.url}${verifyPath(order.order_reference)}`);
+    // With the attempt's return secret, which only this checkout's redirect carries.
+    expect(back).toMatch(new RegExp(`^${stack.url}${verifyPath(order.order_reference).replace('?', '\\?')}&return=[A-Za-z0-9_-]{43}$`));
 
     const verified = await verify(order.order_reference);
     expect(verified.status).toBe(303);

@@ -303,3 +303,64 @@ describe('a Stripe refund answered pending', () => {
     expect(again.body).toMatchObject({ amount_minor: 5_000, status: 'succeeded' });
   });
 });
+
+// ---- at most once at the provider
+
+describe('a refund made at most once at Stripe', () => {
+  it('is looked for by its refund id before it is sent again: an answer lost, then the idempotency key forgotten, makes no second refund', async () => {
+    const hotel = await stack.createTenant();
+    await domain.providers.configureProvider(hotel.clientId, { provider: 'stripe', account: ACCOUNT });
+    const order = await createOrder(8_000, hotel.paymentKey);
+    stripe.complete(order.provider_reference);
+    expect((await stack.request('GET', `${ORDERS}/verify?reference=${order.order_reference}`)).status).toBe(303);
+    const intentOf = () => (stripe.sessions.get(order.provider_reference) as unknown as { payment_intent: string }).payment_intent;
+    const refundsAtStripe = () => [...stripe.refunds.values()].filter((r) => r.payment_intent === intentOf());
+    const key = randomUUID();
+
+    // Stripe makes the refund; its answer is lost on both of the SDK's tries. The refund stays `requested`.
+    stripe.loseRefundAnswers(2);
+    const lost = await refund(order.order_reference, {}, { key: hotel.paymentKey, headers: { 'Idempotency-Key': key } });
+    expect(lost.status, lost.text).toBeGreaterThanOrEqual(500);
+    expect(refundsAtStripe()).toHaveLength(1);
+    // Partners see a refund not yet answered as `pending`.
+    expect((await lookup(order.order_reference, hotel.paymentKey)).body).toMatchObject({ status: 'paid', refunds: [expect.objectContaining({ status: 'pending' })] });
+    expect((await domain.store.orderHistory(order.order_reference)).transactions.filter((t) => t.kind === 'refund')).toEqual([]);
+
+    // More than a day later Stripe has forgotten the idempotency key; the partner asks again.
+    stripe.forgetIdempotencyKeys();
+    const posts = () => stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds' && r.params.metadata?.order_reference === order.order_reference).length;
+    const postsBefore = posts();
+    const again = await refund(order.order_reference, {}, { key: hotel.paymentKey, headers: { 'Idempotency-Key': key } });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body).toMatchObject({ amount_minor: 8_000, status: 'succeeded' });
+    // Found among the intent's refunds by its id, recorded, and never sent again.
+    expect(stripe.requests.some((r) => r.method === 'GET' && r.path === '/v1/refunds' && r.params.payment_intent === intentOf())).toBe(true);
+    expect(posts()).toBe(postsBefore);
+    expect(refundsAtStripe()).toHaveLength(1);
+    expect(refundsAtStripe()[0]!.metadata.refund_id).toBe(again.body.refund_id);
+    expect((await lookup(order.order_reference, hotel.paymentKey)).body).toMatchObject({ status: 'refunded', amount_refunded_minor: 8_000, refunds: [again.body] });
+  });
+
+  it('a refund nobody finished is finished by the sweeper, once, with its webhook', async () => {
+    const hotel = await stack.createTenant();
+    await domain.deliveries.configureEndpoint(hotel.clientId, 'webhook', { url: webhooks.url });
+    await domain.providers.configureProvider(hotel.clientId, { provider: 'stripe', account: ACCOUNT });
+    const order = await createOrder(3_000, hotel.paymentKey);
+    stripe.complete(order.provider_reference);
+    await stack.request('GET', `${ORDERS}/verify?reference=${order.order_reference}`);
+    stripe.loseRefundAnswers(2);
+    const lost = await refund(order.order_reference, {}, { key: hotel.paymentKey, headers: { 'Idempotency-Key': randomUUID() } });
+    expect(lost.status).toBeGreaterThanOrEqual(500);
+    stripe.forgetIdempotencyKeys();
+
+    // Not yet due: the sweeper leaves a refund just tried to its sender.
+    await stack.sweep();
+    expect((await lookup(order.order_reference, hotel.paymentKey)).body.refunds).toEqual([expect.objectContaining({ status: 'pending' })]);
+    // Due (as 30 seconds later): driven, found at Stripe, recorded.
+    const { driveDueRefunds } = await import('../../shared/domain/payments/refunds');
+    expect(await driveDueRefunds(new Date(Date.now() + 31_000))).toMatchObject({ driven: 1, failed: 0 });
+    expect((await lookup(order.order_reference, hotel.paymentKey)).body).toMatchObject({ status: 'refunded', refunds: [expect.objectContaining({ status: 'succeeded' })] });
+    expect([...stripe.refunds.values()].filter((r) => r.metadata.order_reference === order.order_reference)).toHaveLength(1);
+    await waitFor('payment_order.refunded', async () => webhooks.received.find((r) => JSON.parse(r.rawBody.toString('utf8')).payment_order?.order_reference === order.order_reference));
+  });
+});

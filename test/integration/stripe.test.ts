@@ -141,7 +141,9 @@ describe('checkout on the connected account', () => {
     expect(others).toEqual([]);
     expect(create!.stripeAccount).toBe(ACCOUNT);
     expect(create!.idempotencyKey).toBe(`checkout-session:${order.order_reference}:1`);
-    const verifyUrl = `${stack.url}/api/v1/payments/payment-orders/verify?reference=${order.order_reference}`;
+    // The attempt's return secret rides along: only this checkout's redirect carries it (the order keeps its hash).
+    const verifyUrl = create!.params.success_url as string;
+    expect(verifyUrl).toMatch(new RegExp(`^${stack.url}/api/v1/payments/payment-orders/verify\\?reference=${order.order_reference}&return=[A-Za-z0-9_-]{43}$`));
     expect(create!.params).toEqual({
       mode: 'payment',
       line_items: [{ quantity: '1', price_data: { currency: 'eur', unit_amount: '12550', product_data: { name: `Payment ${body.reference}` } } }],

@@ -135,3 +135,18 @@ export async function shoot(page: Page, name: string, readmeShots: ReadonlySet<s
     copyFileSync(file, join(README_SCREENSHOTS, `${name}.png`));
   }
 }
+
+/**
+ * After a submit whose action asks for the password again (a key, a signing secret, the payment
+ * provider): on the "Confirm your password" page, types `password` and confirms, as an operator
+ * does; any other page (confirmed in the last 5 minutes) is left as it is.
+ */
+export async function confirmPasswordIfAsked(page: Page, password: string): Promise<boolean> {
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  if ((await page.getByRole('heading', { level: 1 }).textContent()) !== 'Confirm your password') return false;
+  const form = page.getByRole('form', { name: 'Confirm your password' });
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button').click();
+  await page.waitForLoadState();
+  return true;
+}

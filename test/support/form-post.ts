@@ -39,3 +39,31 @@ export function postForm(url: string, form: Record<string, string>, options: { o
     req.end(body);
   });
 }
+
+/** A page's answer to a GET or a form POST, redirects not followed. */
+export interface PageAnswer {
+  status: number;
+  html: string;
+  location?: string;
+}
+
+/** GET and form POST on the stack's pages as a browser on its origin sends them (no redirect followed). */
+export function pagesOf(baseUrl: string) {
+  const answer = async (response: Response): Promise<PageAnswer> => ({
+    status: response.status,
+    html: await response.text(),
+    location: response.headers.get('location') ?? undefined,
+  });
+  return {
+    get: async (path: string) => answer(await fetch(new URL(path, baseUrl), { redirect: 'manual' })),
+    post: async (path: string, form: Record<string, string> = {}) =>
+      answer(
+        await fetch(new URL(path, baseUrl), {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { origin: baseUrl, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(form).toString(),
+        }),
+      ),
+  };
+}

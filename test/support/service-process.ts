@@ -8,6 +8,9 @@
  * and demo.json under LOCAL_DATA_DIR.
  *
  * Env: PORT, SANDBOX_PORT, LOCAL_DATA_DIR, DYNAMODB_ENDPOINT, SQS_ENDPOINT, and what the functions read.
+ * KILL_AFTER_CANCEL_COMMIT=1: the process SIGKILLs itself the moment a booking cancellation's
+ * transaction is acknowledged, before anything after it runs (the crash test's kill point between
+ * a cancel and its refund).
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -42,6 +45,7 @@ async function main() {
     secretsKeyFile: ensureKeyFile(join(dataDir, 'secrets.key')),
     orderReferenceKeyFile: ensureKeyFile(join(dataDir, 'order-reference.key')),
   });
+  if (process.env.KILL_AFTER_CANCEL_COMMIT === '1') await killAfterCancelCommit();
   writeFileSync(join(dataDir, 'stack.json'), `${JSON.stringify(serving.info, null, 2)}\n`);
   const demoFile = join(dataDir, 'demo.json');
   if (!existsSync(demoFile)) {
@@ -54,6 +58,24 @@ async function main() {
     console.log(`demo payment key (shown once): ${payment.key}`);
   }
   console.log(`ready: ${serving.info.apiUrl}`);
+}
+
+/** The kill point: after DynamoDB acknowledged a transaction that cancels a booking, nothing more of this process runs. */
+async function killAfterCancelCommit() {
+  // Loaded now: the functions' environment is set, and this is the client every function uses.
+  const { dynamoClient } = await import('../../shared/store/dynamo');
+  dynamoClient.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      const input = JSON.stringify((args as { input?: unknown }).input ?? {});
+      if (context.commandName === 'TransactWriteItemsCommand' && input.includes('"cancelled_at"')) {
+        console.log('killed after a cancellation committed');
+        process.kill(process.pid, 'SIGKILL');
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'killAfterCancelCommit' },
+  );
 }
 
 main().catch((error: Error) => {

@@ -2,7 +2,8 @@
  * A loopback stand-in for the part of the Stripe API the Stripe adapter calls, so the real SDK
  * can be exercised without an account: POST /v1/checkout/sessions (form-encoded, nested keys as
  * the SDK sends them), GET /v1/checkout/sessions/:id (with expand[]=payment_intent), POST
- * /v1/refunds and GET /v1/refunds/:id (refunds of a paid intent, never more than it). It
+ * /v1/refunds, GET /v1/refunds/:id and GET /v1/refunds?payment_intent= (refunds of a paid
+ * intent, never more than it, listed newest first with their metadata). It
  * checks the bearer key, scopes sessions to the Stripe-Account they were created on, replays
  * idempotent requests as Stripe does, records every request's headers and parameters, and lets a
  * test complete or expire a session as the guest or Stripe would, and settle a refund later as
@@ -90,6 +91,10 @@ export interface StripeStandIn {
   failNext(n: number, status: number, error: { type: string; message: string; code?: string }, headers?: Record<string, string>): void;
   /** The next n API calls are recorded and never answered, as a Stripe that hangs. */
   hangNext(n: number): void;
+  /** The next n refund creations (or their idempotent replays) are made, and their answers lost (the connection dropped), as a network that fails after Stripe acted. */
+  loseRefundAnswers(n: number): void;
+  /** Stripe no longer remembers the idempotency keys it was sent ("keys ... may be pruned after they are at least 24 hours old"). */
+  forgetIdempotencyKeys(): void;
   /** A Stripe event about a session, as Stripe would POST it, and its Stripe-Signature header. */
   signedEvent(type: string, session: StandInSession | Record<string, unknown>, secret: string, options?: { account?: string }): { payload: string; signature: string };
   close(): Promise<void>;
@@ -141,6 +146,7 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
   const replays = new Map<string, { params: string; status: number; body: string }>();
   const faults: { status: number; error: { type: string; message: string; code?: string }; headers: Record<string, string> }[] = [];
   let hanging = 0;
+  let losingRefunds = 0;
 
   const sessionView = (session: StandInSession, expand: string[]) => {
     const { account: _account, line_items: _items, ...view } = session;
@@ -251,6 +257,12 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
     };
     requests.push(record);
     const answer = (status: number) => (record.status = status);
+    // Made (or replayed), and the answer never arrives: the client sees a dropped connection.
+    const loseAnswer = () => {
+      losingRefunds -= 1;
+      res.socket?.destroy();
+      return answer(0);
+    };
 
     if (record.authorization !== `Bearer ${secretKey}`) {
       return answer(stripeError(res, 401, { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' }));
@@ -288,6 +300,7 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
         if (stored.params !== body) {
           return answer(stripeError(res, 400, { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' }));
         }
+        if (losingRefunds > 0) return loseAnswer();
         return answer(send(res, stored.status, stored.body, { 'Idempotent-Replayed': 'true' }));
       }
       const created = createRefund(account, record.params);
@@ -295,7 +308,21 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
         ? [400, JSON.stringify({ error: { type: 'invalid_request_error', code: created.code, message: created.error, param: created.param } })]
         : [200, JSON.stringify(created)];
       if (replayKey) replays.set(replayKey, { params: body, status, body: payload });
+      if (losingRefunds > 0 && !('error' in created)) return loseAnswer();
       return answer(send(res, status, payload));
+    }
+
+    // A PaymentIntent's refunds on its account, newest first, a page at a time (`limit`, `starting_after`), as Stripe lists them.
+    if (record.method === 'GET' && url.pathname === '/v1/refunds') {
+      const intentId = record.params.payment_intent as string | undefined;
+      const limit = Math.min(100, Math.max(1, Number(record.params.limit ?? 10)));
+      const all = [...refunds.values()]
+        .filter((r) => refundAccounts.get(r.id) === account && (!intentId || r.payment_intent === intentId))
+        .sort((a, b) => b.created - a.created);
+      const after = record.params.starting_after as string | undefined;
+      const from = after ? all.findIndex((r) => r.id === after) + 1 : 0;
+      const data = all.slice(from, from + limit);
+      return answer(send(res, 200, { object: 'list', data, has_more: from + limit < all.length, url: '/v1/refunds' }));
     }
 
     const refundMatch = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname);
@@ -375,6 +402,12 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
     },
     hangNext(n) {
       hanging += n;
+    },
+    loseRefundAnswers(n) {
+      losingRefunds += n;
+    },
+    forgetIdempotencyKeys() {
+      replays.clear();
     },
     failNext(n, status, error, headers = {}) {
       for (let i = 0; i < n; i++) faults.push({ status, error, headers });

@@ -97,6 +97,8 @@ describe('function bundles', () => {
       'guest-cancel',
       'refund-payment-order',
       'stripe-webhook',
+      // It finishes refunds nobody finished (shared/domain/payments/refunds.ts driveDueRefunds).
+      'sweep-deliveries',
       'verify-payment-order',
     ]);
     expect(bundles.filter((b) => importsPackage(b.code, 'qrcode')).map((b) => b.name).sort()).toEqual(['dashboard-security', 'dashboard-session', 'guest-booking']);

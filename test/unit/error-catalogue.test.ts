@@ -150,6 +150,7 @@ const SAMPLES: { [K in ErrorName]: Parameters<(typeof errors)[K]> } = {
   payAtPropertyDisabled: [],
   emailNotConfigured: [],
   tooManyOpenHolds: [3, 600],
+  tooManyConfirmEmails: [3, 600],
   noSuchPage: [],
   noSuchBooking: [],
   noSuchPaymentOrder: [],

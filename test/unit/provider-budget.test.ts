@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, routesOfStage } from '../../definitions/routes';
 import { sourceBlock } from '../../shared/net/source-block';
-import { sessionExpiresAt, STRIPE_CALL_BUDGET_MS, STRIPE_MAX_NETWORK_RETRIES, STRIPE_TIMEOUT_MS } from '../../shared/payments/stripe';
+import { sessionExpiresAt, STRIPE_CALL_BUDGET_MS, STRIPE_CHECKOUT_LEAD_MS, STRIPE_MAX_NETWORK_RETRIES, STRIPE_TIMEOUT_MS, stripeCheckoutEnd } from '../../shared/payments/stripe';
 
 /** What a function needs besides the Stripe call: its reads, the hold's release, the answer. */
 const TABLE_WORK_MS = 2_000;
@@ -44,6 +44,26 @@ describe('sessionExpiresAt', () => {
 
   it('is Stripe\'s shortest when the hold ends sooner: never refused for being under 30 minutes', () => {
     expect(sessionExpiresAt(new Date(now.getTime() + 30 * 60_000), now)).toBe(seconds(now) + 30 * 60 + 10);
+  });
+});
+
+describe("stripeCheckoutEnd: a guest's hold lasts as long as its session (a checkout cannot be paid after its hold ends)", () => {
+  const now = new Date('2026-11-25T12:00:00.000Z');
+
+  it('is the 30-minute hold made long enough for Stripe\'s shortest session opened up to STRIPE_CHECKOUT_LEAD_MS later', () => {
+    const end = stripeCheckoutEnd(new Date(now.getTime() + 30 * 60_000), now);
+    expect(end.getTime()).toBe(now.getTime() + 30 * 60_000 + 10_000 + STRIPE_CHECKOUT_LEAD_MS);
+    // Whole seconds, as Stripe keeps expires_at: the session ends exactly when the hold does.
+    expect(end.getTime() % 1000).toBe(0);
+    // A session asked for that end, any time within the lead, is given exactly that end.
+    for (const after of [0, 1_000, STRIPE_CHECKOUT_LEAD_MS]) expect(sessionExpiresAt(end, new Date(now.getTime() + after))).toBe(end.getTime() / 1000);
+    // Later than the lead, Stripe would need a later end: the adapter opens no session then (503).
+    expect(sessionExpiresAt(end, new Date(now.getTime() + STRIPE_CHECKOUT_LEAD_MS + 2_000))).toBeGreaterThan(end.getTime() / 1000);
+  });
+
+  it('leaves a longer wanted end as it is', () => {
+    const wanted = new Date(now.getTime() + 60 * 60_000);
+    expect(stripeCheckoutEnd(wanted, now)).toEqual(wanted);
   });
 });
 

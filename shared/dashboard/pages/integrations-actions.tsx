@@ -78,10 +78,11 @@ const createSyncKey: PageAction = async (request) => {
   if (scopes.length === 0) errors.scopes = 'Choose at least one scope: what the key may do';
   if (name.length > MAX_NAME) errors.sync_name = nameTooLong(name);
   if (Object.keys(errors).length) return again(request, 'create-sync-key', errors);
-  return issueKey(request, 'create-sync-key', { kind: 'sync', scopes, name }, 'scopes');
+  const confirmation = confirmed(`${PAGE}/keys`, 'create-sync-key', 'create a sync key', [['Scopes', scopes.join(', ')]], 'Confirm and create key');
+  return withRecentPassword(request, confirmation, () => issueKey(request, 'create-sync-key', { kind: 'sync', scopes, name }, 'scopes'));
 };
 
-/** A payment key asks for the password again first (it takes payments); a sync key does not. */
+/** Every key asks for the password again first (a key reads and writes the hotel's data, a payment key takes payments). */
 const createPaymentKey: PageAction = async (request) => {
   const origins = splitList(request.form.get('origins'));
   const name = (request.form.get('payment_name') ?? '').trim();

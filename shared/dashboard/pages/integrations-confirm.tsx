@@ -17,6 +17,7 @@ import { Dl, type Links, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 import { ENDPOINT_WORDS, hotelTime, PAGE } from './integrations';
 import { endpointKind } from './integrations-actions';
+import { type ConfirmedAction, withRecentPassword } from '../reauthentication';
 
 const CONFIRM_FIELD = 'confirm';
 
@@ -141,20 +142,31 @@ export const rotateSecretPage: PageAction = async (request) => {
 export const rotateSecret: PageAction = async (request): Promise<PageOutcome> => {
   const kind = endpointKind(request);
   if (!confirmedByForm(request)) return { redirect: rotatePath(kind) };
-  let rotated;
-  try {
-    rotated = await rotateSigningSecret(request.operator, kind, DEFAULT_OVERLAP_HOURS, request.now);
-  } catch (error) {
-    if (error instanceof AppError && error.status < 500) return { redirect: PAGE, notice: { kind: 'error', message: `The secret was not rotated: ${error.message}` } };
-    throw error;
-  }
-  const until = hotelTime(timeZoneOf(await requireClient(request.operator.client_id)), rotated.previous_valid_until);
-  return {
-    redirect: PAGE,
-    notice: {
-      kind: 'success',
-      message: `The ${kind} signing secret was rotated: the previous secret works until ${until}. Put the new one in ${ENDPOINT_WORDS[kind].receiver}'s receiver before then.`,
-      secret: { label: 'Signing secret', value: rotated.secret },
-    },
+  // A new secret shown once: the password again first (shared/dashboard/reauthentication.tsx).
+  const action: ConfirmedAction = {
+    path: rotatePath(kind),
+    what: `rotate the ${kind} signing secret`,
+    details: [['Receiver', ENDPOINT_WORDS[kind].receiver]],
+    button: 'Confirm and rotate secret',
+    nav: 'integrations',
+    back: `${PAGE}#endpoint-${kind}`,
   };
+  return withRecentPassword(request, action, async () => {
+    let rotated;
+    try {
+      rotated = await rotateSigningSecret(request.operator, kind, DEFAULT_OVERLAP_HOURS, request.now);
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) return { redirect: PAGE, notice: { kind: 'error', message: `The secret was not rotated: ${error.message}` } };
+      throw error;
+    }
+    const until = hotelTime(timeZoneOf(await requireClient(request.operator.client_id)), rotated.previous_valid_until);
+    return {
+      redirect: PAGE,
+      notice: {
+        kind: 'success',
+        message: `The ${kind} signing secret was rotated: the previous secret works until ${until}. Put the new one in ${ENDPOINT_WORDS[kind].receiver}'s receiver before then.`,
+        secret: { label: 'Signing secret', value: rotated.secret },
+      },
+    };
+  });
 };

@@ -6,10 +6,11 @@
  * audit trail (turnOnTwoStep). Each call takes an access token of the operator's session, which
  * the session's refresh token gives.
  */
-import { turnOnTwoStep } from '../../domain/operator-actions/two-step';
+import { confirmPasswordAndCode, turnOnTwoStep } from '../../domain/operator-actions/two-step';
 import { IncorrectCodeError, SignInRefusedError, startTotpSetup, totpStatus } from '../../domain/operators';
-import { ActionButton, Dl, Page } from '../layout';
+import { ActionButton, Dl, Field, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
+import { INCORRECT_PASSWORD, PASSWORD_FIELD } from '../reauthentication';
 import { accessTokenOf } from '../session';
 import { INCORRECT_CODE, isTotpSecret, totpSetupSteps } from './totp-setup';
 
@@ -73,11 +74,53 @@ async function setupPage(request: PageRequest, secret: string, error?: string, c
   );
 }
 
+/**
+ * Replacing the authenticator app asks for the password and a code of the app in use first (the
+ * "Confirm your password" step): a session alone, a stolen one included, cannot move the second
+ * factor to another phone.
+ */
+function confirmReplacementPage(request: PageRequest, error?: { field: 'password' | 'code'; message: string }) {
+  const { links } = request;
+  return (
+    <Page title="Confirm your password" links={links} operator={request.operator} nav="security">
+      {error ? (
+        <div class="notice error" role="alert">
+          <p>{error.message}</p>
+        </div>
+      ) : null}
+      <p>To set up a new authenticator app, enter your password and a code from the app you use now.</p>
+      <form method="post" action={links.to('/dashboard/security/totp')} aria-label="Confirm your password">
+        <Field label="Password" name={PASSWORD_FIELD} type="password" required autocomplete="current-password" error={error?.field === 'password' ? error.message : undefined} />
+        <Field label="Code from your current app" name="current_code" required autocomplete="one-time-code" inputmode="numeric" error={error?.field === 'code' ? error.message : undefined} />
+        <button type="submit">Confirm and set up a new app</button>
+      </form>
+      <p>
+        <a href={links.to('/dashboard/security')}>Cancel</a>
+      </p>
+    </Page>
+  );
+}
+
+/** Undefined when the operator may go on to a new app's set-up; else the confirmation page (again). */
+async function replacementConfirmed(request: PageRequest): Promise<PageOutcome | undefined> {
+  const password = request.form.get(PASSWORD_FIELD);
+  if (password === null) return { html: confirmReplacementPage(request) };
+  const verdict = await confirmPasswordAndCode(request.operator.email, password, request.form.get('current_code') ?? '', { ipAddress: request.sourceIp });
+  if (verdict === 'incorrect_password') return { html: confirmReplacementPage(request, { field: 'password', message: INCORRECT_PASSWORD }), status: 401 };
+  if (verdict === 'incorrect_code') return { html: confirmReplacementPage(request, { field: 'code', message: INCORRECT_CODE }), status: 401 };
+  return undefined;
+}
+
 /** "Set up an authenticator app": a new secret, shown as a QR code and as text, with the form for the first code. */
 export const startTotp: PageAction = async (request) => {
   const accessToken = await accessTokenFor(request);
   if (!accessToken) return SESSION_ENDED;
   try {
+    const status = await totpStatus(accessToken);
+    if (status.enabled) {
+      const refused = await replacementConfirmed(request);
+      if (refused) return refused;
+    }
     const { secret } = await startTotpSetup({ accessToken }, request.operator.email);
     return { html: await setupPage(request, secret) };
   } catch (error) {

@@ -18,7 +18,7 @@ import { getEndpoint } from '../../store/endpoint-store';
 import { isConditionFailure } from '../../store/items';
 import type { RoomRecord } from '../../store/room-store';
 import { bookingChangeItems, getRoom, getRoomHolds, type ServiceBookingWrite } from '../../store/service-booking-store';
-import { transactWrite } from '../../store/transactions';
+import { type TransactItem, transactWrite } from '../../store/transactions';
 import { bookingEventPayload, type BookingEvent } from '../callbacks/payloads';
 import { timeZoneOf } from '../client-settings';
 import { bookingChangeEmail } from '../guest-email/change-emails';
@@ -26,6 +26,7 @@ import { releaseCheckoutMarkers } from '../guest-booking/checkout-holds';
 import { guestEmailItem, sendCommittedEmails } from '../guest-email/outbox';
 import { localDate } from '../hotel-time';
 import { withConcurrencyRetry } from '../property-sync/results';
+import { cancellationRefundItems } from '../payments/refunds';
 import { currentHolds, dispatchAll, holdsWith, roomProblem } from './service-bookings';
 
 /** Who asks for a change: hotel staff (dashboard, operator CLI), the guest (their confirmation page), the PMS (the API). */
@@ -70,6 +71,8 @@ interface Planned {
   holds: NonNullable<ServiceBookingWrite['hold']>[];
   /** The room the event names (the booking's room as it now is). */
   room: RoomRecord | undefined;
+  /** More of the change, in its transaction (a cancellation's refund). */
+  extra?: TransactItem[];
 }
 
 /**
@@ -110,7 +113,7 @@ async function commitChange(
         : [];
       const email = event === 'booking.no_show' ? undefined : await bookingChangeEmail(clientId, next, emailKind, { sequence, reason: next.cancellation_reason, ...(refund !== undefined ? { refund } : {}) }, now);
       await transactWrite(
-        bookingChangeItems({ clientId, read, next, holds: planned.holds, deliveries, extra: email ? [guestEmailItem(email)] : [] }),
+        bookingChangeItems({ clientId, read, next, holds: planned.holds, deliveries, extra: [...(email ? [guestEmailItem(email)] : []), ...(planned.extra ?? [])] }),
       );
       return { read, next, deliveries, email };
     }, 8);
@@ -139,6 +142,11 @@ export async function cancelServiceBooking(
     source: ChangeSource;
     /** What the canceller will refund of an online payment (staff's choice), for the guest's e-mail; the refund itself is the caller's, after this. */
     refund?: 'full' | 'none' | number;
+    /**
+     * The refund of the booking's paid order the cancellation makes due, in its own transaction
+     * (cancellationRefundItems): the caller drives it after this, the sweeper if the caller dies.
+     */
+    refundDue?: { idempotencyKey: string; reason: string; amountMinor?: number };
   },
   now = new Date(),
 ): Promise<ChangedBooking> {
@@ -155,7 +163,9 @@ export async function cancelServiceBooking(
       cancelled_by: input.source,
       ...(reason ? { cancellation_reason: reason } : {}),
     };
-    return { next, holds, room };
+    const order = booking.payment_order_reference;
+    const extra = input.refundDue && order ? await cancellationRefundItems(clientId, order, input.refundDue, now) : [];
+    return { next, holds, room, extra };
   }, input.refund);
 }
 

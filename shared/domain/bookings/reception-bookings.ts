@@ -16,7 +16,7 @@
  * (GetItem) to name it.
  */
 import { AppError, type ErrorDetail, errors } from '../../errors';
-import { email as emailSchema, isCalendarDate, MAX_STAY_NIGHTS, nightsBetween, phone as phoneSchema } from '../../schemas/common';
+import { email as emailSchema, guestNameProblem, isCalendarDate, MAX_STAY_NIGHTS, nightsBetween, phone as phoneSchema } from '../../schemas/common';
 import { minorUnits } from '../../schemas/payments';
 import { getClient } from '../../store/api-key-store';
 import { getRoom } from '../../store/service-booking-store';
@@ -152,6 +152,7 @@ export function receptionGuest(input: GuestInput, currency: string): { guest?: R
 
   if (!name) details.push({ path: 'guest_name', message: "Enter the guest's name" });
   else if (name.length > MAX_NAME_LENGTH) details.push({ path: 'guest_name', message: `The name can be at most ${MAX_NAME_LENGTH} characters` });
+  else if (guestNameProblem(name)) details.push({ path: 'guest_name', message: `The name ${guestNameProblem(name)}` });
   if (!email && !rawPhone) details.push({ path: 'guest_email', message: 'Enter an email address or a phone number' });
   if (email && !emailSchema.safeParse(email).success) details.push({ path: 'guest_email', message: 'Enter an email address in the correct format, like name@example.com' });
   if (rawPhone && !phoneSchema.safeParse(phone).success) details.push({ path: 'guest_phone', message: 'Enter a phone number in international format, like +44 20 7946 0958' });

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type AppError, type ErrorDetail, errors } from '../../errors';
-import { addDays, email as emailSchema, isCalendarDate, nightsBetween, phone as phoneSchema } from '../../schemas/common';
+import { addDays, email as emailSchema, guestNameProblem, isCalendarDate, nightsBetween, phone as phoneSchema } from '../../schemas/common';
 import { DEFAULT_BOOKING_HORIZON_DAYS, DEFAULT_TIME_ZONE } from '../client-settings';
 import { hotelClock } from '../hotel-time';
 import { UUID } from './tokens';
@@ -131,6 +131,7 @@ function guestProblems(input: Partial<Record<keyof GuestDetails, unknown>> | und
 
   if (!name) details.push({ path: 'name', message: 'Enter your name' });
   else if (name.length > MAX_NAME_LENGTH) details.push({ path: 'name', message: `must be at most ${MAX_NAME_LENGTH} characters` });
+  else if (guestNameProblem(name)) details.push({ path: 'name', message: guestNameProblem(name)! });
   if (!email) details.push({ path: 'email', message: 'Enter your e-mail address' });
   else if (!emailSchema.safeParse(email).success) details.push({ path: 'email', message: 'Enter an e-mail address in the right format, like name@example.com' });
   if (input?.phone !== undefined && typeof input.phone !== 'string') details.push({ path: 'phone', message: 'must be a phone number' });

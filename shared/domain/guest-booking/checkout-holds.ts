@@ -54,15 +54,19 @@ export interface CheckoutHold {
 
 /**
  * Holds the room for the checkout, or 409 ROOM_NOT_AVAILABLE when a booking or another open
- * checkout has it for some of the nights (or it is inactive or too small). `extra` items commit
- * in the same transaction. However many run at once for one room and overlapping nights, one
+ * checkout has it for some of the nights (or it is inactive or too small). `extra` items (or
+ * what `extra()` makes, on each try) commit in the same transaction. However many run at once for one room and overlapping nights, one
  * holds it. 503 when concurrent writers kept winning.
  *
  * True when this call wrote the hold; false when the room is already held for `bookingId` (a
  * repeated submit of the same booking form, or its concurrent twin that won the write): that
  * hold is this checkout's, kept as it is, expiry included, and nothing is written.
  */
-export async function holdRoomForCheckout(hold: CheckoutHold, now: Date, extra: readonly TransactItem[] = []): Promise<boolean> {
+export async function holdRoomForCheckout(
+  hold: CheckoutHold,
+  now: Date,
+  extra: readonly TransactItem[] | (() => Promise<readonly TransactItem[]>) = [],
+): Promise<boolean> {
   const { clientId, room } = hold;
   const entry: Hold = { booking_id: hold.bookingId, check_in_date: hold.check_in_date, check_out_date: hold.check_out_date, expires_at: hold.expiresAt };
   try {
@@ -83,7 +87,8 @@ export async function holdRoomForCheckout(hold: CheckoutHold, now: Date, extra: 
           hold_expires_at: hold.expiresAt,
         }),
         ...sourceItems,
-        ...extra,
+        // Read again on each try: an item written under a version condition (confirm-email-limit.ts).
+        ...(typeof extra === 'function' ? await extra() : extra),
       ]);
       return true;
     }, HOLD_ATTEMPTS);

@@ -31,6 +31,9 @@ import { TOKEN, tokenHash, UUID } from './tokens';
 /** The reason a guest's own cancellation is kept with (the PMS's `booking.cancellation_reason`). */
 export const GUEST_CANCELLATION_REASON = 'Cancelled by the guest';
 
+/** The idempotency key of a guest's cancellation's refund. */
+const guestCancelRefundKey = (bookingId: string) => `cancel:${bookingId}`;
+
 /** What a guest's cancel did: the booking as it now is, and whether a refund was asked of the provider. */
 export interface GuestCancelOutcome {
   booking: BookingRecord;
@@ -61,7 +64,7 @@ async function refundOfCancellation(clientId: string, booking: BookingRecord, no
   const order = await getOrder(reference);
   if (!order || order.client_id !== clientId || !order.paid_at) return undefined;
   try {
-    const refund = await refundPaymentOrder(clientId, reference, { idempotencyKey: `cancel:${booking.id}`, reason: GUEST_CANCELLATION_REASON }, now);
+    const refund = await refundPaymentOrder(clientId, reference, { idempotencyKey: guestCancelRefundKey(booking.id), reason: GUEST_CANCELLATION_REASON }, now);
     return { refund_id: refund.refund_id, amount_minor: refund.amount_minor, currency: refund.currency, status: refund.status };
   } catch (error) {
     // Nothing left to refund: refunded in full before.
@@ -84,7 +87,9 @@ export async function cancelGuestBooking(client: GuestClient, token: string, now
     if (read.status !== 'confirmed') throw errors.bookingNotCancellable(read.id, read.status);
     const until = freeCancellationUntil(client, read.check_in_date);
     if (now >= until) throw errors.freeCancellationEnded(read.id, until.toISOString());
-    const changed = await cancelServiceBooking(client.client_id, read.id, { source: 'guest', reason: GUEST_CANCELLATION_REASON }, now);
+    // The refund is due in the cancellation's own transaction: no cancel ever needs repeating for it.
+    const refundDue = { idempotencyKey: guestCancelRefundKey(read.id), reason: GUEST_CANCELLATION_REASON };
+    const changed = await cancelServiceBooking(client.client_id, read.id, { source: 'guest', reason: GUEST_CANCELLATION_REASON, refundDue }, now);
     cancelled = { booking: changed.booking, repeated: changed.repeated === true };
   }
   // Cancelled by the hotel or its PMS first: what becomes of the payment is theirs to say.

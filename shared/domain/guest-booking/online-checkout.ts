@@ -10,13 +10,13 @@ import { config } from '../../config';
 import { errors } from '../../errors';
 import { logger } from '../../observability';
 import { nightsBetween } from '../../schemas/common';
-import { minorUnits } from '../../schemas/payments';
+import { GUEST_ORDER_PREFIX, minorUnits } from '../../schemas/payments';
 import { type GuestBookingRecord, guestBookingPutItem } from '../../store/guest-booking-store';
 import { stayTotal } from '../bookings/rates';
 import { createPaymentOrder } from '../payments/create-payment-order';
 import { paidOrderBookingId } from '../payments/mirror-paid-booking';
 import { orderReferenceFor } from '../payments/order-references';
-import { checkoutSettingsOf } from '../payments/providers';
+import { checkoutSettingsOf, providerFor } from '../payments/providers';
 import { type BookingInput, checkBookingInput, type GuestDetails, type StayQuery } from './booking-input';
 import { HOLD_MINUTES, holdRoomForCheckout, releaseCheckoutHold } from './checkout-holds';
 import { chosenRoom, guestBookingClient } from './guest-client';
@@ -47,7 +47,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   const client = await guestBookingClient(clientId);
   const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days, client.time_zone);
   if (!config().supportedCurrencies.includes(client.currency)) throw errors.onlinePaymentUnavailable(client.currency);
-  const [room] = await Promise.all([chosenRoom(clientId, input.room_id), checkoutSettingsOf(clientId)]);
+  const [room, settings] = await Promise.all([chosenRoom(clientId, input.room_id), checkoutSettingsOf(clientId)]);
   const nights = nightsBetween(stay.check_in, stay.check_out);
   const total = stayTotal(room.price, nights, client.currency);
   const amountMinor = Math.round(total * 10 ** minorUnits(client.currency));
@@ -56,11 +56,13 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   const { identity, token } = await submitIdentity(clientId, 'online', { attempt, roomId: room.id, stay, guest });
   // The partner reference of an order the service makes for itself; the order reference (keyed
   // HMAC) and the booking its payment makes follow from it, so the hold can name that booking.
-  const reference = `guest:${identity ?? randomUUID()}`;
+  const reference = `${GUEST_ORDER_PREFIX}${identity ?? randomUUID()}`;
   const orderReference = await orderReferenceFor(clientId, reference);
   const bookingId = paidOrderBookingId(clientId, orderReference);
   const record = guestBookingRecord(clientId, { bookingId, orderReference, room, stay, guest, total, currency: client.currency }, now);
-  const holdEnds = new Date(now.getTime() + HOLD_MINUTES * 60_000);
+  // Held as long as the checkout can be paid: HOLD_MINUTES, or the provider's shortest checkout
+  // when that is later (the session is created to end exactly then).
+  const holdEnds = providerFor(settings.provider).checkoutEnd(new Date(now.getTime() + HOLD_MINUTES * 60_000), now);
   const source = input.source ? await sourceHash(clientId, input.source) : undefined;
   const held = await holdRoomForCheckout(
     {

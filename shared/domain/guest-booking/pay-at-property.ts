@@ -14,9 +14,10 @@
  *
  * DynamoDB access (guestBookingTableAccess):
  * - bookPayAtProperty: GetItem (client, room, the guest booking of a repeated form, room hold,
- *   the source address's holds and their rooms' holds); Query gsi2 (the room's active stays);
- *   PutItem (transaction: room hold, checkout-hold marker, the source's holds, guest booking, the
- *   e-mail); UpdateItem (the e-mail once tried); the order-reference key.
+ *   the source address's holds and their rooms' holds, the e-mail address's recent "Confirm
+ *   your booking" e-mails); Query gsi2 (the room's active stays); PutItem (transaction: room
+ *   hold, checkout-hold marker, the source's holds, guest booking, the e-mail and its address's
+ *   count); UpdateItem (the e-mail once tried); the order-reference key.
  * - payAtPropertyLink: GetItem (guest booking, booking).
  * - confirmPayAtProperty: GetItem (client, callback endpoint, guest booking, booking, room, room
  *   hold); Query gsi2; PutItem and UpdateItem (transaction: booking, booking-client pointer, room
@@ -39,6 +40,7 @@ import { withConcurrencyRetry } from '../property-sync/results';
 import { type BookingInput, checkBookingInput } from './booking-input';
 import { guestBookingOf, type GuestBookingView } from './booking-views';
 import { HOLD_MINUTES, holdRoomForCheckout } from './checkout-holds';
+import { confirmEmailItem } from './confirm-email-limit';
 import { chosenRoom, guestBookingClient } from './guest-client';
 import { guestBookingRecord } from './online-checkout';
 import { sourceHash } from './source-limit';
@@ -51,7 +53,8 @@ import { confirmationUrl, confirmLinkUrl } from './urls';
  * pending booking's record and the "Confirm your booking" e-mail with it, then sends the e-mail.
  * Returns the booking page's token (it shows "Check your e-mail to confirm" meanwhile). Refusals
  * as startCheckout's: 404, 400 VALIDATION_ERROR, 409 ROOM_NOT_AVAILABLE (booked, or held by
- * another guest), 429 RATE_LIMITED (the guest's source address holds too many rooms already). A repeat of one attempt with the same choices, however concurrent, is the same
+ * another guest), 429 RATE_LIMITED (the guest's source address holds too many rooms already, or
+ * the e-mail address was sent 3 "Confirm your booking" e-mails in the last hour: path `email`). A repeat of one attempt with the same choices, however concurrent, is the same
  * booking: it answers the same token and writes nothing, whatever became of the booking.
  */
 export async function bookPayAtProperty(clientId: string, input: BookingInput, baseUrl: string, now: Date): Promise<{ token: string }> {
@@ -101,7 +104,7 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
   const held = await holdRoomForCheckout(
     { clientId, room, bookingId, check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, expiresAt: holdEnds, ...(source ? { source } : {}) },
     now,
-    [guestBookingPutItem(tokenHash(token), record), guestEmailItem(email)],
+    async () => [guestBookingPutItem(tokenHash(token), record), guestEmailItem(email), await confirmEmailItem(guest.email, now)],
   );
   // A concurrent twin of this submit wrote the hold, the record and the e-mail: it sends it.
   if (held) await sendCommittedEmails([email]);

@@ -14,6 +14,7 @@ import type { EmailRecord } from '../../store/email-store';
 import { getOrder, type PaymentOrderRecord } from '../../store/payment-store';
 import { getRoom } from '../../store/service-booking-store';
 import { emailEnabled, newGuestEmail } from './outbox';
+import { isGuestPageOrder } from '../payments/order-references';
 
 export interface BookingChangeFacts {
   /** The event's sequence: one e-mail per change. */
@@ -26,9 +27,6 @@ export interface BookingChangeFacts {
    */
   refund?: 'full' | 'none' | number;
 }
-
-/** Orders the guest booking page makes for itself: their return URL is the guest's confirmation page. */
-const GUEST_ORDER_REFERENCE = 'guest:';
 
 /** Refunded so far (the refunds record it on the order; none before any). */
 const refundedOf = (order: PaymentOrderRecord) => order.amount_refunded_minor ?? 0;
@@ -53,7 +51,8 @@ async function stayFacts(clientId: string, booking: BookingRecord, order: Paymen
     guests: booking.guests,
     roomNumber: room?.room_number ?? null,
     roomType: room?.room_type ?? null,
-    ...(order?.external_reference.startsWith(GUEST_ORDER_REFERENCE) ? { link: order.success_url } : {}),
+    // A guest page's order returns to the guest's confirmation page: the guest's own e-mail links it.
+    ...(order && isGuestPageOrder(order) ? { link: order.success_url } : {}),
   };
 }
 

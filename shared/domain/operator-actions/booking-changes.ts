@@ -48,14 +48,22 @@ export async function cancelBooking(
 ): Promise<CancelledBooking> {
   const refund = input.refund ?? 'none';
   if (typeof refund === 'number' && !(Number.isInteger(refund) && refund >= 1 && refund <= MAX_AMOUNT_MINOR)) throw errors.invalidAmount(MAX_AMOUNT_MINOR);
-  const cancelled: CancelledBooking = await cancelServiceBooking(actor.client_id, bookingId, { ...(input.reason ? { reason: input.reason } : {}), source: 'staff', refund }, now);
+  const refundReason = input.reason ?? 'booking cancelled';
+  // The refund is due in the cancellation's own transaction (the sweeper finishes it should this process stop).
+  const refundDue = refund === 'none' ? undefined : { idempotencyKey: cancelRefundKey(bookingId), reason: refundReason, ...(typeof refund === 'number' ? { amountMinor: refund } : {}) };
+  const cancelled: CancelledBooking = await cancelServiceBooking(
+    actor.client_id,
+    bookingId,
+    { ...(input.reason ? { reason: input.reason } : {}), source: 'staff', refund, ...(refundDue ? { refundDue } : {}) },
+    now,
+  );
   const orderReference = cancelled.booking.payment_order_reference;
   if (orderReference && refund !== 'none') {
     try {
       cancelled.refund = await refundPaymentOrder(
         actor.client_id,
         orderReference,
-        { ...(typeof refund === 'number' ? { amount_minor: refund } : {}), reason: input.reason ?? 'booking cancelled', idempotencyKey: cancelRefundKey(bookingId) },
+        { ...(typeof refund === 'number' ? { amount_minor: refund } : {}), reason: refundReason, idempotencyKey: cancelRefundKey(bookingId) },
         now,
       );
     } catch (error) {

@@ -21,7 +21,7 @@ import {
   type PaymentOrderRecord,
 } from '../../store/payment-store';
 import { transactWrite } from '../../store/transactions';
-import { orderReferenceFor, providerReturnUrl } from './order-references';
+import { orderReferenceFor, providerReturnUrl, returnSecretOf } from './order-references';
 import { orderCreatedView } from './order-views';
 import { checkoutSettingsOf, providerFor } from './providers';
 
@@ -57,7 +57,7 @@ function checkRequest(principal: OrderCreator, body: PaymentOrderRequest, allowH
 }
 
 type OrderBasics = Pick<PaymentOrderRecord, 'order_reference' | 'external_reference' | 'client_id' | 'amount_minor' | 'currency' | 'customer'>;
-type CheckoutFields = Pick<PaymentOrderRecord, 'provider' | 'provider_account' | 'provider_reference' | 'checkout_url'>;
+type CheckoutFields = Pick<PaymentOrderRecord, 'provider' | 'provider_account' | 'provider_reference' | 'checkout_url' | 'return_secret_hash'>;
 
 /**
  * What the service itself says of the checkout it opens for its own pages (a guest booking):
@@ -74,6 +74,8 @@ export interface CheckoutOptions {
 /** Opens the checkout of one attempt on the client's current provider account. */
 async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string, options: CheckoutOptions = {}): Promise<CheckoutFields> {
   const settings = await checkoutSettingsOf(order.client_id);
+  // Only this checkout's redirect carries the secret; verify leads a guest's browser on with it alone.
+  const returnSecret = await returnSecretOf(order.order_reference, attempt);
   const checkout = await providerFor(settings.provider).createCheckout({
     orderReference: order.order_reference,
     attempt,
@@ -81,7 +83,7 @@ async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string
     currency: order.currency,
     customer: order.customer,
     description: options.description ?? `Payment ${order.external_reference}`,
-    returnUrl: providerReturnUrl(baseUrl, order.order_reference),
+    returnUrl: providerReturnUrl(baseUrl, order.order_reference, returnSecret.secret),
     settings,
     ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
   });
@@ -90,6 +92,7 @@ async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string
     ...(settings.account ? { provider_account: settings.account } : {}),
     provider_reference: checkout.providerReference,
     checkout_url: checkout.checkoutUrl,
+    return_secret_hash: returnSecret.hash,
   };
 }
 

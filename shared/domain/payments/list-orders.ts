@@ -21,6 +21,9 @@ import {
 } from '../../store/payment-store';
 import { nextCursor, readPage } from '../paging';
 import { NOT_APPLICABLE } from './order-views';
+import { isGuestPageOrder } from './order-references';
+
+const GUEST_RETURN_URL = "the guest's confirmation page";
 
 /** What an operator sees of an order in a list. */
 export interface OrderSummary {
@@ -109,8 +112,9 @@ function orderDetailView(order: PaymentOrderRecord): OrderDetailView {
     provider_reference: order.provider_reference,
     attempt: order.attempt,
     booking_sync: order.booking_sync ?? NOT_APPLICABLE,
-    success_url: order.success_url,
-    cancel_url: order.cancel_url,
+    // A guest page's return URLs are the guest's confirmation page: its token stays the guest's.
+    success_url: isGuestPageOrder(order) ? GUEST_RETURN_URL : order.success_url,
+    cancel_url: isGuestPageOrder(order) ? GUEST_RETURN_URL : order.cancel_url,
     updated_at: order.updated_at,
   };
 }

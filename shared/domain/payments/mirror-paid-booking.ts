@@ -15,6 +15,7 @@ import { clientSettingsOf } from '../client-settings';
 import { stayTotal, toMinorUnits } from '../bookings/rates';
 import { type BookingPlan, planServiceBooking } from '../bookings/service-bookings';
 import { emailEnabled, newGuestEmail } from '../guest-email/outbox';
+import { isGuestPageOrder } from './order-references';
 
 export interface MirroredBooking {
   plan: Pick<BookingPlan, 'items' | 'deliveries' | 'result'>;
@@ -97,9 +98,6 @@ export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Pro
   };
 }
 
-/** Orders the guest booking page makes for itself carry this partner reference prefix (guest-booking/online-checkout.ts). */
-const GUEST_ORDER_REFERENCE = 'guest:';
-
 /**
  * The confirmation e-mail of a guest's paid booking (docs/behaviour.md "Guest booking and the reception QR code": every
  * confirmed guest booking gets one), to commit with it; undefined for a partner's order (its
@@ -107,7 +105,7 @@ const GUEST_ORDER_REFERENCE = 'guest:';
  * return URL: the guest's confirmation page.
  */
 export async function paidGuestBookingEmail(order: PaymentOrderRecord, mirrored: MirroredBooking, now: Date): Promise<EmailRecord | undefined> {
-  if (!order.external_reference.startsWith(GUEST_ORDER_REFERENCE) || !emailEnabled()) return undefined;
+  if (!isGuestPageOrder(order) || !emailEnabled()) return undefined;
   const { booking, room } = mirrored.plan.result;
   const chosen = room ?? (order.context?.service_room_id ? await getRoom(order.client_id, order.context.service_room_id) : undefined);
   const client = await getClient(order.client_id);

@@ -29,6 +29,7 @@ import { releaseCheckoutHold } from '../guest-booking/checkout-holds';
 import { guestEmailItem, sendCommittedEmails } from '../guest-email/outbox';
 import { paidGuestBookingEmail, paidOrderBookingId, planPaidBooking } from './mirror-paid-booking';
 import { NOT_APPLICABLE } from './order-views';
+import { isGuestPageOrder, isReturnSecretOf } from './order-references';
 import { providerFor } from './providers';
 
 /**
@@ -144,12 +145,23 @@ function redirectTo(url: string, outcome: 'success' | 'failed', orderReference: 
   return target.toString();
 }
 
-/** The provider's return URL: where to send the guest, or undefined for an unknown order. */
-export async function verifyPaymentOrder(orderReference: string, now = new Date()): Promise<string | undefined> {
+/**
+ * What verify answers: a redirect to the order's return URL, or, for a guest page's order without
+ * its attempt's return secret, a page that names no guest and holds no token (`paid` or not).
+ */
+export type VerifyOutcome = { redirect: string } | { page: 'paid' | 'not_paid'; clientId: string };
+
+/**
+ * The provider's return URL: where to send the payer, or undefined for an unknown order. A guest
+ * page's return URLs are the guest's confirmation page (its token reads and cancels the booking):
+ * only the request carrying the current attempt's return secret, which only that checkout's
+ * redirect holds, is sent there (docs/reliability.md "Only the guest holds a guest's booking").
+ */
+export async function verifyPaymentOrder(orderReference: string, returnSecret: string | undefined, now = new Date()): Promise<VerifyOutcome | undefined> {
   const order = await reconcileOrder(orderReference, now);
   if (!order) return undefined;
   // Refunded since: it was paid all the same.
-  return order.status === 'paid' || order.status === 'partially_refunded' || order.status === 'refunded'
-    ? redirectTo(order.success_url, 'success', order.order_reference)
-    : redirectTo(order.cancel_url, 'failed', order.order_reference);
+  const paid = order.status === 'paid' || order.status === 'partially_refunded' || order.status === 'refunded';
+  if (isGuestPageOrder(order) && !isReturnSecretOf(order.return_secret_hash, returnSecret)) return { page: paid ? 'paid' : 'not_paid', clientId: order.client_id };
+  return { redirect: paid ? redirectTo(order.success_url, 'success', order.order_reference) : redirectTo(order.cancel_url, 'failed', order.order_reference) };
 }

@@ -19,8 +19,10 @@ import { getEndpoint } from '../../store/endpoint-store';
 import { isConditionFailure } from '../../store/items';
 import { getOrder, type PaymentOrderRecord, providerEventItem } from '../../store/payment-store';
 import {
+  findDueRefunds,
   getRefundRecord,
   listRefundRecords,
+  markRefundTried,
   orderRefundTotalsItem,
   paymentIdOf,
   REFUNDABLE_STATUSES,
@@ -65,7 +67,7 @@ export async function refundPaymentOrder(
   let order = await getOrder(orderReference);
   // Another client's order is indistinguishable from a missing one.
   if (!order || order.client_id !== clientId) throw errors.paymentOrderNotFound(orderReference);
-  const refundId = input.idempotencyKey ? nameBasedId(clientId, 'refund', orderReference, input.idempotencyKey) : newId();
+  const refundId = input.idempotencyKey ? refundIdOf(clientId, orderReference, input.idempotencyKey) : newId();
   if (input.idempotencyKey) {
     const earlier = await getRefundRecord(orderReference, refundId);
     if (earlier) return refundView(await driveRefund(earlier, now));
@@ -77,19 +79,7 @@ export async function refundPaymentOrder(
     const left = order.amount_minor - (order.refunds_reserved_minor ?? 0);
     const amount = input.amount_minor ?? left;
     if (amount < 1 || amount > left) throw errors.refundExceedsPayment(orderReference, Math.max(left, 0));
-    const refund: RefundRecord = {
-      refund_id: refundId,
-      order_reference: orderReference,
-      client_id: clientId,
-      amount_minor: amount,
-      currency: order.currency,
-      status: 'requested',
-      ...(input.reason ? { reason: input.reason } : {}),
-      provider: order.provider,
-      ...(order.provider_account ? { provider_account: order.provider_account } : {}),
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    };
+    const refund = newRefund(order, refundId, amount, input.reason, now);
     try {
       await transactWrite(reserveRefundItems(order, refund));
       return refundView(await driveRefund(refund, now));
@@ -105,6 +95,49 @@ export async function refundPaymentOrder(
   throw errors.serviceUnavailable();
 }
 
+/** The refund id an idempotency key gives on an order: the same key, the same refund. */
+const refundIdOf = (clientId: string, orderReference: string, idempotencyKey: string) => nameBasedId(clientId, 'refund', orderReference, idempotencyKey);
+
+function newRefund(order: PaymentOrderRecord, refundId: string, amount: number, reason: string | undefined, now: Date): RefundRecord {
+  return {
+    refund_id: refundId,
+    order_reference: order.order_reference,
+    client_id: order.client_id,
+    amount_minor: amount,
+    currency: order.currency,
+    status: 'requested',
+    ...(reason ? { reason } : {}),
+    provider: order.provider,
+    ...(order.provider_account ? { provider_account: order.provider_account } : {}),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+}
+
+/**
+ * A cancellation's refund, to commit in the cancellation's own transaction: the refund record
+ * (`requested`, on the due index) and its reservation on the order, under the refund id its
+ * idempotency key gives. Once the cancel commits, the refund is due whatever becomes of the
+ * process: its caller drives it at once (refundPaymentOrder with the same key finds it), else the
+ * sweeper does (driveDueRefunds). Nothing when the order is not the client's or not refundable,
+ * the refund exists already, or the amount is not left (refundPaymentOrder then says why).
+ */
+export async function cancellationRefundItems(
+  clientId: string,
+  orderReference: string,
+  due: { idempotencyKey: string; reason: string; amountMinor?: number },
+  now: Date,
+): Promise<TransactItem[]> {
+  const order = await getOrder(orderReference);
+  if (!order || order.client_id !== clientId || !REFUNDABLE_STATUSES.includes(order.status)) return [];
+  const refundId = refundIdOf(clientId, orderReference, due.idempotencyKey);
+  if (await getRefundRecord(orderReference, refundId)) return [];
+  const left = order.amount_minor - (order.refunds_reserved_minor ?? 0);
+  const amount = due.amountMinor ?? left;
+  if (amount < 1 || amount > left) return [];
+  return reserveRefundItems(order, newRefund(order, refundId, amount, due.reason, now));
+}
+
 /** Refunds of the order left `requested` by a process that stopped: driven to their end first, so what they reserved is settled. */
 async function driveStaleRefunds(order: PaymentOrderRecord, now: Date): Promise<void> {
   if (order.refunds_reserved_minor === undefined) return;
@@ -117,34 +150,67 @@ async function driveStaleRefunds(order: PaymentOrderRecord, now: Date): Promise<
 }
 
 /**
- * Asks the provider for a reserved refund (again: the refund id is the provider's idempotency
- * key) and records its answer. A refund already answered is returned as it is. The provider's
- * refusal (a 4xx of ours) fails the refund and releases its amount; a provider that cannot be
- * reached leaves it `requested` and the error goes to the caller (503: retry).
+ * Asks the provider for a reserved refund and records its answer. A refund already answered is
+ * returned as it is. A refund is made at most once at the provider, whenever it is driven again:
+ * before its first try it is marked tried; a refund tried before is first looked for among the
+ * payment's refunds at the provider (by our refund id) and, found, recorded and never sent again;
+ * only one the provider does not have is sent again, under the same refund id as idempotency key.
+ * The provider's refusal (a 4xx of ours) fails the refund and releases its amount; a provider
+ * that cannot be reached leaves it `requested` (on the due index: the sweeper drives it later)
+ * and the error goes to the caller (503: retry).
  */
-export async function driveRefund(refund: RefundRecord, now = new Date()): Promise<RefundRecord> {
-  if (refund.status !== 'requested') return refund;
-  const order = await getOrder(refund.order_reference);
-  if (!order) return refund;
+export async function driveRefund(read: RefundRecord, now = new Date()): Promise<RefundRecord> {
+  if (read.status !== 'requested') return read;
+  const order = await getOrder(read.order_reference);
+  if (!order) return read;
   let answer: ProviderRefund;
+  let current = read;
   try {
     const settings = await attemptAccount(order);
-    answer = await providerFor(order.provider).refund({
-      orderReference: order.order_reference,
-      refundId: refund.refund_id,
-      checkoutReference: order.provider_reference,
-      paymentId: await paymentIdOf(order),
+    const provider = providerFor(order.provider);
+    const lookup = { orderReference: order.order_reference, refundId: read.refund_id, checkoutReference: order.provider_reference, paymentId: await paymentIdOf(order), settings };
+    const found = read.tried_at ? await provider.findRefund(lookup) : undefined;
+    if (found) return await recordProviderAnswer(read, found, now);
+    const refund = await markRefundTried(read, now.toISOString());
+    // Answered meanwhile by a concurrent driver: as it now stands.
+    if (!refund) return (await getRefundRecord(read.order_reference, read.refund_id)) ?? read;
+    current = refund;
+    answer = await provider.refund({
+      ...lookup,
       amountMinor: refund.amount_minor,
       currency: refund.currency,
       ...(refund.reason ? { reason: refund.reason } : {}),
-      settings,
     });
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
-    logger.warn('the provider refused a refund', { order_reference: order.order_reference, refund_id: refund.refund_id, code: error.code, reason: error.message });
-    answer = { providerRefundId: '', state: 'failed', amountMinor: refund.amount_minor, currency: refund.currency, failureReason: error.message, raw: { error: error.code, message: error.message } };
+    logger.warn('the provider refused a refund', { order_reference: order.order_reference, refund_id: read.refund_id, code: error.code, reason: error.message });
+    answer = { providerRefundId: '', state: 'failed', amountMinor: read.amount_minor, currency: read.currency, failureReason: error.message, raw: { error: error.code, message: error.message } };
   }
-  return recordProviderAnswer(refund, answer, now);
+  return recordProviderAnswer(current, answer, now);
+}
+
+/**
+ * The sweeper's part: drives the refunds nobody finished (a cancellation whose process died after
+ * its commit, a provider that did not answer), at most `limit` a run and none after `stopAt`
+ * (epoch ms), each as driveRefund does.
+ */
+export async function driveDueRefunds(now = new Date(), options: { limit?: number; stopAt?: number } = {}): Promise<{ driven: number; failed: number }> {
+  let driven = 0;
+  let failed = 0;
+  for (const due of await findDueRefunds(now.toISOString(), options.limit ?? 25)) {
+    // Each drive may wait on the provider: none starts after the run's time is up (the next run goes on).
+    if (options.stopAt !== undefined && Date.now() >= options.stopAt) break;
+    const refund = await getRefundRecord(due.orderReference, due.refundId);
+    if (!refund) continue;
+    try {
+      await driveRefund(refund, now);
+      driven++;
+    } catch (error) {
+      failed++;
+      logger.warn('a due refund could not be driven yet; the next run tries again', { order_reference: due.orderReference, refund_id: due.refundId, error: String(error) });
+    }
+  }
+  return { driven, failed };
 }
 
 /**
