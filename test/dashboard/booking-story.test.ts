@@ -272,10 +272,12 @@ describe('Payments in words', () => {
   it('names a booking-page order by its stay, never by its internal reference, with amounts in their currency and statuses in words', async () => {
     const h = await hotel();
     const paid = await paidRoomBooking(stack, h.tenant, { check_in_date: '2027-11-20', check_out_date: '2027-11-23', guests: 2 });
-    // An order as the guest booking page makes one: its partner reference is internal.
-    const created = await stack.request('POST', '/api/v1/payments/payment-orders', {
-      key: h.tenant.paymentKey,
-      body: {
+    // An order as the guest booking page makes one (its use case: the API refuses a `guest:`
+    // reference to partners): its partner reference is internal.
+    const { createPaymentOrder } = await import('../../shared/domain/payments/create-payment-order');
+    const created = await createPaymentOrder(
+      { clientId: h.tenant.clientId, origins: [] },
+      {
         reference: 'guest:0b7a1c2d-5e6f-4a8b-9c0d-1e2f3a4b5c6d',
         amount_minor: 36000,
         currency: 'USD',
@@ -284,8 +286,9 @@ describe('Payments in words', () => {
         cancel_url: 'https://hotel.example/return',
         context: { type: 'room_booking', check_in_date: '2027-12-04', check_out_date: '2027-12-07', guests: 1, service_room_id: h.rooms.get('103') },
       },
-    });
-    expect(created.status, created.text).toBe(201);
+      { baseUrl: stack.url, allowHttp: true },
+    );
+    expect(created.status).toBe(201);
     const guestOrder = created.body.order_reference as string;
 
     const page = await h.staff.get('/dashboard/payments');
