@@ -5,7 +5,8 @@
 import type { TableAccess } from './table-access';
 
 export const guestBookingTableAccess = {
-  actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+  // BatchGetItem: the rate plans' months of a stay (shared/domain/rates/stay-rates.ts).
+  actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'UpdateItem'],
   // gsi1: the client's active stays (search); gsi2: the chosen room's active stays (hold, booking).
   queries: ['gsi1', 'gsi2'],
   // The client's partition (room hold, checkout-hold marker, booking, order-reference guard), a

@@ -11,14 +11,14 @@ import { dashboardRoutes, guestRoutes } from './page-routes';
 import { deliveryRouteTable } from './delivery-routes';
 import { REFUND_WRITES, type RouteAccess, SETTLEMENT_WRITES } from './route-access';
 
-export { DELIVERY_SCOPES, type DeliveryScope, KEY_SCOPES, type KeyKind, SYNC_SCOPES, type SyncScope } from './scopes';
-import type { DeliveryScope, KeyKind, SyncScope } from './scopes';
+export { DELIVERY_SCOPES, type DeliveryScope, KEY_SCOPES, type KeyKind, RATE_SCOPES, type RateScope, SYNC_SCOPES, type SyncScope } from './scopes';
+import type { DeliveryScope, KeyKind, RateScope, SyncScope } from './scopes';
 
 /** Who may open a dashboard page: every operator of the client, or its admins only. */
 export type OperatorAccess = 'staff' | 'admin';
 
 export type RouteAuth =
-  | { kind: 'sync'; scope: SyncScope }
+  | { kind: 'sync'; scope: SyncScope | RateScope }
   | { kind: 'payment' }
   /** Either kind of key, with this scope: the deliveries API (each key sees its own kind's deliveries). */
   | { kind: 'key'; scope: DeliveryScope }
@@ -146,9 +146,47 @@ const apiRouteTable = [
     path: '/api/v1/property-sync/availability',
     handler: 'get-availability',
     auth: { kind: 'sync', scope: 'availability:read' },
-    // Rooms and categories by Query; the client's active stays on gsi1.
-    access: { dynamodb: { actions: ['Query'], queries: ['gsi1'] } },
+    // Rooms, categories and rate plans by Query; the client's active stays on gsi1; the plans'
+    // months of the stay by BatchGetItem.
+    access: { dynamodb: { actions: ['Query', 'BatchGetItem'], queries: ['gsi1'] } },
     description: 'Rooms available for a stay range',
+  },
+  {
+    id: 'PutRatePlans',
+    method: 'PUT',
+    path: '/api/v1/property-sync/rate-plans',
+    handler: 'put-rate-plans',
+    auth: { kind: 'sync', scope: 'rates:write' },
+    idempotent: true,
+    timeoutSeconds: 28,
+    // Categories and plans by Query; the changed plans by BatchWriteItem.
+    access: { dynamodb: { actions: ['Query', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] } },
+    description: 'Create or update rate plans of room categories',
+  },
+  {
+    id: 'PutRates',
+    method: 'PUT',
+    path: '/api/v1/property-sync/rates',
+    handler: 'put-rates',
+    auth: { kind: 'sync', scope: 'rates:write' },
+    idempotent: true,
+    timeoutSeconds: 28,
+    // The client (its time zone) by GetItem, plans by Query, the plan-months by BatchGetItem; each
+    // changed month by conditional PutItem, read again by GetItem when a concurrent push won.
+    access: {
+      dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] },
+    },
+    description: 'Push prices and restrictions per date (deltas)',
+  },
+  {
+    id: 'GetRates',
+    method: 'GET',
+    path: '/api/v1/property-sync/rates',
+    handler: 'get-rates',
+    auth: { kind: 'sync', scope: 'rates:read' },
+    // Plans and categories by Query; the plan-months of the range by BatchGetItem.
+    access: { dynamodb: { actions: ['Query', 'BatchGetItem'] } },
+    description: 'Read back prices and restrictions per date',
   },
   {
     id: 'CancelServiceBooking',

@@ -107,6 +107,10 @@ export const errors = {
       'Retry-After': '2',
     }),
 
+  // ---- rates and restrictions per date
+  tooManyPlanDays: (max: number) =>
+    fail('TOO_MANY_ITEMS', `At most ${max} plan-days are accepted in one request`, [{ path: 'updates', message: `more than ${max} plan-days` }]),
+
   // ---- payment orders and providers
   invalidAmount: (max: number) => fail('INVALID_AMOUNT', `amount_minor must be a whole number from 1 to ${max} in the smallest currency unit`),
   invalidCurrency: () => fail('UNSUPPORTED_CURRENCY', 'currency must be a supported uppercase ISO 4217 code'),

@@ -65,6 +65,7 @@ const SAMPLES: { [K in ErrorName]: Parameters<(typeof errors)[K]> } = {
   unsupportedMediaType: [],
   payloadTooLarge: [],
   tooManyItems: ['rooms', 500],
+  tooManyPlanDays: [20_000],
   notFound: [],
   noSuchRoute: [],
   methodNotAllowed: [['GET']],
