@@ -232,7 +232,8 @@ const apiRouteTable = [
     // active stays on gsi2; the settled order, booking and deliveries in a transaction of Puts;
     // each delivery moved to its resend-after time on the due index by UpdateItem once enqueued. Never a delete.
     access: {
-      dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
+      // Query and BatchGetItem: the rate plans of the room's category and their months (the rate check).
+      dynamodb: { actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
       enqueuesCallbacks: true,
       providerSecrets: ['stripeSecretKey'],
       // A guest's paid booking: its confirmation e-mail.
@@ -277,7 +278,7 @@ const apiRouteTable = [
     // Reconciles the order exactly as VerifyPaymentOrder does; settles its refunds (their records and
     // the order's payment transaction by Query).
     access: {
-      dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
+      dynamodb: { actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
       enqueuesCallbacks: true,
       providerSecrets: ['stripeSecretKey', 'stripeWebhookSecret'],
       sendsEmail: true,

@@ -1,0 +1,31 @@
+/**
+ * What a stay in one room costs on its category's rate plans (docs/behaviour.md "Rates and
+ * restrictions per date"): the guest page's and reception's totals and the rate check of paid
+ * orders. A room of a category without active plans costs its price each night, as before.
+ */
+import { listCategories } from '../../store/category-store';
+import { listRatePlans } from '../../store/rate-store';
+import type { RoomRecord } from '../../store/room-store';
+import { type PlanOnStay, priceStay } from './stay-rates';
+
+/** The room's plans for the stay, bookable first and cheapest first; undefined: its category has no active plans. */
+export async function roomStayPlans(clientId: string, room: RoomRecord, checkIn: string, checkOut: string): Promise<PlanOnStay[] | undefined> {
+  if (!room.external_category_id) return undefined;
+  const [plans, categories] = await Promise.all([listRatePlans(clientId), listCategories(clientId)]);
+  const category = categories.find((c) => c.external_source === room.external_source && c.external_category_id === room.external_category_id);
+  const pricing = await priceStay(clientId, plans, [{ source: room.external_source, externalCategoryId: room.external_category_id }], { checkIn, checkOut });
+  return pricing.plansOf(room.external_source, room.external_category_id, category?.base_price ?? room.price);
+}
+
+/**
+ * The plan a stay is priced on: the one named (when the room's category has it), else the
+ * cheapest bookable one; undefined when none (no plan named or bookable).
+ */
+export function chosenPlan(plans: readonly PlanOnStay[] | undefined, externalRatePlanId?: string): PlanOnStay | undefined {
+  if (!plans) return undefined;
+  if (externalRatePlanId !== undefined) {
+    const named = plans.find((p) => p.external_rate_plan_id === externalRatePlanId);
+    if (named) return named;
+  }
+  return plans.find((p) => p.bookable);
+}
