@@ -5,7 +5,7 @@
  * exactly as before, the plan filter, and bookings the PMS syncs are never refused for restrictions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RATE_SCOPES, SYNC_SCOPES } from '../../definitions/scopes';
+import { addDays, rateSync, weekdayAhead } from '../support/rate-fixtures';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const BASE = '/api/v1/property-sync';
@@ -15,23 +15,13 @@ let stack: TestStack;
 let tenant: Tenant;
 let key: string;
 
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 /** A Friday a few weeks ahead: the stays below start there. */
-function fridayAhead(): string {
-  let date = new Date(Date.now() + 21 * 86_400_000).toISOString().slice(0, 10);
-  while (new Date(`${date}T00:00:00Z`).getUTCDay() !== 5) date = addDays(date, 1);
-  return date;
-}
-const FRI = fridayAhead();
+const FRI = weekdayAhead(5, 21);
 const SAT = addDays(FRI, 1);
 const SUN = addDays(FRI, 2);
 const MON = addDays(FRI, 3);
 
-async function put(route: string, body: unknown) {
-  const response = await stack.request('PUT', `${BASE}/${route}`, { key, body });
-  expect(response.status, response.text).toBe(200);
-  return response.body;
-}
+let put: Awaited<ReturnType<typeof rateSync>>['put'];
 
 async function availability(params: Record<string, string | number>) {
   const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
@@ -43,7 +33,7 @@ async function availability(params: Record<string, string | number>) {
 beforeAll(async () => {
   stack = await startTestStack();
   tenant = await stack.createTenant();
-  ({ key } = await stack.issueKey(tenant.clientId, 'sync', { scopes: [...SYNC_SCOPES, ...RATE_SCOPES] }));
+  ({ key, put } = await rateSync(stack, tenant.clientId));
   await put('room-categories', {
     external_source: SOURCE,
     categories: [

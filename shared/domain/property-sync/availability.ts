@@ -11,7 +11,7 @@ import { activeBookingsOverlapping } from '../../store/booking-store';
 import { openCheckoutHolds } from '../../store/guest-booking-store';
 import { byRoomNumber } from './room-order';
 import { listRatePlans } from '../../store/rate-store';
-import { type PlanOnStay, priceStay } from '../rates/stay-rates';
+import { type PlanOnStay, type PricedPlan, priceStay, publicPlan } from '../rates/stay-rates';
 
 export interface CategorySummary {
   external_category_id: string;
@@ -67,7 +67,12 @@ export { byRoomNumber } from './room-order';
  * so a PMS reading availability cannot sell it meanwhile: one more Query, in parallel, reading
  * only the client's checkout holds still open at `now`.
  */
-export async function findAvailableRooms(clientId: string, query: AvailabilityQuery & { external_rate_plan_id?: string }, now = new Date()) {
+export async function findAvailableRooms(
+  clientId: string,
+  query: AvailabilityQuery & { external_rate_plan_id?: string },
+  now = new Date(),
+  options: { refused?: (RoomView & { rate_plans: PricedPlan[] })[] } = {},
+) {
   const window = { checkIn: query.check_in_date, checkOut: query.check_out_date };
   const [rooms, categories, bookings, held, plans] = await Promise.all([
     listRooms(clientId),
@@ -100,7 +105,10 @@ export async function findAvailableRooms(clientId: string, query: AvailabilityQu
     const view = toRoomView(room, categoriesByKey);
     const offers = pricing.plansOf(room.external_source, room.external_category_id, view.category?.base_price ?? room.price);
     if (!offers) return [view];
-    return offers.some((plan) => plan.bookable) ? [{ ...view, rate_plans: offers }] : [];
+    if (offers.some((plan) => plan.bookable)) return [{ ...view, rate_plans: offers.map(publicPlan) }];
+    // Free, but no plan takes the stay: the guest page says why.
+    options.refused?.push({ ...view, rate_plans: offers });
+    return [];
   });
 
   const summaries = new Map<string, CategorySummary & { available_count: number } & Priced>();

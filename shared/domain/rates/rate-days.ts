@@ -135,6 +135,11 @@ export interface StayOnPlan {
   blocked_by: { date: string; restriction: Restriction }[];
 }
 
+/** A stay on a plan with the value of each refusing rule (its minimum or maximum stay, true for a closure), for words to people. */
+export interface StayOnPlanWithLimits extends StayOnPlan {
+  limits: (number | boolean)[];
+}
+
 /** Sums of decimal prices without binary noise (89.9 + 89.9 is 179.8). */
 export const roundMoney = (value: number) => Math.round(value * 1e6) / 1e6;
 
@@ -143,10 +148,11 @@ export const roundMoney = (value: number) => Math.round(value * 1e6) / 1e6;
  * the category's base price, then the room's), and every rule that refuses it, by date and then in
  * the contract's order of the rules.
  */
-export function stayOnPlan(dayAt: (date: string) => StoredRateDay | undefined, checkIn: string, checkOut: string, fallback: number): StayOnPlan {
+export function stayOnPlan(dayAt: (date: string) => StoredRateDay | undefined, checkIn: string, checkOut: string, fallback: number): StayOnPlanWithLimits {
   const length = nightsBetween(checkIn, checkOut);
   const nights: StayOnPlan['nights'] = [];
   const blocked: StayOnPlan['blocked_by'] = [];
+  const limits: (number | boolean)[] = [];
   for (const date of datesFrom(checkIn, checkOut)) {
     const day = effectiveDay(dayAt(date));
     const isNight = date < checkOut;
@@ -159,7 +165,11 @@ export function stayOnPlan(dayAt: (date: string) => StoredRateDay | undefined, c
       closed_to_departure: date === checkOut && day.closed_to_departure,
       stop_sell: isNight && day.stop_sell,
     };
-    for (const restriction of RESTRICTIONS) if (refuses[restriction]) blocked.push({ date, restriction });
+    for (const restriction of RESTRICTIONS) {
+      if (!refuses[restriction]) continue;
+      blocked.push({ date, restriction });
+      limits.push(day[restriction]);
+    }
   }
-  return { bookable: blocked.length === 0, total: roundMoney(nights.reduce((sum, n) => sum + n.price, 0)), nights, blocked_by: blocked };
+  return { bookable: blocked.length === 0, total: roundMoney(nights.reduce((sum, n) => sum + n.price, 0)), nights, blocked_by: blocked, limits };
 }

@@ -3,9 +3,12 @@
  * restrictions per date"): the guest page's and reception's totals and the rate check of paid
  * orders. A room of a category without active plans costs its price each night, as before.
  */
+import { errors } from '../../errors';
+import { nightsBetween } from '../../schemas/common';
 import { listCategories } from '../../store/category-store';
 import { listRatePlans } from '../../store/rate-store';
 import type { RoomRecord } from '../../store/room-store';
+import { stayTotal } from '../bookings/rates';
 import { type PlanOnStay, priceStay } from './stay-rates';
 
 /** The room's plans for the stay, bookable first and cheapest first; undefined: its category has no active plans. */
@@ -28,4 +31,23 @@ export function chosenPlan(plans: readonly PlanOnStay[] | undefined, externalRat
     if (named) return named;
   }
   return plans.find((p) => p.bookable);
+}
+
+/**
+ * What a stay in the room costs, in the client's currency: on its category's plan (the one chosen,
+ * which must take the stay; else the cheapest bookable), or price x nights where it has no plans.
+ * 409 ROOM_NOT_AVAILABLE when no plan (or not the one chosen) takes the stay.
+ */
+export async function stayCharge(
+  clientId: string,
+  room: RoomRecord,
+  stay: { check_in: string; check_out: string },
+  currency: string,
+  ratePlanId?: string,
+): Promise<{ total: number; plan?: PlanOnStay }> {
+  const plans = await roomStayPlans(clientId, room, stay.check_in, stay.check_out);
+  if (!plans) return { total: stayTotal(room.price, nightsBetween(stay.check_in, stay.check_out), currency) };
+  const plan = plans.find((p) => p.bookable && (ratePlanId === undefined || p.external_rate_plan_id === ratePlanId));
+  if (!plan) throw errors.roomNotBookable(room.room_number, ratePlanId ? `the rate ${ratePlanId} does not take this stay` : 'no rate takes this stay');
+  return { total: stayTotal(plan.total, 1, currency), plan };
 }

@@ -5,7 +5,7 @@
  * stay costs to read does not grow with the plans' history: a plan's month is one item.
  */
 import { getRateMonths, type RateMonthRecord, type RatePlanRecord, rateMonthKey, type StoredRateDay } from '../../store/rate-store';
-import { dayOf, monthOf, monthsOf, type StayOnPlan, stayOnPlan } from './rate-days';
+import { dayOf, monthOf, monthsOf, type StayOnPlan, stayOnPlan, type StayOnPlanWithLimits } from './rate-days';
 
 /** A plan's stored day at a date, from the months read. */
 export function dayReader(months: Map<string, RateMonthRecord>, ratePlanId: string) {
@@ -17,15 +17,23 @@ export interface PlanOnStay extends StayOnPlan {
   name: string;
 }
 
+/** A plan on a stay as the service reasons with it: with each refusing rule's value. */
+export type PricedPlan = PlanOnStay & Pick<StayOnPlanWithLimits, 'limits'>;
+
+/** A plan on a stay as the API answers it (docs/behaviour.md "Rates and restrictions per date"). */
+export function publicPlan({ limits: _limits, ...plan }: PricedPlan): PlanOnStay {
+  return plan;
+}
+
 export interface StayPricing {
   /** The plans of a category for the stay, bookable first and cheapest first; undefined: the category sells without plans. */
-  plansOf(source: string | undefined, externalCategoryId: string | undefined, fallbackPrice: number): PlanOnStay[] | undefined;
+  plansOf(source: string | undefined, externalCategoryId: string | undefined, fallbackPrice: number): PricedPlan[] | undefined;
 }
 
 const categoryKey = (source: string | undefined, id: string | undefined) => `${source ?? ''}\u0000${id ?? ''}`;
 
 /** Bookable plans first, then the cheaper, then by id: the first is what a guest is offered first. */
-export function byOffer(a: PlanOnStay, b: PlanOnStay): number {
+export function byOffer(a: PricedPlan, b: PricedPlan): number {
   if (a.bookable !== b.bookable) return a.bookable ? -1 : 1;
   return a.total - b.total || a.external_rate_plan_id.localeCompare(b.external_rate_plan_id);
 }
