@@ -239,6 +239,7 @@ export const errors = {
   formNotUrlEncoded: () => fail('UNSUPPORTED_MEDIA_TYPE', 'Forms are sent as application/x-www-form-urlencoded'),
   crossSiteForm: () => fail('FORBIDDEN', 'This form was not sent from the dashboard itself, so nothing was done.'),
   integrationsAdminOnly: () => fail('FORBIDDEN', 'Only an admin of your hotel can open Integrations.'),
+  ratesAdminOnly: () => fail('FORBIDDEN', 'Only an admin of your hotel can set rates.'),
 };
 
 export type ErrorName = keyof typeof errors;

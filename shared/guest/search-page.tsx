@@ -14,7 +14,8 @@ import { AboutCategory, money, plural, taxesLine } from './hotel-info';
 import { Alert, GuestPage } from './layout';
 import { correctable, type Errors, errorsOf, fromQuery, hasErrors, isOutcome, type Request, STAY_FIELDS, type StayField, stayValues } from './page-forms';
 import { bookPath } from './urls';
-import { formatDayShort, rateRuleInWords } from '../dashboard/format';
+import { formatDayShort } from '../dashboard/format';
+import { rateRuleInWords } from './rate-words';
 import type { OfferedRoomFigures, RefusedCategory } from '../domain/guest-booking/room-search';
 
 function StayForm({ request, client, values, errors }: { request: Request; client: GuestClient; values: Record<StayField, string>; errors: Errors<StayField> }) {

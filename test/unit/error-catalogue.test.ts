@@ -159,6 +159,7 @@ const SAMPLES: { [K in ErrorName]: Parameters<(typeof errors)[K]> } = {
   formNotUrlEncoded: [],
   crossSiteForm: [],
   integrationsAdminOnly: [],
+  ratesAdminOnly: [],
 };
 /** Constructors whose message is their caller's: the validation summary of its details. */
 const MESSAGE_FROM_CALLER: ErrorName[] = ['validation'];

@@ -24,7 +24,6 @@ import { timeZoneOf } from '../client-settings';
 import { localDate } from '../hotel-time';
 import { findAvailableRooms } from '../property-sync/availability';
 import { stayTotal } from './rates';
-import { stayCharge } from '../rates/room-rates';
 import { type ConfirmedBooking, confirmServiceBooking } from './service-bookings';
 
 /** Guests in one booking: the API's count limit. */
@@ -230,13 +229,15 @@ export async function createReceptionBooking(clientId: string, choice: string, i
     const details = [...stay.details, ...guest.details];
     throw errors.validation(details, details.map((d) => d.message).join('; '));
   }
-  const { nights, ...dates } = stay.stay;
+  const { nights: _nights, ...dates } = stay.stay;
   let total = guest.guest.total_amount;
   if (total === undefined) {
-    const room = /^[A-Za-z0-9-]{1,128}$/.test(roomId) ? await getRoom(clientId, roomId) : undefined;
-    if (!room) throw await roomRefusal(clientId, roomId, stay.stay, desk.currency);
-    // The chosen plan's total (its category's cheapest bookable plan when none is named), else price x nights.
-    total = (await stayCharge(clientId, room, { check_in: dates.check_in_date, check_out: dates.check_out_date }, desk.currency, ratePlanId)).total;
+    // The total of the choice as the desk was offered it: the chosen plan's (its category's
+    // cheapest bookable plan when none is named), else price x nights.
+    const offered = await freeRoomsForStay(clientId, stay.stay, desk.currency, now);
+    const free = offered.find((r) => r.choice === choice) ?? (ratePlanId === undefined ? offered.find((r) => r.room_id === roomId) : undefined);
+    if (!free) throw await roomRefusal(clientId, roomId, stay.stay, desk.currency);
+    total = free.stay_total;
   }
   try {
     return await confirmServiceBooking(
