@@ -43,7 +43,7 @@ function StayForm({ request, client, values, errors }: { request: Request; clien
 /** A room sold on rate plans: each plan the stay can be booked on, its price each night and its total, cheapest first. */
 function RoomPlans({ room, id, currency }: { room: OfferedRoomFigures; id: string; currency: string }) {
   return (
-    <li>
+    <li class="planned">
       <p id={id}>
         Room {room.room_number}, {room.room_type}, up to {plural(room.max_occupancy, 'guest')}
       </p>
