@@ -5,8 +5,7 @@
 import type { TableAccess } from './table-access';
 
 export const guestBookingTableAccess = {
-  // BatchGetItem: the rate plans' months of a stay (shared/domain/rates/stay-rates.ts).
-  actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'UpdateItem'],
+  actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
   // gsi1: the client's active stays (search); gsi2: the chosen room's active stays (hold, booking).
   queries: ['gsi1', 'gsi2'],
   // The client's partition (room hold, checkout-hold marker, booking, order-reference guard), a

@@ -146,9 +146,9 @@ const apiRouteTable = [
     path: '/api/v1/property-sync/availability',
     handler: 'get-availability',
     auth: { kind: 'sync', scope: 'availability:read' },
-    // Rooms, categories and rate plans by Query; the client's active stays on gsi1; the plans'
-    // months of the stay by BatchGetItem.
-    access: { dynamodb: { actions: ['Query', 'BatchGetItem'], queries: ['gsi1'] } },
+    // Rooms, categories, rate plans and the plans' months of the stay by Query; the client's
+    // active stays on gsi1.
+    access: { dynamodb: { actions: ['Query'], queries: ['gsi1'] } },
     description: 'Rooms available for a stay range',
   },
   {
@@ -232,8 +232,8 @@ const apiRouteTable = [
     // active stays on gsi2; the settled order, booking and deliveries in a transaction of Puts;
     // each delivery moved to its resend-after time on the due index by UpdateItem once enqueued. Never a delete.
     access: {
-      // Query and BatchGetItem: the rate plans of the room's category and their months (the rate check).
-      dynamodb: { actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
+      // Query: the rate plans of the room's category and their months (the rate check).
+      dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
       enqueuesCallbacks: true,
       providerSecrets: ['stripeSecretKey'],
       // A guest's paid booking: its confirmation e-mail.
@@ -278,7 +278,7 @@ const apiRouteTable = [
     // Reconciles the order exactly as VerifyPaymentOrder does; settles its refunds (their records and
     // the order's payment transaction by Query).
     access: {
-      dynamodb: { actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
+      dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
       enqueuesCallbacks: true,
       providerSecrets: ['stripeSecretKey', 'stripeWebhookSecret'],
       sendsEmail: true,

@@ -82,8 +82,11 @@ export const keys = {
   /**
    * A plan's prices and restrictions of one month (`YYYY-MM`), by the plan's id (a UUID, so no
    * external id can run into another's): a stay reads one item a plan a month, whatever the history.
+   * Month first: every plan's months of a stay are one sort-key range (rateMonthsBetween).
    */
-  rateMonth: (clientId: string, ratePlanId: string, month: string) => ({ pk: `CLIENT#${clientId}`, sk: `RATES#${ratePlanId}#${month}` }),
+  rateMonth: (clientId: string, ratePlanId: string, month: string) => ({ pk: `CLIENT#${clientId}`, sk: `RATES#${month}#${ratePlanId}` }),
+  /** The sort-key range of every plan's months from `fromMonth` to `toMonth` (both `YYYY-MM`, included). */
+  rateMonthsBetween: (fromMonth: string, toMonth: string) => ({ from: `RATES#${fromMonth}#`, to: `RATES#${toMonth}#~` }),
   room: (clientId: string, roomId: string) => ({ pk: `CLIENT#${clientId}`, sk: `ROOM#${roomId}` }),
   roomPrefix: 'ROOM#',
   /** Guard item: one room per room number within a client. */

@@ -80,6 +80,25 @@ export async function getRateMonths(clientId: string, ratePlanIds: readonly stri
 
 export const rateMonthKey = monthId;
 
+/**
+ * Every plan's months from `fromMonth` to `toMonth` (one Query of a sort-key range, consistent):
+ * a stay's prices without knowing its plans first, so it runs beside the other reads of availability.
+ */
+export async function queryRateMonths(clientId: string, fromMonth: string, toMonth: string): Promise<Map<string, RateMonthRecord>> {
+  const range = keys.rateMonthsBetween(fromMonth, toMonth);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ':from': range.from, ':to': range.to },
+    ConsistentRead: true,
+  });
+  return new Map(
+    items.map((item) => {
+      const month = fromItem<RateMonthRecord>(item);
+      return [monthId(month.rate_plan_id, month.month), month];
+    }),
+  );
+}
+
 /** One month read again (consistent), after a concurrent write won. */
 export async function getRateMonth(clientId: string, ratePlanId: string, month: string): Promise<RateMonthRecord | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.rateMonth(clientId, ratePlanId, month), ConsistentRead: true }));

@@ -45,6 +45,7 @@ const benches: Bench[] = [
   { id: 'drain', title: 'Callback backlog drain', needsStack: true, run: async (c, s) => (await import('./callback-drain')).callbackDrain(c, s) },
   { id: 'replay', title: 'Replay of a backlog', needsStack: true, run: async (c, s) => (await import('./replay')).replay(c, s) },
   { id: 'guest-booking', title: 'Guest booking page', needsStack: true, run: async (c, s) => (await import('./guest-booking')).guestBooking(c, s) },
+  { id: 'rates', title: 'Rates per date', needsStack: true, run: async (c, s) => (await import('./rates')).rates(c, s) },
 ];
 
 async function main(): Promise<number> {

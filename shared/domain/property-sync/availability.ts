@@ -11,7 +11,7 @@ import { activeBookingsOverlapping } from '../../store/booking-store';
 import { openCheckoutHolds } from '../../store/guest-booking-store';
 import { byRoomNumber } from './room-order';
 import { listRatePlans } from '../../store/rate-store';
-import { type PlanOnStay, type PricedPlan, priceStay, publicPlan } from '../rates/stay-rates';
+import { type PlanOnStay, type PricedPlan, priceStay, publicPlan, stayMonths } from '../rates/stay-rates';
 
 export interface CategorySummary {
   external_category_id: string;
@@ -74,12 +74,13 @@ export async function findAvailableRooms(
   options: { refused?: (RoomView & { rate_plans: PricedPlan[] })[] } = {},
 ) {
   const window = { checkIn: query.check_in_date, checkOut: query.check_out_date };
-  const [rooms, categories, bookings, held, plans] = await Promise.all([
+  const [rooms, categories, bookings, held, plans, months] = await Promise.all([
     listRooms(clientId),
     listCategories(clientId),
     activeBookingsOverlapping(clientId, window),
     openCheckoutHolds(clientId, window, now),
     listRatePlans(clientId),
+    stayMonths(clientId, query.check_in_date, query.check_out_date),
   ]);
   const taken = new Set([...bookings.map((b) => b.room_id), ...held.map((h) => h.room_id)]);
   const categoriesByKey = categoryIndex(categories);
@@ -94,9 +95,9 @@ export async function findAvailableRooms(
         (query.room_type === undefined || room.room_type === query.room_type),
     )
     .sort(byRoomNumber);
-  const pricing = await priceStay(
-    clientId,
+  const pricing = priceStay(
     plans,
+    months,
     candidates.map((room) => ({ source: room.external_source, externalCategoryId: room.external_category_id })),
     { ...window, onlyPlan: query.external_rate_plan_id },
   );

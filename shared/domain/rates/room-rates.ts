@@ -9,14 +9,14 @@ import { listCategories } from '../../store/category-store';
 import { listRatePlans } from '../../store/rate-store';
 import type { RoomRecord } from '../../store/room-store';
 import { stayTotal } from '../bookings/rates';
-import { type PlanOnStay, priceStay } from './stay-rates';
+import { type PlanOnStay, priceStay, stayMonths } from './stay-rates';
 
 /** The room's plans for the stay, bookable first and cheapest first; undefined: its category has no active plans. */
 export async function roomStayPlans(clientId: string, room: RoomRecord, checkIn: string, checkOut: string): Promise<PlanOnStay[] | undefined> {
   if (!room.external_category_id) return undefined;
-  const [plans, categories] = await Promise.all([listRatePlans(clientId), listCategories(clientId)]);
+  const [plans, categories, months] = await Promise.all([listRatePlans(clientId), listCategories(clientId), stayMonths(clientId, checkIn, checkOut)]);
   const category = categories.find((c) => c.external_source === room.external_source && c.external_category_id === room.external_category_id);
-  const pricing = await priceStay(clientId, plans, [{ source: room.external_source, externalCategoryId: room.external_category_id }], { checkIn, checkOut });
+  const pricing = priceStay(plans, months, [{ source: room.external_source, externalCategoryId: room.external_category_id }], { checkIn, checkOut });
   return pricing.plansOf(room.external_source, room.external_category_id, category?.base_price ?? room.price);
 }
 

@@ -1,11 +1,11 @@
 /**
  * A stay priced on the rate plans of each category (docs/behaviour.md "Rates and restrictions per
- * date"): the active plans by Query (in parallel with the other reads of availability), then the
- * months the stay touches, one BatchGetItem for every plan of the categories asked about. What a
- * stay costs to read does not grow with the plans' history: a plan's month is one item.
+ * date"): the plans and every plan's months of the stay, two Queries that run beside the other
+ * reads of availability (stayMonths). What a stay costs to read does not grow with the plans'
+ * history: a plan's month is one item.
  */
-import { getRateMonths, type RateMonthRecord, type RatePlanRecord, rateMonthKey, type StoredRateDay } from '../../store/rate-store';
-import { dayOf, monthOf, monthsOf, type StayOnPlan, stayOnPlan, type StayOnPlanWithLimits } from './rate-days';
+import { queryRateMonths, type RateMonthRecord, type RatePlanRecord, rateMonthKey, type StoredRateDay } from '../../store/rate-store';
+import { dayOf, monthOf, type StayOnPlan, stayOnPlan, type StayOnPlanWithLimits } from './rate-days';
 
 /** A plan's stored day at a date, from the months read. */
 export function dayReader(months: Map<string, RateMonthRecord>, ratePlanId: string) {
@@ -38,16 +38,22 @@ export function byOffer(a: PricedPlan, b: PricedPlan): number {
   return a.total - b.total || a.external_rate_plan_id.localeCompare(b.external_rate_plan_id);
 }
 
+/** Every plan's months of the stay [checkIn, checkOut] (its check-out day's rules included). */
+export function stayMonths(clientId: string, checkIn: string, checkOut: string): Promise<Map<string, RateMonthRecord>> {
+  return queryRateMonths(clientId, monthOf(checkIn), monthOf(checkOut));
+}
+
 /**
- * Prices the stay [checkIn, checkOut) on the active plans of the given categories. With
- * `onlyPlan`, a category is priced on that plan alone, and one without it has no plan to sell.
+ * Prices the stay [checkIn, checkOut) on the active plans of the given categories, from the
+ * plans' months (stayMonths). With `onlyPlan`, a category is priced on that plan alone, and one
+ * without it has no plan to sell.
  */
-export async function priceStay(
-  clientId: string,
+export function priceStay(
   plans: readonly RatePlanRecord[],
+  months: Map<string, RateMonthRecord>,
   categories: readonly { source?: string; externalCategoryId?: string }[],
   stay: { checkIn: string; checkOut: string; onlyPlan?: string },
-): Promise<StayPricing> {
+): StayPricing {
   const wanted = new Set(categories.map((c) => categoryKey(c.source, c.externalCategoryId)));
   const byCategory = new Map<string, RatePlanRecord[]>();
   for (const plan of plans) {
@@ -55,8 +61,6 @@ export async function priceStay(
     if (!plan.active || !wanted.has(key)) continue;
     byCategory.set(key, [...(byCategory.get(key) ?? []), plan]);
   }
-  const priced = [...byCategory.values()].flat();
-  const months = await getRateMonths(clientId, priced.map((p) => p.id), priced.length ? monthsOf(stay.checkIn, stay.checkOut) : []);
   return {
     plansOf(source, externalCategoryId, fallbackPrice) {
       let ofCategory = byCategory.get(categoryKey(source, externalCategoryId));
