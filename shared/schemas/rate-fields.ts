@@ -10,3 +10,14 @@ export type Restriction = (typeof RESTRICTIONS)[number];
 /** Everything one update may set on a plan's day. */
 export const RATE_FIELDS = ['price', ...RESTRICTIONS] as const;
 export type RateField = (typeof RATE_FIELDS)[number];
+
+/** What a plan's day may hold, every field optional (unset: the neutral rule, the base price). */
+export interface RateValues {
+  price?: number;
+  min_stay_arrival?: number;
+  min_stay_through?: number;
+  max_stay?: number;
+  closed_to_arrival?: boolean;
+  closed_to_departure?: boolean;
+  stop_sell?: boolean;
+}

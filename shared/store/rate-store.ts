@@ -8,6 +8,7 @@ import { batchGet, batchPut, prefixRange, queryAll } from './batch';
 import { db, TABLE } from './dynamo';
 import { fromItem } from './items';
 import { keys } from './keys';
+import type { RateValues } from '../schemas/rate-fields';
 
 export interface RatePlanRecord {
   id: string;
@@ -26,14 +27,7 @@ export interface RatePlanRecord {
  * One day of a plan: the values set on it, the sequence each was set with (when the client sent
  * one), and who set it last (`sync`: the PMS; `operator`: the dashboard or the CLI).
  */
-export interface StoredRateDay {
-  price?: number;
-  min_stay_arrival?: number;
-  min_stay_through?: number;
-  max_stay?: number;
-  closed_to_arrival?: boolean;
-  closed_to_departure?: boolean;
-  stop_sell?: boolean;
+export interface StoredRateDay extends RateValues {
   seq?: Record<string, number>;
   by?: 'sync' | 'operator';
 }

@@ -4,25 +4,14 @@
  * values kept per plan, date and field with the sequence each was set with; a stay evaluated on
  * each plan as the contract lists its rules.
  */
+import type { RateUpdate } from '../../shared/receiver-kit';
 
 export const FIELDS = ['price', 'min_stay_arrival', 'min_stay_through', 'max_stay', 'closed_to_arrival', 'closed_to_departure', 'stop_sell'] as const;
 export type Field = (typeof FIELDS)[number];
 const WEEKDAY_NAMES = ['su', 'mo', 'tu', 'we', 'th', 'fr', 'sa'];
 
-export interface Update {
-  external_rate_plan_id: string;
-  date?: string;
-  date_from?: string;
-  date_to?: string;
-  days?: string[];
-  price?: number;
-  min_stay_arrival?: number;
-  min_stay_through?: number;
-  max_stay?: number;
-  closed_to_arrival?: boolean;
-  closed_to_departure?: boolean;
-  stop_sell?: boolean;
-}
+/** An update as a partner writes it: the receiver kit's type (the public contract), not the service's. */
+export type Update = RateUpdate;
 
 export interface Push {
   sequence?: number;
@@ -61,7 +50,7 @@ export class RatesModel {
       const from = update.date ?? update.date_from!;
       const to = update.date ?? update.date_to!;
       for (let date = from; date <= to; date = next(date)) {
-        if (update.days && !update.days.includes(WEEKDAY_NAMES[new Date(`${date}T00:00:00Z`).getUTCDay()]!)) continue;
+        if (update.days && !(update.days as string[]).includes(WEEKDAY_NAMES[new Date(`${date}T00:00:00Z`).getUTCDay()]!)) continue;
         const id = `${update.external_rate_plan_id}|${date}`;
         if (!before.has(id)) before.set(id, this.valuesAt(update.external_rate_plan_id, date));
         const dayMap = this.days.get(update.external_rate_plan_id)!;
