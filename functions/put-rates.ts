@@ -1,9 +1,9 @@
 import { findRoute } from '../definitions/routes';
 import { pushRates } from '../shared/domain/rates/push-rates';
 import { keyedHandler } from '../shared/http/handler';
-import { putRatesBody } from '../shared/schemas/rates';
+import { putRatesEnvelope } from '../shared/schemas/rates';
 
-export const handler = keyedHandler(findRoute('PutRates'), { body: putRatesBody }, async ({ principal, body, remainingTimeMs }) => {
+export const handler = keyedHandler(findRoute('PutRates'), { body: putRatesEnvelope }, async ({ principal, body, remainingTimeMs }) => {
   const { writes: _writes, ...result } = await pushRates(principal.clientId, body, { budget: { remainingMs: remainingTimeMs } });
   return { status: 200, body: result };
 });

@@ -86,6 +86,17 @@ export const putRatesBody = z.object({
   updates: z.array(rateUpdateInput).check(z.maxLength(MAX_UPDATES)),
 });
 
+/**
+ * What the handler checks of PUT rates: the envelope, and the number of updates (TOO_MANY_ITEMS).
+ * Each update is checked by the use case beside the rules that need the hotel's today, so every
+ * problem of the request is answered at once (shared/domain/rates/push-rates.ts).
+ */
+export const putRatesEnvelope = z.object({
+  external_source: identifier,
+  sequence: putRatesBody.shape.sequence,
+  updates: z.array(z.unknown()).check(z.maxLength(MAX_UPDATES)),
+});
+
 export const ratesQuery = z
   .object({
     external_source: identifier,
@@ -106,4 +117,5 @@ export type RatePlanInput = z.infer<typeof ratePlanInput>;
 export type RateUpdateInput = z.infer<typeof rateUpdateInput>;
 export type PutRatePlansBody = z.infer<typeof putRatePlansBody>;
 export type PutRatesBody = z.infer<typeof putRatesBody>;
+export type PutRatesEnvelope = z.infer<typeof putRatesEnvelope>;
 export type RatesQuery = z.infer<typeof ratesQuery>;

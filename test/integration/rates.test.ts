@@ -325,6 +325,20 @@ describe('refusals: the whole request, every problem, nothing written', () => {
     expect(await storedMonths(tenant)).toEqual([]);
   });
 
+  it('lists shape problems and date problems of one request together', async () => {
+    const response = await push(tenant, {
+      external_source: SOURCE,
+      updates: [
+        { external_rate_plan_id: 'BAR', date: fromToday(-3), price: 100 },
+        { external_rate_plan_id: 'BAR', date: fromToday(3), max_stay: -1 },
+        { external_rate_plan_id: 'GHOST', date: fromToday(800), price: 100 },
+      ],
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.map((d: { path: string }) => d.path)).toEqual(['updates[0].date', 'updates[1].max_stay', 'updates[2].date']);
+    expect(await storedMonths(tenant)).toEqual([]);
+  });
+
   it('refuses more than 500 updates and more than 20,000 plan-days with TOO_MANY_ITEMS at updates', async () => {
     const update = { external_rate_plan_id: 'BAR', date: fromToday(3), price: 100 };
     const many = await push(tenant, { external_source: SOURCE, updates: Array(501).fill(update) });

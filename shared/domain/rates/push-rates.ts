@@ -7,7 +7,8 @@
  */
 import { type ErrorDetail, errors } from '../../errors';
 import { addDays, nightsBetween } from '../../schemas/common';
-import { MAX_PLAN_DAYS, type PutRatesBody, RATE_HORIZON_DAYS, type RateUpdateInput } from '../../schemas/rates';
+import { zodDetails } from '../../http/error-envelope';
+import { MAX_PLAN_DAYS, type PutRatesEnvelope, RATE_HORIZON_DAYS, rateUpdateInput, type RateUpdateInput } from '../../schemas/rates';
 import { getClient } from '../../store/api-key-store';
 import { mapConcurrent } from '../../store/batch';
 import { isConditionFailure } from '../../store/items';
@@ -36,12 +37,21 @@ interface CheckedUpdate {
   to: string;
 }
 
-/** The dates of each update against the hotel's today: none ended, none past the horizon; a start in the past moves to today. */
-function checkDates(updates: readonly RateUpdateInput[], today: string): CheckedUpdate[] {
+/**
+ * Every update checked, its shape and its dates against the hotel's today (none ended, none past
+ * the horizon; a start in the past moves to today), every problem of the request in one refusal.
+ */
+function checkUpdates(raw: readonly unknown[], today: string): CheckedUpdate[] {
   const horizon = addDays(today, RATE_HORIZON_DAYS);
   const details: ErrorDetail[] = [];
   let planDays = 0;
-  const checked = updates.map((update, i) => {
+  const checked = raw.flatMap((value, i) => {
+    const parsed = rateUpdateInput.safeParse(value);
+    if (!parsed.success) {
+      details.push(...zodDetails(parsed.error, ['updates', i]));
+      return [];
+    }
+    const update = parsed.data;
     const single = update.date !== undefined;
     const from = update.date ?? update.date_from!;
     const to = update.date ?? update.date_to!;
@@ -50,7 +60,7 @@ function checkDates(updates: readonly RateUpdateInput[], today: string): Checked
     else if (to > horizon) details.push({ path: endField, message: `is more than ${RATE_HORIZON_DAYS} days after the hotel's today (${today})` });
     const start = from < today ? today : from;
     planDays += Math.max(0, nightsBetween(start, to) + 1);
-    return { update, from: start, to };
+    return [{ update, from: start, to }];
   });
   if (details.length) throw errors.validation(details);
   if (planDays > MAX_PLAN_DAYS) throw errors.tooManyPlanDays(MAX_PLAN_DAYS);
@@ -65,16 +75,16 @@ interface MonthEdits {
 
 export async function pushRates(
   clientId: string,
-  body: PutRatesBody,
+  body: PutRatesEnvelope,
   options: { now?: Date; budget?: TimeBudget; by?: 'sync' | 'operator' } = {},
 ): Promise<RatesResult & { writes: number }> {
   const { now = new Date(), budget = UNLIMITED_TIME, by = 'sync' } = options;
   const source = body.external_source;
   const [client, plans] = await Promise.all([getClient(clientId), listRatePlans(clientId)]);
-  const checked = checkDates(body.updates, localDate(client ? timeZoneOf(client) : 'UTC', now));
+  const checked = checkUpdates(body.updates, localDate(client ? timeZoneOf(client) : 'UTC', now));
 
   const planIds = new Map(plans.filter((p) => p.external_source === source).map((p) => [p.external_rate_plan_id, p.id]));
-  const unknown = body.updates.flatMap((u, i) =>
+  const unknown = checked.map((c) => c.update).flatMap((u, i) =>
     planIds.has(u.external_rate_plan_id)
       ? []
       : [{ path: `updates[${i}].external_rate_plan_id`, message: `no rate plan ${u.external_rate_plan_id} of ${source} has been synced` }],
