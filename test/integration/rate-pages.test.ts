@@ -105,6 +105,14 @@ describe('the guest page', () => {
     const { orders } = await clientOrdersPage(clientId, { limit: 5 });
     expect(orders).toHaveLength(1);
     expect(orders[0]).toMatchObject({ amount_minor: 30_000, currency: 'USD', context: { external_rate_plan_id: 'BAR', service_room_id: roomId } });
+
+    // Declined on the checkout: "Try again" keeps the plan (and its total), not the cheapest one.
+    const left = await fetch(posted.location!, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=failed' });
+    const verify = await fetch(new URL(left.headers.get('location')!, stack.url), { redirect: 'manual' });
+    const landed = new URL(verify.headers.get('location')!);
+    const declined = await get(`${landed.pathname}${landed.search}`);
+    expect(textOf(declined.html)).toContain('Try again 300.00 USD for 2 nights');
+    expect(declined.html).toContain('<input type="hidden" name="rate_plan" value="BAR"/>');
   });
 
   it('refuses a plan that does not take the stay: the rooms again, with a notice', async () => {
