@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInOperator, textOf } from '../support/dashboard-client';
 import { postForm } from '../support/form-post';
+import { paidRoomBooking } from '../support/paid-orders';
 import { addDays, rateSync, weekdayAhead } from '../support/rate-fixtures';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -141,5 +142,27 @@ describe('the reception desk', () => {
     const id = created.location!.match(/([0-9a-f-]{36})$/)![1]!;
     const { getBooking } = await import('../../shared/store/booking-store');
     expect(await getBooking(clientId, id)).toMatchObject({ total_amount: 200, room_id: roomId });
+  });
+});
+
+describe('assigning a room to a booking already sold', () => {
+  it('offers a free room whatever its plans say: rules of stay govern sales, not a paid booking', async () => {
+    const staff = await signedInOperator(stack, clientId, 'staff');
+    const { key: paymentKey } = await stack.issueKey(clientId, 'payment');
+    // One night from Friday: the single's plan wants 3 nights arriving then, so it is not sold...
+    const oneNight = { check_in_date: FRI, check_out_date: SAT };
+    const offered = await stack.request('GET', `/api/v1/property-sync/availability?check_in_date=${FRI}&check_out_date=${SAT}&guests=1&external_category_id=sgl`, {
+      key: (await rateSync(stack, clientId)).key,
+    });
+    expect(offered.body.available_rooms).toEqual([]);
+    // ...but a paid booking awaiting a room may be given it.
+    const { sync } = await paidRoomBooking(stack, { clientId, syncKey: '', syncKeyId: '', paymentKey, paymentKeyId: '' }, oneNight, { amountMinor: 6_000, currency: 'USD' });
+    expect(sync.room_assignment).toBe('manual');
+    const form = await staff.get(`/dashboard/bookings/${sync.booking_id}/assign`);
+    expect(form.status).toBe(200);
+    expect(textOf(form.text)).toContain('21');
+    const single = (await import('../../shared/store/room-store')).listRooms;
+    const rooms = await single(clientId);
+    expect(form.text).toContain(`value="${rooms.find((r) => r.room_number === '21')!.id}"`);
   });
 });

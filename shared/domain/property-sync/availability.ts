@@ -71,7 +71,11 @@ export async function findAvailableRooms(
   clientId: string,
   query: AvailabilityQuery & { external_rate_plan_id?: string },
   now = new Date(),
-  options: { refused?: (RoomView & { rate_plans: PricedPlan[] })[] } = {},
+  options: {
+    refused?: (RoomView & { rate_plans: PricedPlan[] })[];
+    /** false: every free room, whatever its plans say (a room for a booking already sold: "Assign room"). */
+    restrictions?: false;
+  } = {},
 ) {
   const window = { checkIn: query.check_in_date, checkOut: query.check_out_date };
   const [rooms, categories, bookings, held, plans, months] = await Promise.all([
@@ -106,7 +110,7 @@ export async function findAvailableRooms(
     const view = toRoomView(room, categoriesByKey);
     const offers = pricing.plansOf(room.external_source, room.external_category_id, view.category?.base_price ?? room.price);
     if (!offers) return [view];
-    if (offers.some((plan) => plan.bookable)) return [{ ...view, rate_plans: offers.map(publicPlan) }];
+    if (options.restrictions === false || offers.some((plan) => plan.bookable)) return [{ ...view, rate_plans: offers.map(publicPlan) }];
     // Free, but no plan takes the stay: the guest page says why.
     options.refused?.push({ ...view, rate_plans: offers });
     return [];
