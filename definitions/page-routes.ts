@@ -90,6 +90,22 @@ export const dashboardRoomsPages: readonly Route[] = /* @__PURE__ */ pageRoutes(
   ],
 });
 
+/** The pages of DashboardRates. */
+export const dashboardRatesPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardRates',
+  handler: 'dashboard-rates',
+  auth: { kind: 'dashboard', role: 'staff' },
+  // Plans and categories by Query, the plan-months of the window by BatchGetItem; an admin's range
+  // as PUT rates writes it (the client by GetItem; each changed month by conditional PutItem, read
+  // again by GetItem when a push won), and its audit entry (CLIENT#).
+  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem'], writes: ['CLIENT#'] } },
+  description: 'Dashboard rates: prices and rules of stay by category, plan and night; an admin sets a range',
+  routes: [
+    ['DashboardRates', 'GET', '/dashboard/rates'],
+    ['DashboardSetRates', 'POST', '/dashboard/rates'],
+  ],
+});
+
 /** The pages of DashboardBookings. */
 export const dashboardBookingsPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
   function: 'DashboardBookings',
@@ -259,7 +275,7 @@ export const dashboardSecurityPages: readonly Route[] = /* @__PURE__ */ pageRout
  * The hotel dashboard: server-rendered pages for a client's operators, behind their Cognito
  * session (shared/dashboard/). Every action calls the use case the ops CLI calls.
  */
-export const dashboardRoutes: readonly Route[] = /* @__PURE__ */ [dashboardSessionPages, dashboardOverviewPages, dashboardRoomsPages, dashboardBookingsPages, dashboardBookingChangesPages, dashboardBookingRefundsPages, dashboardPaymentsPages, dashboardDeliveriesPages, dashboardIntegrationsPages, dashboardAuditPages, dashboardSecurityPages].flat();
+export const dashboardRoutes: readonly Route[] = /* @__PURE__ */ [dashboardSessionPages, dashboardOverviewPages, dashboardRoomsPages, dashboardRatesPages, dashboardBookingsPages, dashboardBookingChangesPages, dashboardBookingRefundsPages, dashboardPaymentsPages, dashboardDeliveriesPages, dashboardIntegrationsPages, dashboardAuditPages, dashboardSecurityPages].flat();
 
 /** The pages of GuestBooking. */
 export const guestBookingPages: readonly Route[] = /* @__PURE__ */ pageRoutes({

@@ -35,7 +35,8 @@ export const verifyPaymentOrderRoute = {
   // active stays on gsi2; the settled order, booking and deliveries in a transaction of Puts;
   // each delivery moved to its resend-after time on the due index by UpdateItem once enqueued. Never a delete.
   access: {
-    dynamodb: { actions: ['GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
+    // Query: the rate plans of the room's category and their months (the rate check).
+    dynamodb: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], queries: ['gsi2'], writes: SETTLEMENT_WRITES },
     enqueuesCallbacks: true,
     providerSecrets: ['stripeSecretKey'],
     // A guest's paid booking: its confirmation e-mail.

@@ -1,6 +1,7 @@
 /**
- * The property sync routes (Area A): a PMS pushes categories, rooms, bookings and check-ins, reads
- * availability and cancels the bookings the service made. Each route is its own constant, so a
+ * The property sync routes (Area A): a PMS pushes categories, rooms, bookings, check-ins, rate
+ * plans and their prices and rules per date, reads availability and rates, and cancels the
+ * bookings the service made. Each route is its own constant, so a
  * function's bundle carries its own route's definition and not the route table's
  * (test/unit/bundles.test.ts); definitions/routes.ts gathers them into the table.
  */
@@ -84,7 +85,8 @@ export const getAvailabilityRoute = {
   path: '/api/v1/property-sync/availability',
   handler: 'get-availability',
   auth: { kind: 'sync', scope: 'availability:read' },
-  // Rooms and categories by Query; the client's active stays on gsi1.
+  // Rooms, categories, rate plans and the plans' months of the stay by Query; the client's
+  // active stays on gsi1.
   access: { dynamodb: { actions: ['Query'], queries: ['gsi1'] } },
   description: 'Rooms available for a stay range',
 } as const satisfies Route;
@@ -108,4 +110,54 @@ export const cancelServiceBookingRoute = {
   description: 'Cancel a booking the service made (guest, reception, paid order)',
 } as const satisfies Route;
 
-export const propertySyncRouteTable = [putRoomCategoriesRoute, putRoomsRoute, putBookingsRoute, putCheckinsRoute, getAvailabilityRoute, cancelServiceBookingRoute] as const satisfies readonly Route[];
+export const putRatePlansRoute = {
+  id: 'PutRatePlans',
+  method: 'PUT',
+  path: '/api/v1/property-sync/rate-plans',
+  handler: 'put-rate-plans',
+  auth: { kind: 'sync', scope: 'rates:write' },
+  idempotent: true,
+  timeoutSeconds: 28,
+  // Categories and plans by Query; the changed plans by BatchWriteItem.
+  access: { dynamodb: { actions: ['Query', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] } },
+  description: 'Create or update rate plans of room categories',
+} as const satisfies Route;
+
+export const putRatesRoute = {
+  id: 'PutRates',
+  method: 'PUT',
+  path: '/api/v1/property-sync/rates',
+  handler: 'put-rates',
+  auth: { kind: 'sync', scope: 'rates:write' },
+  idempotent: true,
+  timeoutSeconds: 28,
+  // The client (its time zone) by GetItem, plans by Query, the plan-months by BatchGetItem; each
+  // changed month by conditional PutItem, read again by GetItem when a concurrent push won.
+  access: {
+    dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], writes: ['CLIENT#', 'IDEMPOTENCY#'], deletes: ['IDEMPOTENCY#'] },
+  },
+  description: 'Push prices and restrictions per date (deltas)',
+} as const satisfies Route;
+
+export const getRatesRoute = {
+  id: 'GetRates',
+  method: 'GET',
+  path: '/api/v1/property-sync/rates',
+  handler: 'get-rates',
+  auth: { kind: 'sync', scope: 'rates:read' },
+  // Plans and categories by Query; the plan-months of the range by BatchGetItem.
+  access: { dynamodb: { actions: ['Query', 'BatchGetItem'] } },
+  description: 'Read back prices and restrictions per date',
+} as const satisfies Route;
+
+export const propertySyncRouteTable = [
+  putRoomCategoriesRoute,
+  putRoomsRoute,
+  putBookingsRoute,
+  putCheckinsRoute,
+  getAvailabilityRoute,
+  putRatePlansRoute,
+  putRatesRoute,
+  getRatesRoute,
+  cancelServiceBookingRoute,
+] as const satisfies readonly Route[];

@@ -18,14 +18,14 @@ import type { RouteAccess } from './route-access';
 
 export { matchPath } from './path-match';
 
-export { DELIVERY_SCOPES, type DeliveryScope, KEY_SCOPES, type KeyKind, SYNC_SCOPES, type SyncScope } from './scopes';
-import type { DeliveryScope, KeyKind, SyncScope } from './scopes';
+export { DELIVERY_SCOPES, type DeliveryScope, KEY_SCOPES, type KeyKind, RATE_SCOPES, type RateScope, SYNC_SCOPES, type SyncScope } from './scopes';
+import type { DeliveryScope, KeyKind, RateScope, SyncScope } from './scopes';
 
 /** Who may open a dashboard page: every operator of the client, or its admins only. */
 export type OperatorAccess = 'staff' | 'admin';
 
 export type RouteAuth =
-  | { kind: 'sync'; scope: SyncScope }
+  | { kind: 'sync'; scope: SyncScope | RateScope }
   | { kind: 'payment' }
   /** Either kind of key, with this scope: the deliveries API (each key sees its own kind's deliveries). */
   | { kind: 'key'; scope: DeliveryScope }

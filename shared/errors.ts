@@ -107,6 +107,10 @@ export const errors = {
       'Retry-After': '2',
     }),
 
+  // ---- rates and restrictions per date
+  tooManyPlanDays: (max: number) =>
+    fail('TOO_MANY_ITEMS', `At most ${max} plan-days are accepted in one request`, [{ path: 'updates', message: `more than ${max} plan-days` }]),
+
   // ---- payment orders and providers
   invalidAmount: (max: number) => fail('INVALID_AMOUNT', `amount_minor must be a whole number from 1 to ${max} in the smallest currency unit`),
   invalidCurrency: () => fail('UNSUPPORTED_CURRENCY', 'currency must be a supported uppercase ISO 4217 code'),
@@ -241,6 +245,7 @@ export const errors = {
   formNotUrlEncoded: () => fail('UNSUPPORTED_MEDIA_TYPE', 'Forms are sent as application/x-www-form-urlencoded'),
   crossSiteForm: () => fail('FORBIDDEN', 'This form was not sent from the dashboard itself, so nothing was done.'),
   integrationsAdminOnly: () => fail('FORBIDDEN', 'Only an admin of your hotel can open Integrations.'),
+  ratesAdminOnly: () => fail('FORBIDDEN', 'Only an admin of your hotel can set rates.'),
 };
 
 export type ErrorName = keyof typeof errors;

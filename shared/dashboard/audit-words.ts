@@ -72,6 +72,14 @@ export function auditSentence(entry: AuditEntry, context: AuditWordsContext = {}
       const price = typeof c.price === 'number' && context.currency ? formatPrice(c.price, context.currency) : str(c.price);
       return `Added room ${str(c.room_number)}${c.room_type ? ` (${str(c.room_type)})` : ''}${price ? `, ${price} a night` : ''}${c.max_occupancy ? `, for up to ${str(c.max_occupancy)} guests` : ''}`;
     }
+    case 'rates.set': {
+      const price = typeof c.price === 'number' && context.currency ? formatPrice(c.price, context.currency) : str(c.price);
+      const set = [
+        price ? `${price} a night` : '',
+        ...['min_stay_arrival', 'min_stay_through', 'max_stay', 'closed_to_arrival', 'closed_to_departure', 'stop_sell'].filter((f) => c[f] !== undefined).map((f) => `${actionWords(f).toLowerCase()} ${str(c[f])}`),
+      ].filter(Boolean);
+      return `Set rates of ${str(c.external_rate_plan_id)} from ${str(c.date_from)} to ${str(c.date_to)}${c.days ? ` (${str(c.days)})` : ''}: ${set.join(', ')}; ${str(c.days_changed)} nights changed`;
+    }
     case 'key.create':
       return `Created a ${str(c.kind)} key${c.name ? ` "${str(c.name)}"` : ''}${c.scopes ? ` for ${str(c.scopes).split(' ').join(', ')}` : ''}${c.origins ? ` for ${str(c.origins).split(' ').join(', ')}` : ''}`;
     case 'key.revoke':

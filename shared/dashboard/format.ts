@@ -70,3 +70,8 @@ export function formatPrice(amountMajor: number | null | undefined, currency: st
   const digits = minorUnits(currency);
   return `${new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amountMajor)} ${currency}`;
 }
+
+/** A calendar date in a table cell: "Fri 4 Dec". */
+export function formatDayShort(date: string): string {
+  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`)).replace(',', '');
+}

@@ -12,11 +12,12 @@ import type { Notice } from './notice';
  * A navigation entry's key; `security` is the header's link to the operator's own Security page,
  * `search` the header's search box's page.
  */
-export type NavKey = 'overview' | 'rooms' | 'bookings' | 'payments' | 'deliveries' | 'integrations' | 'audit' | 'security' | 'search';
+export type NavKey = 'overview' | 'rooms' | 'rates' | 'bookings' | 'payments' | 'deliveries' | 'integrations' | 'audit' | 'security' | 'search';
 
 export const NAV: readonly { key: NavKey; label: string; path: string }[] = [
   { key: 'overview', label: 'Overview', path: '/dashboard' },
   { key: 'rooms', label: 'Rooms', path: '/dashboard/rooms' },
+  { key: 'rates', label: 'Rates', path: '/dashboard/rates' },
   { key: 'bookings', label: 'Bookings', path: '/dashboard/bookings' },
   { key: 'payments', label: 'Payments', path: '/dashboard/payments' },
   { key: 'deliveries', label: 'Deliveries', path: '/dashboard/deliveries' },

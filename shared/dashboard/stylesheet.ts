@@ -65,6 +65,11 @@ code.secret { word-break: break-all; font-size: .95rem; background: #fff; paddin
 .chart svg { width: 100%; height: auto; }
 .grid td.booked { background: #0b5cad; color: #fff; text-align: center; }
 .grid td.free { text-align: center; color: var(--muted); }
+.rates thead th { white-space: nowrap; font-size: .85rem; }
+.rates td { font-size: .85rem; text-align: right; white-space: nowrap; vertical-align: top; }
+.rates td.base { color: var(--muted); }
+.rates td.closed { background: #f6d6d6; }
+.rates td small { display: block; color: var(--ink); }
 .status-failed, .status-needs_review { color: var(--bad); font-weight: 600; }
 .status-delivered, .status-paid { color: var(--ok); font-weight: 600; }
 .filters { display: flex; flex-wrap: wrap; gap: 0 1rem; align-items: flex-end; margin-bottom: .4rem; }

@@ -129,7 +129,7 @@ async function TryAgain({ page, client, request }: { page: GuestBookingPage; cli
   let offered: OfferedRoom | undefined;
   let stayStillValid = true;
   try {
-    offered = retry ? await offeredRoom(client.client_id, retry.stay, retry.room_id, request.now) : undefined;
+    offered = retry ? await offeredRoom(client.client_id, retry.stay, retry.room_id, request.now, retry.rate_plan) : undefined;
   } catch (error) {
     correctable(error);
     stayStillValid = false;
@@ -161,6 +161,7 @@ async function TryAgain({ page, client, request }: { page: GuestBookingPage; cli
       </p>
       <form method="post" action={request.links.to(bookPath(client.client_id, '/bookings'))}>
         <input type="hidden" name="room_id" value={retry.room_id} />
+        {retry.rate_plan ? <input type="hidden" name="rate_plan" value={retry.rate_plan} /> : null}
         <input type="hidden" name="check_in" value={retry.stay.check_in} />
         <input type="hidden" name="check_out" value={retry.stay.check_out} />
         <input type="hidden" name="guests" value={String(retry.stay.guests)} />

@@ -24,6 +24,12 @@ import { GuestPage } from './layout';
 import { correctable, type Errors, errorsOf, fromQuery, GUEST_FIELDS, type GuestField, hasErrors, isOutcome, type Request, stayQuery, stayValues } from './page-forms';
 import { searchPage, stayOr } from './search-page';
 import { bookPath } from './urls';
+import { formatDayShort } from '../dashboard/format';
+
+function splitOffer(offer: string): [string, string | undefined] {
+  const at = offer.indexOf('~');
+  return at < 0 ? [offer.trim(), undefined] : [offer.slice(0, at).trim(), offer.slice(at + 1)];
+}
 
 const ROOM_TAKEN = 'Sorry, that room is no longer available for these dates: someone else booked it. Please choose another room.';
 
@@ -34,7 +40,7 @@ function detailsPage(
   offered: OfferedRoom,
   form: { values?: Partial<Record<GuestField, string>>; errors?: Errors<GuestField> } = {},
 ) {
-  const { room, category, currency, nights } = offered;
+  const { room, category, currency, nights, plan } = offered;
   const values = form.values ?? {};
   const errors = form.errors ?? {};
   const total = money(room.total, currency);
@@ -51,7 +57,12 @@ function detailsPage(
             ['Check-in', checkInDay(client, stay.check_in)],
             ['Check-out', day(stay.check_out)],
             ['Guests', String(stay.guests)],
-            ['Per night', money(room.price, currency)],
+            ...(plan
+              ? ([
+                  ['Rate', plan.name],
+                  ['Per night', plan.nights.map((night) => `${formatDayShort(night.date)}: ${money(night.price, currency)}`).join(', ')],
+                ] as const)
+              : ([['Per night', money(room.price, currency)]] as const)),
             ['Total', `${total} for ${plural(nights, 'night')}`],
             ...(taxes ? [['Taxes', client.taxes_included ? 'Included in the price' : 'Not included in the price'] as const] : []),
           ]}
@@ -66,6 +77,7 @@ function detailsPage(
         <h2 id="guest">Guest</h2>
         <form method="post" action={request.links.to(bookPath(client.client_id, '/bookings'))} novalidate aria-labelledby="guest">
           <input type="hidden" name="room_id" value={room.room_id} />
+          {plan ? <input type="hidden" name="rate_plan" value={plan.external_rate_plan_id} /> : null}
           <input type="hidden" name="check_in" value={stay.check_in} />
           <input type="hidden" name="check_out" value={stay.check_out} />
           <input type="hidden" name="guests" value={String(stay.guests)} />
@@ -98,7 +110,9 @@ export const detailsAction: PublicPageAction = async (request) => {
   const values = stayValues(fromQuery(request.query));
   const stay = await stayOr(request, client, values);
   if (isOutcome(stay)) return stay;
-  const offered = await offeredRoom(client.client_id, stay, (request.query.room_id ?? '').trim(), request.now);
+  // A room sold on rate plans comes with its plan: `offer` = `<room_id>~<external_rate_plan_id>`.
+  const [roomId, ratePlanId] = request.query.offer ? splitOffer(request.query.offer) : [(request.query.room_id ?? '').trim(), undefined];
+  const offered = await offeredRoom(client.client_id, stay, roomId, request.now, ratePlanId);
   if (!offered) return { html: await searchPage(request, client, { values, stay, notice: ROOM_TAKEN }), status: 409 };
   return { html: detailsPage(request, client, stay, offered) };
 };
@@ -116,10 +130,11 @@ export const createAction: PublicPageAction = async (request) => {
   const stay = await stayOr(request, client, stayTyped);
   if (isOutcome(stay)) return stay;
   const roomId = (form.get('room_id') ?? '').trim();
+  const ratePlanId = form.get('rate_plan') || undefined;
   const values = Object.fromEntries(GUEST_FIELDS.map((f) => [f, (form.get(f) ?? '').trim()])) as Record<GuestField, string>;
   const guest = { name: values.name, email: values.email, ...(values.phone ? { phone: values.phone } : {}) };
   // A form rendered before the attempt field existed has none: each submit is a booking of its own.
-  const input = { room_id: roomId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp };
+  const input = { room_id: roomId, rate_plan: ratePlanId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp };
   const clientId = client.client_id;
   try {
     if (form.get('pay') === 'at_property') {
@@ -130,7 +145,7 @@ export const createAction: PublicPageAction = async (request) => {
     return { redirect: checkout_url };
   } catch (thrown) {
     const error = correctable(thrown);
-    const offered = await offeredRoom(clientId, stay, roomId, request.now);
+    const offered = await offeredRoom(clientId, stay, roomId, request.now, ratePlanId);
     if (error.status === 409 || !offered) {
       return { html: await searchPage(request, client, { values: stayTyped, stay, notice: ROOM_TAKEN }), status: 409 };
     }

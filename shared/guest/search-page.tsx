@@ -14,6 +14,9 @@ import { AboutCategory, money, plural, taxesLine } from './hotel-info';
 import { Alert, GuestPage } from './layout';
 import { correctable, type Errors, errorsOf, fromQuery, hasErrors, isOutcome, type Request, STAY_FIELDS, type StayField, stayValues } from './page-forms';
 import { bookPath } from './urls';
+import { formatDayShort } from '../dashboard/format';
+import { rateRuleInWords } from './rate-words';
+import type { OfferedRoomFigures, RefusedCategory } from '../domain/guest-booking/room-search';
 
 function StayForm({ request, client, values, errors }: { request: Request; client: GuestClient; values: Record<StayField, string>; errors: Errors<StayField> }) {
   // The date picker starts at the hotel's today; the service still checks every date it is sent.
@@ -37,6 +40,48 @@ function StayForm({ request, client, values, errors }: { request: Request; clien
   );
 }
 
+/** A room sold on rate plans: each plan the stay can be booked on, its price each night and its total, cheapest first. */
+function RoomPlans({ room, id, currency }: { room: OfferedRoomFigures; id: string; currency: string }) {
+  return (
+    <li class="planned">
+      <p id={id}>
+        Room {room.room_number}, {room.room_type}, up to {plural(room.max_occupancy, 'guest')}
+      </p>
+      <ul class="plans" aria-label={`Rates: room ${room.room_number}`}>
+        {room.plans!.map((plan, p) => (
+          <li>
+            <p id={`${id}p${p + 1}`}>
+              <b>{plan.name}</b>
+              <br />
+              {plan.nights.map((night) => `${formatDayShort(night.date)}: ${money(night.price, currency)}`).join(', ')}
+              <br />
+              <b>{money(plan.total, currency)}</b> in total
+            </p>
+            {/* The room and the plan in one value: a button sends one (the details page reads both). */}
+            <button name="offer" value={`${room.room_id}~${plan.external_rate_plan_id}`} aria-describedby={`${id} ${id}p${p + 1}`}>
+              Book {plan.name}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+/** Room types free for the dates that cannot be booked for this stay, and why, in words. */
+function Refusals({ refused }: { refused: RefusedCategory[] }) {
+  if (!refused.length) return null;
+  return (
+    <div class="notice" role="note" aria-label="Rooms not bookable for this stay">
+      {refused.map((category) => (
+        <p>
+          <b>{category.name}:</b> {[...new Set(category.blocked_by.map((rule, i) => rateRuleInWords(rule.restriction, rule.date, category.limits[i]!)))].join('. ')}.
+        </p>
+      ))}
+    </div>
+  );
+}
+
 function Results({ request, client, stay, result }: { request: Request; client: GuestClient; stay: StayQuery; result: RoomSearch }) {
   const count = result.categories.reduce((n, c) => n + c.rooms.length, 0);
   const taxes = taxesLine(client);
@@ -47,6 +92,7 @@ function Results({ request, client, stay, result }: { request: Request; client: 
       <p class="muted">
         {day(stay.check_in)} to {day(stay.check_out)}: {plural(result.nights, 'night')}, {plural(stay.guests, 'guest')}.
       </p>
+      <Refusals refused={result.refused} />
       {count === 0 ? (
         <p>No room is free for these dates and guests. Please try other dates.</p>
       ) : (
@@ -66,7 +112,9 @@ function Results({ request, client, stay, result }: { request: Request; client: 
                 <ul class="rooms" aria-label={`Rooms: ${category.name}`}>
                   {category.rooms.map((room) => {
                     const id = `r${++index}`;
-                    return (
+                    return room.plans ? (
+                      <RoomPlans room={room} id={id} currency={result.currency} />
+                    ) : (
                       <li>
                         <p id={id}>
                           Room {room.room_number}, {room.room_type}, up to {plural(room.max_occupancy, 'guest')}

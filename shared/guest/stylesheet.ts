@@ -38,6 +38,10 @@ ul.rooms{list-style:none;margin:0;padding:0}
 .rooms li{display:flex;align-items:center;justify-content:space-between;gap:.8rem;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.6rem .8rem;margin-bottom:.5rem}
 .rooms p{margin:0;min-width:0;overflow-wrap:anywhere}
 .rooms button{flex:none}
+.rooms li.planned{display:block}
+ul.plans{list-style:none;margin:.5rem 0 0;padding:0}
+.plans li{flex-wrap:wrap;margin-bottom:.4rem}
+.plans button{max-width:100%;white-space:normal}
 .category{margin-bottom:1.2rem}
 .about{margin:.2rem 0 .5rem}
 ul.amenities{list-style:none;display:flex;flex-wrap:wrap;gap:.3rem;margin:0 0 .6rem;padding:0}

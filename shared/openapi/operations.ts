@@ -26,6 +26,7 @@ import {
 } from '../schemas/responses';
 import { classic } from './classic';
 import { DELIVERY_OPERATIONS } from './delivery-operations';
+import { RATE_OPERATIONS } from './rate-operations';
 import type { ErrorCode } from './error-codes';
 import { examples, LOCAL, ORDER_REF, SANDBOX_REF } from './examples';
 import type { AnySchema } from './schemas';
@@ -93,6 +94,7 @@ const syncWrite = (
 
 export const OPERATIONS: Record<string, Operation> = {
   ...DELIVERY_OPERATIONS,
+  ...RATE_OPERATIONS,
   PutRoomCategories: {
     ...syncWrite(
       categorySyncResult,

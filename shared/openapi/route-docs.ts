@@ -39,6 +39,26 @@ const ROUTE_DOCS: Record<DocumentedRouteId, RouteDocs> = {
     description:
       'Rooms that are active, have `max_occupancy >= guests`, and have no active booking of any origin (synced, reception, paid order) with check-in before the requested check-out and check-out after the requested check-in. Optional filters narrow the rooms. A room held by an open guest checkout on the booking page (30 minutes from the moment the checkout opens, as long as the checkout can be paid) is not available either. Rooms come in natural room-number order; `categories` counts the available rooms per synced category.',
   },
+  PutRatePlans: {
+    summary: 'Upsert rate plans',
+    description:
+      'Creates or updates rate plans by `external_source` + `external_rate_plan_id`. A plan belongs to one synced room category (`external_category_id`, else **422** `UNKNOWN_REFERENCE`); a category may have several. The whole request is validated before anything is written; plans whose stored content is identical are not rewritten. A plan with `active: false` is not sold.',
+  },
+  PutRates: {
+    summary: 'Push prices and restrictions per date',
+    description: [
+      'Sets the price of a night and the rules of stay of a plan for a date or a range of dates (`days` narrows a range to those weekdays), as deltas: a field left out is left as it is. Updates apply in array order; a later one wins.',
+      '',
+      '- `sequence` (optional, e.g. your change-log id): a value written with a higher sequence is never overwritten by a lower one; such days are counted in `days_stale`.',
+      '- The whole request is validated before anything is written, every problem listed in `details[].path` (such as `updates[4].max_stay`). A range ending before the hotel\'s today, or a date more than 730 days after it: **400**; a range starting before today is clamped to today. At most 500 updates and 20,000 plan-days: **400** `TOO_MANY_ITEMS`. A plan not synced: **422** `UNKNOWN_REFERENCE`.',
+      '- `days_changed`, `days_unchanged`, `days_stale` count plan-days by their values after the whole request. Pushing the same values again writes nothing.',
+    ].join('\n'),
+  },
+  GetRates: {
+    summary: 'Read back prices and restrictions per date',
+    description:
+      'Every date of the range (both ends included, at most 366 days) for each plan of `external_source`, or the one named: the price (`price_source: "base"` where no price was pushed: the category\'s `base_price`, or null) and every rule at its value (unset: `min_stay_* 1`, `max_stay 0` (none), flags false).',
+  },
   CancelServiceBooking: {
     summary: 'Cancel a booking the service made',
     description: [

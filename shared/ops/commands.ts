@@ -14,6 +14,7 @@ import { keyCommands } from './commands/keys';
 import { operatorCommands } from './commands/operators';
 import { orderCommands } from './commands/orders';
 import { providerCommands } from './commands/providers';
+import { rateCommands } from './commands/rates';
 import { roomCommands } from './commands/rooms';
 
 export const commands: readonly Command[] = [
@@ -21,6 +22,7 @@ export const commands: readonly Command[] = [
   ...operatorCommands,
   ...keyCommands,
   ...roomCommands,
+  ...rateCommands,
   ...endpointCommands,
   ...bookingCommands,
   ...orderCommands,

@@ -250,3 +250,60 @@ export async function handleDelivery(
   await options.store.put(deliveryId, reply);
   return reply;
 }
+
+// ---- Rates and restrictions per date: what a PMS sends and reads back (docs/behaviour.md)
+
+export type Weekday = 'mo' | 'tu' | 'we' | 'th' | 'fr' | 'sa' | 'su';
+export type RateRestriction = 'min_stay_arrival' | 'min_stay_through' | 'max_stay' | 'closed_to_arrival' | 'closed_to_departure' | 'stop_sell';
+
+/** One update of `PUT /api/v1/property-sync/rates`: `date`, or `date_from` and `date_to`; a field left out is left as it is. */
+export interface RateUpdate {
+  external_rate_plan_id: string;
+  date?: string;
+  date_from?: string;
+  date_to?: string;
+  days?: Weekday[];
+  price?: number;
+  min_stay_arrival?: number;
+  min_stay_through?: number;
+  max_stay?: number;
+  closed_to_arrival?: boolean;
+  closed_to_departure?: boolean;
+  stop_sell?: boolean;
+}
+
+export interface PutRatesRequest {
+  external_source: string;
+  /** Your change-log id: a value set with a higher one is never overwritten by a lower one. */
+  sequence?: number;
+  updates: RateUpdate[];
+}
+
+export interface PutRatesResponse {
+  external_source: string;
+  received: number;
+  days_changed: number;
+  days_unchanged: number;
+  days_stale: number;
+}
+
+/** `GET /api/v1/property-sync/rates`: by plan, then by date. */
+export interface RatesResponse {
+  rate_plans: Record<
+    string,
+    Record<
+      string,
+      { price: number | null; price_source: 'rate' | 'base' } & { [R in RateRestriction]: R extends 'closed_to_arrival' | 'closed_to_departure' | 'stop_sell' ? boolean : number }
+    >
+  >;
+}
+
+/** A stay on one plan, as availability's `rate_plans[]` gives it. */
+export interface RatePlanOnStay {
+  external_rate_plan_id: string;
+  name: string;
+  bookable: boolean;
+  total: number;
+  nights: { date: string; price: number }[];
+  blocked_by: { date: string; restriction: RateRestriction }[];
+}

@@ -52,6 +52,7 @@ export const paymentOrderRequest = z.object({
       check_out_date: z.optional(calendarDate),
       guests: z.optional(count),
       service_room_id: z.optional(z.uuid()),
+      external_rate_plan_id: z.optional(identifier),
     }),
   ),
   success_url: z.url({ protocol: /^https?$/ }).check(z.maxLength(2000)),

@@ -114,6 +114,7 @@ export const availabilityQuery = z
     external_source: z.optional(identifier),
     external_category_id: z.optional(identifier),
     room_type: z.optional(text.check(z.minLength(1))),
+    external_rate_plan_id: z.optional(identifier),
   })
   .check(z.superRefine((query, ctx) => checkStay(query, ctx, 'a range')));
 export type AvailabilityQuery = z.infer<typeof availabilityQuery>;

@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import { CHANGE_SOURCES } from './bookings';
 import { calendarDate } from './common';
 import { BOOKING_STATUSES, PAYMENT_STATUSES } from './property-sync';
+import { RESTRICTIONS } from './rate-fields';
 import { SANDBOX_OUTCOMES } from './payments';
 
 // ---- shared pieces
@@ -116,6 +117,21 @@ export const categorySummary = z.object({
   base_price: described(z.nullable(z.number()), { description: '`null` when the category was synced without a base price.' }),
 });
 
+/** A stay on one rate plan (docs/behaviour.md "Rates and restrictions per date"). */
+export const ratePlanOnStay = z.object({
+  external_rate_plan_id: z.string(),
+  name: z.string(),
+  bookable: described(z.boolean(), { description: 'No rule of the plan refuses the stay.' }),
+  total: described(z.number(), { description: 'The sum of the nights\' prices, in the client\'s currency.' }),
+  nights: z.array(z.object({ date: calendarDate, price: described(z.number(), { description: 'The pushed price of the night, else the category\'s base price, else the room\'s price.' }) })),
+  blocked_by: described(z.array(z.object({ date: calendarDate, restriction: z.enum(RESTRICTIONS) })), {
+    description: 'Every rule that refuses the stay, by the date it is set on; `[]` for a bookable plan.',
+  }),
+});
+const ratePlansOnStay = described(z.optional(z.array(ratePlanOnStay)), {
+  description: 'Every active rate plan of the room\'s category, bookable or not, cheapest bookable first. Absent for a category without plans (sold as before: `price` each night).',
+});
+
 export const availableRoom = z.object({
   id: serviceId,
   room_number: z.string(),
@@ -126,6 +142,7 @@ export const availableRoom = z.object({
   external_room_id: z.nullable(z.string()),
   external_category_id: z.nullable(z.string()),
   category: described(z.nullable(categorySummary), { description: 'The synced category of the room, or `null`.' }),
+  rate_plans: ratePlansOnStay,
 });
 
 export const availabilityResult = z.object({
@@ -134,7 +151,37 @@ export const availabilityResult = z.object({
   nights: z.number().check(z.int(), z.minimum(1)),
   guests: z.number().check(z.int(), z.minimum(1)),
   available_rooms: described(z.array(availableRoom), { description: 'In natural room-number order.' }),
-  categories: z.array(z.extend(categorySummary, { available_count: z.number().check(z.int(), z.minimum(1)) })),
+  categories: z.array(z.extend(categorySummary, { available_count: z.number().check(z.int(), z.minimum(1)), rate_plans: ratePlansOnStay })),
+});
+
+// ---- Area A: rates and restrictions per date
+
+export const rateSyncResult = z.object({
+  ...syncCounts,
+  items: z.array(z.object({ external_rate_plan_id: z.string(), id: serviceId, action: upsertAction })),
+});
+
+const dayCount = (description: string) => described(z.number().check(z.int(), z.minimum(0)), { description });
+export const ratesPushResult = z.object({
+  external_source: z.string(),
+  received: dayCount('Updates in the request.'),
+  days_changed: dayCount('Plan-days whose values differ after the request.'),
+  days_unchanged: dayCount('Plan-days whose values end as stored, whichever updates touched them.'),
+  days_stale: dayCount('Plan-days left as stored because a value there was set with a higher `sequence`.'),
+});
+
+export const rateDay = z.object({
+  price: described(z.nullable(z.number()), { description: 'The pushed price, else the category\'s base price (`null` when it has none).' }),
+  price_source: z.enum(['rate', 'base']),
+  min_stay_arrival: z.number().check(z.int()),
+  min_stay_through: z.number().check(z.int()),
+  max_stay: described(z.number().check(z.int()), { description: '0: none.' }),
+  closed_to_arrival: z.boolean(),
+  closed_to_departure: z.boolean(),
+  stop_sell: z.boolean(),
+});
+export const ratesReadResult = z.object({
+  rate_plans: described(z.record(z.string(), z.record(z.string(), rateDay)), { description: 'By `external_rate_plan_id`, then by date: every date of the range.' }),
 });
 
 // ---- Area A: a PMS cancelling a booking the service made

@@ -75,6 +75,20 @@ export const keys = {
     sk: `CATEGORY#${source}#${externalCategoryId}`,
   }),
   categoryPrefix: 'CATEGORY#',
+  /** A rate plan of a category, by the PMS's ids (as a category). */
+  ratePlan: (clientId: string, source: string, externalRatePlanId: string) => ({
+    pk: `CLIENT#${clientId}`,
+    sk: `RATEPLAN#${source}#${externalRatePlanId}`,
+  }),
+  ratePlanPrefix: 'RATEPLAN#',
+  /**
+   * A plan's prices and restrictions of one month (`YYYY-MM`), by the plan's id (a UUID, so no
+   * external id can run into another's): a stay reads one item a plan a month, whatever the history.
+   * Month first: every plan's months of a stay are one sort-key range (rateMonthsBetween).
+   */
+  rateMonth: (clientId: string, ratePlanId: string, month: string) => ({ pk: `CLIENT#${clientId}`, sk: `RATES#${month}#${ratePlanId}` }),
+  /** The sort-key range of every plan's months from `fromMonth` to `toMonth` (both `YYYY-MM`, included). */
+  rateMonthsBetween: (fromMonth: string, toMonth: string) => ({ from: `RATES#${fromMonth}#`, to: `RATES#${toMonth}#~` }),
   room: (clientId: string, roomId: string) => ({ pk: `CLIENT#${clientId}`, sk: `ROOM#${roomId}` }),
   roomPrefix: 'ROOM#',
   /** Guard item: one room per room number within a client. */

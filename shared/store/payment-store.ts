@@ -48,6 +48,8 @@ export interface PaymentOrderRecord {
     check_out_date?: string;
     guests?: number;
     service_room_id?: string;
+    /** The rate plan the stay was sold on: the rate check compares with its total. */
+    external_rate_plan_id?: string;
   };
   success_url: string;
   cancel_url: string;

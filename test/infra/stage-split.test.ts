@@ -95,7 +95,7 @@ describe.each(stages)('the $name stage', ({ stack, routes }) => {
     const sandbox = routes.some((r) => r.origin === 'sandbox');
     expect(placement).toEqual({
       root: ['Authorizer', 'SendCallback', 'SweepDeliveries'],
-      PropertySync: ['CancelServiceBooking', 'GetAvailability', 'PutBookings', 'PutCheckins', 'PutRoomCategories', 'PutRooms'],
+      PropertySync: ['CancelServiceBooking', 'GetAvailability', 'GetRates', 'PutBookings', 'PutCheckins', 'PutRatePlans', 'PutRates', 'PutRoomCategories', 'PutRooms'],
       Payments: ['CreatePaymentOrder', 'GetPaymentOrder', 'RefundPaymentOrder', ...(sandbox ? ['SandboxCheckout'] : []), 'StripeWebhook', 'VerifyPaymentOrder'],
       Deliveries: ['GetDelivery', 'ListDeliveries', 'ReplayDeliveries', 'RetryDelivery'],
       Dashboard: [
@@ -107,6 +107,7 @@ describe.each(stages)('the $name stage', ({ stack, routes }) => {
         'DashboardIntegrations',
         'DashboardOverview',
         'DashboardPayments',
+        'DashboardRates',
         'DashboardRooms',
         'DashboardSecurity',
         'DashboardSession',

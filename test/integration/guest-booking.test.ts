@@ -227,6 +227,7 @@ describe('the hotel and its rooms', () => {
           rooms: ['201', '202'].map((n) => ({ room_id: expect.any(String), room_number: n, room_type: 'suite', price: 150.5, max_occupancy: 4, total: 451.5 })),
         },
       ],
+      refused: [],
     });
     // Occupancy and taken rooms follow the availability rules.
     expect(await offered(tenant.clientId, { ...stay, guests: 3 }, new Date())).toEqual(['201', '202']);
@@ -247,7 +248,7 @@ describe('the hotel and its rooms', () => {
 
   it('an empty hotel has nothing to offer', async () => {
     const tenant = await stack.createTenant();
-    expect(await asPages(() => guest.searchRooms(tenant.clientId, stayIn(1, 1), new Date()))).toEqual({ nights: 1, currency: 'USD', categories: [] });
+    expect(await asPages(() => guest.searchRooms(tenant.clientId, stayIn(1, 1), new Date()))).toEqual({ nights: 1, currency: 'USD', categories: [], refused: [] });
   });
 });
 

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RATE_SCOPES, SYNC_SCOPES } from '../../definitions/scopes';
 import { addDays } from '../../shared/schemas/common';
 import { runOps } from '../support/ops-cli';
 import { paidRoomBooking } from '../support/paid-orders';
@@ -110,5 +111,63 @@ describe('the rate check', () => {
     expect(JSON.parse(shown.stdout)).toMatchObject({ below_rate_orders: 'manual' });
     const bad = await runOps(stackFile, ['clients', 'settings', '--client', tenant.clientId, '--below-rate-orders', 'sometimes']);
     expect(bad.code).not.toBe(0);
+  });
+});
+
+describe('the rate check on rate plans (docs/behaviour.md "Rates and restrictions per date")', () => {
+  /** A double at 120.00 in a category with plans BAR (150.00 a night) and NR (110.00 a night). */
+  async function plannedHotel(stay: { check_in_date: string; check_out_date: string }) {
+    const tenant = await stack.createTenant();
+    const { key } = await stack.issueKey(tenant.clientId, 'sync', { scopes: [...SYNC_SCOPES, ...RATE_SCOPES] });
+    const put = async (route: string, body: unknown) => {
+      const response = await stack.request('PUT', `/api/v1/property-sync/${route}`, { key, body });
+      expect(response.status, response.text).toBe(200);
+      return response.body;
+    };
+    await put('room-categories', { external_source: 'pms', categories: [{ external_category_id: 'dbl', name: 'Double', base_price: 100 }] });
+    const rooms = await put('rooms', { external_source: 'pms', rooms: [{ external_room_id: 'R1', room_number: '1', room_type: 'double', price: 120, max_occupancy: 2, external_category_id: 'dbl' }] });
+    await put('rate-plans', {
+      external_source: 'pms',
+      rate_plans: [
+        { external_rate_plan_id: 'BAR', external_category_id: 'dbl', name: 'Flexible' },
+        { external_rate_plan_id: 'NR', external_category_id: 'dbl', name: 'Non-refundable' },
+      ],
+    });
+    // The file's later stays too (nextStay moves 3 days on each time).
+    const range = { date_from: stay.check_in_date, date_to: addDays(stay.check_out_date, 30) };
+    await put('rates', {
+      external_source: 'pms',
+      updates: [
+        { external_rate_plan_id: 'BAR', ...range, price: 150 },
+        { external_rate_plan_id: 'NR', ...range, price: 110 },
+      ],
+    });
+    return { tenant, roomId: rooms.items[0].id as string, put };
+  }
+
+  it('compares with the plan the order names, else with the cheapest bookable plan', async () => {
+    const stay = nextStay();
+    const { tenant, roomId } = await plannedHotel(stay);
+    const cheapest = await paidRoomBooking(stack, tenant, { ...stay, serviceRoomId: roomId }, { amountMinor: 22_000 });
+    expect(cheapest.sync).toMatchObject({ below_rate: false });
+    const { getBooking } = await import('../../shared/store/booking-store');
+    expect(await getBooking(tenant.clientId, cheapest.sync.booking_id)).toMatchObject({ rate_total: 220, below_rate: false });
+    const named = await paidRoomBooking(stack, tenant, { ...nextStay(), serviceRoomId: roomId, externalRatePlanId: 'BAR' }, { amountMinor: 22_000 });
+    expect(named.sync).toMatchObject({ below_rate: true });
+    expect(await getBooking(tenant.clientId, named.sync.booking_id)).toMatchObject({ rate_total: 300 });
+  });
+
+  it('names the plan\'s total for a stay it prices, and skips a plan that cannot take the stay when none is named', async () => {
+    const stay = nextStay();
+    const { tenant, roomId, put } = await plannedHotel(stay);
+    const full = await paidRoomBooking(stack, tenant, { ...stay, serviceRoomId: roomId, externalRatePlanId: 'BAR' }, { amountMinor: 30_000 });
+    expect(full.sync).toMatchObject({ below_rate: false });
+    const { getBooking } = await import('../../shared/store/booking-store');
+    expect(await getBooking(tenant.clientId, full.sync.booking_id)).toMatchObject({ rate_total: 300 });
+    // NR stopped on the stay's first night: the cheapest bookable plan is BAR.
+    const later = nextStay();
+    await put('rates', { external_source: 'pms', updates: [{ external_rate_plan_id: 'NR', date: later.check_in_date, stop_sell: true }, { external_rate_plan_id: 'BAR', date_from: later.check_in_date, date_to: later.check_out_date, price: 150 }] });
+    const refused = await paidRoomBooking(stack, tenant, { ...later, serviceRoomId: roomId }, { amountMinor: 22_000 });
+    expect(refused.sync).toMatchObject({ below_rate: true });
   });
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Route, routes, SYNC_SCOPES } from '../../definitions/routes';
+import { RATE_SCOPES, type Route, routes, SYNC_SCOPES } from '../../definitions/routes';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { snapshotDiff, tenantSnapshot } from '../support/snapshot';
 import { type ApiResponse, startTestStack, type Tenant, type TestStack } from '../support/stack';
@@ -65,6 +65,13 @@ const aOrderBody = {
   cancel_url: 'https://a.example/cancel',
 };
 const availabilityPath = `/api/v1/property-sync/availability?check_in_date=2027-05-01&check_out_date=2027-05-02&guests=1`;
+const aPlan = { external_rate_plan_id: 'PLAN-A', external_category_id: 'CAT-A-REF', name: 'Plan A' };
+/** A night a month ahead: rates are set from the hotel's today on. */
+const rateDate = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+const aRate = { external_rate_plan_id: 'PLAN-A', date: rateDate, price: 333 };
+const ratesPath = `/api/v1/property-sync/rates?external_source=${SOURCE}&external_rate_plan_id=PLAN-A&date_from=${rateDate}&date_to=${rateDate}`;
+/** Every scope a sync key can carry: the full keys below hold them all (a key made without --scopes has only the spec's five). */
+const ALL_SYNC_SCOPES = [...SYNC_SCOPES, ...RATE_SCOPES];
 
 beforeAll(async () => {
   output = captureOutput();
@@ -79,6 +86,9 @@ beforeAll(async () => {
     callbacks: await import('../../shared/domain/callbacks/deliveries'),
   };
   [a, b] = await Promise.all([stack.createTenant(), stack.createTenant()]);
+  presented.push(a.syncKey, b.syncKey);
+  a.syncKey = (await stack.issueKey(a.clientId, 'sync', { scopes: ALL_SYNC_SCOPES })).key;
+  b.syncKey = (await stack.issueKey(b.clientId, 'sync', { scopes: ALL_SYNC_SCOPES })).key;
   presented.push(a.syncKey, a.paymentKey, b.syncKey, b.paymentKey);
 
   const put = (tenant: Tenant, what: string, body: unknown) => call('PUT', `/api/v1/property-sync/${what}`, { headers: { Authorization: `Bearer ${tenant.syncKey}` }, body });
@@ -88,6 +98,8 @@ beforeAll(async () => {
   aRoomId = rooms.body.items[0].id;
   expect((await put(a, 'bookings', { external_source: SOURCE, bookings: [aBooking] })).status).toBe(200);
   expect((await put(a, 'checkins', { external_source: SOURCE, checkins: [aCheckin] })).status).toBe(200);
+  expect((await put(a, 'rate-plans', { external_source: SOURCE, rate_plans: [aPlan] })).status).toBe(200);
+  expect((await put(a, 'rates', { external_source: SOURCE, updates: [aRate] })).status).toBe(200);
   const order = await call('POST', '/api/v1/payments/payment-orders', { headers: { Authorization: `Bearer ${a.paymentKey}` }, body: aOrderBody });
   expect(order.status).toBe(201);
   aOrder = order.body;
@@ -128,8 +140,8 @@ async function issueCredentials() {
     await revokeKey(key.key_id);
     issued[`revoked-${kind}`] = key.key;
   }
-  for (const scope of SYNC_SCOPES) {
-    issued[`without-${scope}`] = (await issueApiKey({ clientId: a.clientId, kind: 'sync', scopes: SYNC_SCOPES.filter((s) => s !== scope) })).key;
+  for (const scope of ALL_SYNC_SCOPES) {
+    issued[`without-${scope}`] = (await issueApiKey({ clientId: a.clientId, kind: 'sync', scopes: ALL_SYNC_SCOPES.filter((s) => s !== scope) })).key;
   }
   for (const kind of ['sync', 'payment'] as const) {
     issued[`deliveries-${kind}`] = (await issueApiKey({ clientId: a.clientId, kind, scopes: ['deliveries:read', 'deliveries:write'] })).key;
@@ -190,6 +202,12 @@ function probeFor(route: Route): Probe {
       return sync('checkins', aCheckin);
     case 'GetAvailability':
       return { method: 'GET', path: availabilityPath };
+    case 'PutRatePlans':
+      return sync('rate_plans', aPlan);
+    case 'PutRates':
+      return sync('updates', aRate);
+    case 'GetRates':
+      return { method: 'GET', path: ratesPath };
     case 'CreatePaymentOrder':
       return { method: 'POST', path: route.path, body: aOrderBody };
     case 'GetPaymentOrder':
@@ -218,6 +236,7 @@ function ranAs(route: Route, tenant: 'a' | 'b', response: ApiResponse): void {
     case 'PutRooms':
     case 'PutBookings':
     case 'PutCheckins':
+    case 'PutRatePlans':
       if (own) {
         expect(response.status, text).toBe(200);
         expect(response.body.items[0].action, text).toBe('unchanged');
@@ -234,6 +253,18 @@ function ranAs(route: Route, tenant: 'a' | 'b', response: ApiResponse): void {
       expect(JSON.stringify(response.body).includes('CAT-A'), text).toBe(own);
       return;
     }
+    case 'PutRates':
+    case 'GetRates':
+      // B has no PLAN-A: its key never reaches A's.
+      if (own) {
+        expect(response.status, text).toBe(200);
+        if (route.id === 'PutRates') expect(response.body, text).toMatchObject({ days_changed: 0, days_unchanged: 1 });
+        else expect(response.body.rate_plans['PLAN-A'][rateDate].price, text).toBe(333);
+      } else {
+        expect(response.status, text).toBe(422);
+        expect(response.body.error.code, text).toBe('UNKNOWN_REFERENCE');
+      }
+      return;
     case 'CreatePaymentOrder':
       if (own) {
         expect(response.status, text).toBe(200);

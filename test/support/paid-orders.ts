@@ -30,7 +30,7 @@ export function orderStatus(stack: TestStack, tenant: Tenant, orderReference: st
 export async function paidRoomBooking(
   stack: TestStack,
   tenant: Tenant,
-  stay: { check_in_date: string; check_out_date: string; guests?: number; serviceRoomId?: string },
+  stay: { check_in_date: string; check_out_date: string; guests?: number; serviceRoomId?: string; externalRatePlanId?: string },
   payment: { amountMinor?: number; currency?: string; pay?: (checkoutUrl: string) => Promise<void> } = {},
 ): Promise<{ orderReference: string; sync: BookingSync }> {
   const created = await stack.request('POST', ORDERS, {
@@ -48,6 +48,7 @@ export async function paidRoomBooking(
         check_out_date: stay.check_out_date,
         guests: stay.guests ?? 1,
         ...(stay.serviceRoomId ? { service_room_id: stay.serviceRoomId } : {}),
+        ...(stay.externalRatePlanId ? { external_rate_plan_id: stay.externalRatePlanId } : {}),
       },
     },
   });

@@ -7,7 +7,7 @@
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiKeyRecord, ClientRecord } from '../../shared/store/api-key-store';
-import { routes, SYNC_SCOPES } from '../../definitions/routes';
+import { RATE_SCOPES, routes, SYNC_SCOPES } from '../../definitions/routes';
 import { generateApiKey, hashApiKey } from '../../shared/auth/api-keys';
 
 const store = vi.hoisted(() => ({
@@ -50,7 +50,7 @@ function client(usageKey: string | null = `uk-${Math.random()}`): ClientRecord {
   return record;
 }
 
-function issue(owner: ClientRecord, kind: 'sync' | 'payment', scopes: string[] = kind === 'sync' ? [...SYNC_SCOPES] : []): string {
+function issue(owner: ClientRecord, kind: 'sync' | 'payment', scopes: string[] = kind === 'sync' ? [...SYNC_SCOPES, ...RATE_SCOPES] : []): string {
   const key = generateApiKey(kind);
   const record: ApiKeyRecord = { key_id: `key-${Math.random()}`, client_id: owner.client_id, kind, scopes, origins: [], created_at: '2027-01-01T00:00:00.000Z' };
   store.keys.set(hashApiKey(key), record);
@@ -81,7 +81,7 @@ describe('the cached sync policy', () => {
 
   it('names the one scope a key lacks, and has no denial for a key with every scope', async () => {
     const owner = client();
-    const narrow = await handler(event(availability, { authorization: `Bearer ${issue(owner, 'sync', SYNC_SCOPES.filter((s) => s !== 'rooms:write'))}` }));
+    const narrow = await handler(event(availability, { authorization: `Bearer ${issue(owner, 'sync', [...SYNC_SCOPES, ...RATE_SCOPES].filter((s) => s !== 'rooms:write'))}` }));
     expect(statement(narrow, 'Deny')).toEqual([arnOf(putRooms)]);
     expect(narrow.context.message).toBe('The API key lacks the scope rooms:write');
     const full = await handler(event(availability, { authorization: `Bearer ${issue(owner, 'sync')}` }));

@@ -65,6 +65,7 @@ const SAMPLES: { [K in ErrorName]: Parameters<(typeof errors)[K]> } = {
   unsupportedMediaType: [],
   payloadTooLarge: [],
   tooManyItems: ['rooms', 500],
+  tooManyPlanDays: [20_000],
   notFound: [],
   noSuchRoute: [],
   methodNotAllowed: [['GET']],
@@ -159,6 +160,7 @@ const SAMPLES: { [K in ErrorName]: Parameters<(typeof errors)[K]> } = {
   formNotUrlEncoded: [],
   crossSiteForm: [],
   integrationsAdminOnly: [],
+  ratesAdminOnly: [],
 };
 /** Constructors whose message is their caller's: the validation summary of its details. */
 const MESSAGE_FROM_CALLER: ErrorName[] = ['validation'];

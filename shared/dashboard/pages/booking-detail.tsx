@@ -198,9 +198,10 @@ async function assignRoomPage(request: PageRequest, found: { booking: BookingRec
     const why = room ? `This booking already has room ${room.number} (${room.category}).` : 'Only a paid booking waiting for a room can be given one here.';
     body = <NoticeBox notice={{ kind: 'error', message: why }} />;
   } else {
-    // Only the active rooms large enough and free for every night of the stay (the availability rules).
+    // Only the active rooms large enough and free for every night of the stay (the availability
+    // rules); rules of stay do not apply: the booking is sold already.
     const [{ available_rooms }, client] = await Promise.all([
-      findAvailableRooms(operator.client_id, { check_in_date: b.check_in_date, check_out_date: b.check_out_date, guests: b.guests }, request.now),
+      findAvailableRooms(operator.client_id, { check_in_date: b.check_in_date, check_out_date: b.check_out_date, guests: b.guests }, request.now, { restrictions: false }),
       findClient(operator.client_id),
     ]);
     const currency = client?.currency ?? '';

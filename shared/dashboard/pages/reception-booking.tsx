@@ -80,6 +80,7 @@ function StaySummary({ request, stay, room, currency }: { request: PageRequest; 
           ['Check-out', `${stay.check_out_date} (${nightsText(stay.nights)})`],
           ['Guests', String(stay.guests)],
           ...(room ? ([['Room', roomLine(room, currency)]] as const) : []),
+          ...(room?.rate_plan ? ([['Rate', room.rate_plan.name]] as const) : []),
         ]}
       />
       <p class="actions">
@@ -114,9 +115,10 @@ function RoomChoice({ rooms, stay, currency, value, error }: { rooms: readonly F
         const id = i === 0 ? 'f-room_id' : `f-room_id-${i + 1}`;
         return (
           <div class="radio">
-            <input type="radio" id={id} name="room_id" value={room.room_id} checked={room.room_id === value} aria-describedby={`${id}-hint`} />
+            <input type="radio" id={id} name="room_id" value={room.choice} checked={room.choice === value} aria-describedby={`${id}-hint`} />
             <label for={id}>
               {roomLine(room, currency)}
+              {room.rate_plan ? ` · ${room.rate_plan.name}` : ''}
               <small id={`${id}-hint`} class="hint">
                 {formatPrice(room.stay_total, currency)} for {nightsText(stay.nights)} · up to {guestsText(room.max_occupancy)}
               </small>
@@ -225,7 +227,7 @@ function detailsStep(
             {choice ? (
               <RoomChoice rooms={choice} stay={stay} currency={desk.currency} value={values.room_id} error={errors.room_id} />
             ) : (
-              <input type="hidden" name="room_id" value={room!.room_id} />
+              <input type="hidden" name="room_id" value={room!.choice} />
             )}
             <Field label="Guest name" name="guest_name" value={values.guest_name} error={errors.guest_name} required autocomplete="off" />
             <fieldset class="group" aria-describedby="contact-hint">
@@ -286,7 +288,7 @@ export const newBookingForm: PageAction = async (request) => {
   const rooms = await freeRoomsForStay(operator.client_id, stay, desk.currency, now);
   if (query.step !== 'details') return roomStep(request, desk, stay, rooms, {});
   if (!values.room_id) return roomStep(request, desk, stay, rooms, { room_id: 'Choose a room' }, 400);
-  const room = rooms.find((r) => r.room_id === values.room_id);
+  const room = rooms.find((r) => r.choice === values.room_id);
   if (!room) {
     const refusal = await roomRefusal(operator.client_id, values.room_id, stay, desk.currency);
     return roomStep(request, desk, stay, rooms, { room_id: roomMessage(refusal) }, roomStatus(refusal));
@@ -323,7 +325,7 @@ export const createBooking: PageAction = async (request) => {
   }
 
   const rooms = await freeRoomsForStay(clientId, stay, desk.currency, now);
-  const room = refusal ? undefined : rooms.find((r) => r.room_id === values.room_id);
+  const room = refusal ? undefined : rooms.find((r) => r.choice === values.room_id);
   if (!room && values.room_id && !refusal) refusal = await roomRefusal(clientId, values.room_id, stay, desk.currency);
   const guestErrors = errorsOf(guest.details);
   if (room) return detailsStep(request, desk, stay, { room }, values, { ...guestErrors, ...(general ? { form: general.message } : {}) }, general?.status ?? 400);

@@ -81,8 +81,18 @@ export interface FreeRoom {
   /** Per night, in the client's currency (major units). */
   price: number;
   max_occupancy: number;
-  /** Price x nights. */
+  /** Price x nights, or the total of `rate_plan` where the room's category has rate plans. */
   stay_total: number;
+  /** What the form sends for this choice: the room id, with `~<external_rate_plan_id>` for a rate plan. */
+  choice: string;
+  /** The rate plan this choice books the room on (one choice per bookable plan). */
+  rate_plan?: { external_rate_plan_id: string; name: string };
+}
+
+/** A room choice (`FreeRoom.choice`) as the room id and the rate plan chosen, if any. */
+export function splitRoomChoice(choice: string): { roomId: string; ratePlanId?: string } {
+  const at = choice.indexOf('~');
+  return at < 0 ? { roomId: choice } : { roomId: choice.slice(0, at), ratePlanId: choice.slice(at + 1) };
 }
 
 /** Why a chosen room cannot be booked for the stay, with its number when it exists. */
@@ -174,21 +184,27 @@ export function receptionGuest(input: GuestInput, currency: string): { guest?: R
 /** The active rooms free for the whole stay and large enough for its guests (the availability rules), by room number. */
 export async function freeRoomsForStay(clientId: string, stay: ReceptionStay, currency: string, now = new Date()): Promise<FreeRoom[]> {
   const { available_rooms } = await findAvailableRooms(clientId, { check_in_date: stay.check_in_date, check_out_date: stay.check_out_date, guests: stay.guests }, now);
-  return available_rooms.map((room) => ({
-    room_id: room.id,
-    room_number: room.room_number,
-    category: room.category?.name ?? room.room_type,
-    price: room.price,
-    max_occupancy: room.max_occupancy,
-    stay_total: stayTotal(room.price, stay.nights, currency),
-  }));
+  return available_rooms.flatMap((room) => {
+    const free = { room_id: room.id, room_number: room.room_number, category: room.category?.name ?? room.room_type, price: room.price, max_occupancy: room.max_occupancy };
+    if (!room.rate_plans) return [{ ...free, stay_total: stayTotal(room.price, stay.nights, currency), choice: room.id }];
+    // A room sold on rate plans: one choice per plan that takes the stay, cheapest first.
+    return room.rate_plans
+      .filter((plan) => plan.bookable)
+      .map((plan) => ({
+        ...free,
+        stay_total: stayTotal(plan.total, 1, currency),
+        choice: `${room.id}~${plan.external_rate_plan_id}`,
+        rate_plan: { external_rate_plan_id: plan.external_rate_plan_id, name: plan.name },
+      }));
+  });
 }
 
 /**
  * Why the room cannot take the stay, named by its number: unknown, not in use, too small, or
  * (none of those) taken for some of the nights, by a booking or a guest's open checkout.
  */
-export async function roomRefusal(clientId: string, roomId: string, stay: ReceptionStay, currency: string): Promise<RoomRefused> {
+export async function roomRefusal(clientId: string, choice: string, stay: ReceptionStay, currency: string): Promise<RoomRefused> {
+  const { roomId } = splitRoomChoice(choice);
   const room = /^[A-Za-z0-9-]{1,128}$/.test(roomId) ? await getRoom(clientId, roomId) : undefined;
   if (!room) return new RoomRefused('unknown', undefined, errors.receptionRoomUnknown());
   const total = stayTotal(room.price, stay.nights, currency);
@@ -205,7 +221,8 @@ export async function roomRefusal(clientId: string, roomId: string, stay: Recept
  * the input's fields); RoomRefused (404 NOT_FOUND, 409 ROOM_NOT_AVAILABLE) naming the room by
  * its number; 404 for an unknown client.
  */
-export async function createReceptionBooking(clientId: string, roomId: string, input: StayInput & GuestInput, now = new Date()): Promise<ConfirmedBooking> {
+export async function createReceptionBooking(clientId: string, choice: string, input: StayInput & GuestInput, now = new Date()): Promise<ConfirmedBooking> {
+  const { roomId, ratePlanId } = splitRoomChoice(choice);
   const desk = await receptionDesk(clientId, now);
   const stay = receptionStay(input, desk.today);
   const guest = receptionGuest(input, desk.currency);
@@ -213,12 +230,15 @@ export async function createReceptionBooking(clientId: string, roomId: string, i
     const details = [...stay.details, ...guest.details];
     throw errors.validation(details, details.map((d) => d.message).join('; '));
   }
-  const { nights, ...dates } = stay.stay;
+  const { nights: _nights, ...dates } = stay.stay;
   let total = guest.guest.total_amount;
   if (total === undefined) {
-    const room = /^[A-Za-z0-9-]{1,128}$/.test(roomId) ? await getRoom(clientId, roomId) : undefined;
-    if (!room) throw await roomRefusal(clientId, roomId, stay.stay, desk.currency);
-    total = stayTotal(room.price, nights, desk.currency);
+    // The total of the choice as the desk was offered it: the chosen plan's (its category's
+    // cheapest bookable plan when none is named), else price x nights.
+    const offered = await freeRoomsForStay(clientId, stay.stay, desk.currency, now);
+    const free = offered.find((r) => r.choice === choice) ?? (ratePlanId === undefined ? offered.find((r) => r.room_id === roomId) : undefined);
+    if (!free) throw await roomRefusal(clientId, roomId, stay.stay, desk.currency);
+    total = free.stay_total;
   }
   try {
     return await confirmServiceBooking(

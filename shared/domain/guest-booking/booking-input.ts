@@ -35,6 +35,8 @@ export interface GuestDetails {
 
 export interface BookingInput {
   room_id: string;
+  /** The rate plan chosen, where the room's category has plans (else its cheapest bookable one). */
+  rate_plan?: string;
   stay: StayQuery;
   guest: GuestDetails;
   /**

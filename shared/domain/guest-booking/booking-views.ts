@@ -61,7 +61,8 @@ export interface GuestBookingPage {
    * stay and guest (a new attempt of the booking form, with the same choices; refused as any
    * other when the room was taken meanwhile).
    */
-  try_again?: { room_id: string; stay: StayQuery; guest: GuestDetails };
+  /** The same choices again; `rate_plan`: the plan the declined checkout was priced on. */
+  try_again?: { room_id: string; rate_plan?: string; stay: StayQuery; guest: GuestDetails };
   /** Booked: the booking's status as the hotel keeps it (only a `confirmed` one can be cancelled by the guest). */
   booking_status?: BookingStatus;
 }
@@ -162,7 +163,14 @@ export async function guestBookingPage(clientId: string, token: string, now = ne
   return page(
     { state, booking_reference: null, confirmation_code: null, room_number: null, ...view, payment_status: 'unpaid' },
     state === 'payment_failed' && heldUntil && heldUntil > now.toISOString()
-      ? { try_again: { room_id: record.room_id, stay, guest: { name: record.guest_name, email: customer.email, ...(customer.phone ? { phone: customer.phone } : {}) } } }
+      ? {
+          try_again: {
+            room_id: record.room_id,
+            ...(order.context?.external_rate_plan_id ? { rate_plan: order.context.external_rate_plan_id } : {}),
+            stay,
+            guest: { name: record.guest_name, email: customer.email, ...(customer.phone ? { phone: customer.phone } : {}) },
+          },
+        }
       : {},
   );
 }

@@ -12,7 +12,7 @@ import { logger } from '../../observability';
 import { nightsBetween } from '../../schemas/common';
 import { GUEST_ORDER_PREFIX, minorUnits } from '../../schemas/payments';
 import { type GuestBookingRecord, guestBookingPutItem } from '../../store/guest-booking-store';
-import { stayTotal } from '../bookings/rates';
+import { stayCharge } from '../rates/room-rates';
 import { createPaymentOrder } from '../payments/create-payment-order';
 import { paidOrderBookingId } from '../payments/mirror-paid-booking';
 import { orderReferenceFor } from '../payments/order-references';
@@ -49,7 +49,8 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   if (!config().supportedCurrencies.includes(client.currency)) throw errors.onlinePaymentUnavailable(client.currency);
   const [room, settings] = await Promise.all([chosenRoom(clientId, input.room_id), checkoutSettingsOf(clientId)]);
   const nights = nightsBetween(stay.check_in, stay.check_out);
-  const total = stayTotal(room.price, nights, client.currency);
+  // Fixed now, for the whole hold: the chosen plan's total (or price x nights without plans).
+  const { total, plan } = await stayCharge(clientId, room, stay, client.currency, input.rate_plan);
   const amountMinor = Math.round(total * 10 ** minorUnits(client.currency));
   if (amountMinor < 1) throw errors.roomHasNoPrice(room.room_number);
 
@@ -88,7 +89,14 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
         amount_minor: amountMinor,
         currency: client.currency,
         customer: { name: guest.name, email: guest.email, ...(guest.phone ? { phone: guest.phone } : {}) },
-        context: { type: 'room_booking', check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, service_room_id: room.id },
+        context: {
+          type: 'room_booking',
+          check_in_date: stay.check_in,
+          check_out_date: stay.check_out,
+          guests: stay.guests,
+          service_room_id: room.id,
+          ...(plan ? { external_rate_plan_id: plan.external_rate_plan_id } : {}),
+        },
         success_url: returnUrl,
         cancel_url: returnUrl,
       },

@@ -27,13 +27,12 @@
 import { AppError, errors } from '../../errors';
 import { bookingConfirmationEmail, confirmYourBookingEmail } from '../../guest/emails';
 import { nameBasedId, newId } from '../../ids';
-import { nightsBetween } from '../../schemas/common';
 import { getEndpoint } from '../../store/endpoint-store';
 import { getGuestBooking, type GuestBookingRecord, guestBookingConfirmItem, guestBookingPutItem } from '../../store/guest-booking-store';
 import { isConditionFailure } from '../../store/items';
 import { getBooking } from '../../store/booking-store';
 import { transactWrite } from '../../store/transactions';
-import { stayTotal } from '../bookings/rates';
+import { stayCharge } from '../rates/room-rates';
 import { type BookingPlan, dispatchAll, planServiceBooking } from '../bookings/service-bookings';
 import { guestEmailItem, newGuestEmail, sendCommittedEmails } from '../guest-email/outbox';
 import { withConcurrencyRetry } from '../property-sync/results';
@@ -62,7 +61,7 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
   if (!client.pay_at_property) throw errors.payAtPropertyDisabled();
   const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days, client.time_zone);
   const room = await chosenRoom(clientId, input.room_id);
-  const total = stayTotal(room.price, nightsBetween(stay.check_in, stay.check_out), client.currency);
+  const { total } = await stayCharge(clientId, room, stay, client.currency, input.rate_plan);
   const identity = attempt ? attemptIdentity(clientId, attempt, room.id, stay, guest) : undefined;
   const secret = await linkSecretOf(identity);
   const token = await tokenOfLink(secret);

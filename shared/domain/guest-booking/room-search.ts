@@ -6,7 +6,8 @@
 import { nightsBetween } from '../../schemas/common';
 import { listCategories } from '../../store/category-store';
 import { stayTotal } from '../bookings/rates';
-import { byRoomNumber, findAvailableRooms } from '../property-sync/availability';
+import { byRoomNumber, findAvailableRooms, type Priced, type RoomView } from '../property-sync/availability';
+import type { PlanOnStay, PricedPlan } from '../rates/stay-rates';
 import { checkStay, type StayQuery } from './booking-input';
 import { guestBookingClient } from './guest-client';
 
@@ -15,13 +16,41 @@ export interface OfferedCategory {
   name: string;
   description?: string;
   amenities?: string[];
-  rooms: { room_id: string; room_number: string; room_type: string; price: number; max_occupancy: number; total: number }[];
+  rooms: OfferedRoomFigures[];
+}
+
+/** A bookable rate plan of a room for the stay: its nights' prices and total, in the client's currency. */
+export interface OfferedPlan {
+  external_rate_plan_id: string;
+  name: string;
+  nights: { date: string; price: number }[];
+  total: number;
+}
+
+/** A room free for the stay. `total`: price x nights, or the cheapest of its `plans` (bookable only, cheapest first) where its category has plans. */
+export interface OfferedRoomFigures {
+  room_id: string;
+  room_number: string;
+  room_type: string;
+  price: number;
+  max_occupancy: number;
+  total: number;
+  plans?: OfferedPlan[];
+}
+
+/** A room type with rooms free for the dates, none of whose plans takes the stay: the rules that refuse it (its cheapest plan's). */
+export interface RefusedCategory {
+  name: string;
+  blocked_by: PlanOnStay['blocked_by'];
+  /** The value of each refusing rule on its date (the minimum or maximum stay; true for the closures). */
+  limits: (number | boolean)[];
 }
 
 export interface RoomSearch {
   nights: number;
   currency: string;
   categories: OfferedCategory[];
+  refused: RefusedCategory[];
 }
 
 /**
@@ -34,8 +63,9 @@ export interface RoomSearch {
 export async function searchRooms(clientId: string, stay: StayQuery, now: Date): Promise<RoomSearch> {
   const client = await guestBookingClient(clientId);
   const query = checkStay(stay, now, client.booking_horizon_days, client.time_zone);
+  const refusedRooms: (RoomView & { rate_plans: PricedPlan[] })[] = [];
   const [available, synced] = await Promise.all([
-    findAvailableRooms(clientId, { check_in_date: query.check_in, check_out_date: query.check_out, guests: query.guests }, now),
+    findAvailableRooms(clientId, { check_in_date: query.check_in, check_out_date: query.check_out, guests: query.guests }, now, { refused: refusedRooms }),
     listCategories(clientId),
   ]);
   // What the PMS says of each category (description, amenities), by its source and id.
@@ -48,36 +78,52 @@ export async function searchRooms(clientId: string, stay: StayQuery, now: Date):
     const description = category?.description?.trim();
     const amenities = (category?.amenities ?? []).map((a) => a.trim()).filter(Boolean);
     const group = groups.get(name) ?? { name, ...(description ? { description } : {}), ...(amenities.length ? { amenities } : {}), rooms: [] };
+    const plans = (room as RoomView & Priced).rate_plans
+      ?.filter((plan) => plan.bookable)
+      .map((plan) => ({ external_rate_plan_id: plan.external_rate_plan_id, name: plan.name, nights: plan.nights, total: stayTotal(plan.total, 1, client.currency) }));
     group.rooms.push({
       room_id: room.id,
       room_number: room.room_number,
       room_type: room.room_type,
       price: room.price,
       max_occupancy: room.max_occupancy,
-      total: stayTotal(room.price, nights, client.currency),
+      total: plans ? plans[0]!.total : stayTotal(room.price, nights, client.currency),
+      ...(plans ? { plans } : {}),
     });
     groups.set(name, group);
   }
   const categories = [...groups.values()];
-  for (const group of categories) group.rooms.sort((a, b) => a.price - b.price || byRoomNumber(a, b));
-  categories.sort((a, b) => a.rooms[0]!.price - b.rooms[0]!.price || a.name.localeCompare(b.name));
-  return { nights, currency: client.currency, categories };
+  for (const group of categories) group.rooms.sort((a, b) => a.total - b.total || byRoomNumber(a, b));
+  categories.sort((a, b) => a.rooms[0]!.total - b.rooms[0]!.total || a.name.localeCompare(b.name));
+  const refused = new Map<string, RefusedCategory>();
+  for (const room of refusedRooms) {
+    const name = room.category?.name ?? room.room_type;
+    const plan = [...room.rate_plans].sort((a, b) => a.total - b.total)[0]!;
+    if (!groups.has(name) && !refused.has(name)) refused.set(name, { name, blocked_by: plan.blocked_by, limits: plan.limits });
+  }
+  return { nights, currency: client.currency, categories, refused: [...refused.values()] };
 }
 
 /** One room free for a stay, with its category and the stay's figures. */
 export interface OfferedRoom {
-  room: OfferedCategory['rooms'][number];
+  room: OfferedRoomFigures;
   category: OfferedCategory;
   currency: string;
   nights: number;
+  /** The rate plan chosen, where the room's category has plans: `room.total` is its total. */
+  plan?: OfferedPlan;
 }
 
 /** The room among those free for the stay (searchRooms), with its category and the stay's figures; undefined when it is taken. */
-export async function offeredRoom(clientId: string, stay: StayQuery, roomId: string, now: Date): Promise<OfferedRoom | undefined> {
+export async function offeredRoom(clientId: string, stay: StayQuery, roomId: string, now: Date, ratePlanId?: string): Promise<OfferedRoom | undefined> {
   const result = await searchRooms(clientId, stay, now);
   for (const category of result.categories) {
     const room = category.rooms.find((r) => r.room_id === roomId);
-    if (room) return { room, category, currency: result.currency, nights: result.nights };
+    if (!room) continue;
+    if (!room.plans) return { room, category, currency: result.currency, nights: result.nights };
+    // On the plan chosen (one the stay can be booked on), else the cheapest: its total is the stay's.
+    const plan = ratePlanId ? room.plans.find((p) => p.external_rate_plan_id === ratePlanId) : room.plans[0];
+    return plan ? { room: { ...room, total: plan.total }, category, currency: result.currency, nights: result.nights, plan } : undefined;
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
  */
 import { bookingConfirmationEmail } from '../../guest/emails';
 import { nameBasedId } from '../../ids';
-import { MAX_STAY_NIGHTS, nightsBetween } from '../../schemas/common';
+import { addDays, MAX_STAY_NIGHTS, nightsBetween } from '../../schemas/common';
 import { majorAmount } from '../../schemas/payments';
 import { getClient } from '../../store/api-key-store';
 import type { EmailRecord } from '../../store/email-store';
@@ -13,6 +13,7 @@ import type { BookingSync, PaymentOrderRecord } from '../../store/payment-store'
 import { getRoom } from '../../store/service-booking-store';
 import { clientSettingsOf } from '../client-settings';
 import { stayTotal, toMinorUnits } from '../bookings/rates';
+import { chosenPlan, roomStayPlans } from '../rates/room-rates';
 import { type BookingPlan, planServiceBooking } from '../bookings/service-bookings';
 import { emailEnabled, newGuestEmail } from '../guest-email/outbox';
 import { isGuestPageOrder } from './order-references';
@@ -31,16 +32,19 @@ export function paidOrderBookingId(clientId: string, orderReference: string): st
 }
 
 /**
- * The rate check (docs/behaviour.md "Payment orders"): the room's price x nights in the client's
- * currency, and whether the order paid less than that, or in another currency. An order that
- * names no known room has no rate to fall below, unless it paid in another currency.
+ * The rate check (docs/behaviour.md "Payment orders", "Rates and restrictions per date"): the
+ * stay's total in the client's currency on the rate plan the order's context names, else on the
+ * cheapest bookable plan of the room's category, else the room's price x nights; and whether the
+ * order paid less than that, or in another currency. An order that names no known room has no
+ * rate to fall below, unless it paid in another currency.
  */
 async function rateCheck(order: PaymentOrderRecord, checkIn: string, checkOut: string) {
   const roomId = order.context?.service_room_id;
   const [client, room] = await Promise.all([getClient(order.client_id), roomId ? getRoom(order.client_id, roomId) : undefined]);
   const currency = client?.currency ?? order.currency;
   const nights = Math.min(nightsBetween(checkIn, checkOut), MAX_STAY_NIGHTS);
-  const rate_total = room ? stayTotal(room.price, nights, currency) : null;
+  const plan = room ? chosenPlan(await roomStayPlans(order.client_id, room, checkIn, addDays(checkIn, nights)), order.context?.external_rate_plan_id) : undefined;
+  const rate_total = plan ? stayTotal(plan.total, 1, currency) : room ? stayTotal(room.price, nights, currency) : null;
   const below_rate = order.currency !== currency || (rate_total !== null && order.amount_minor < toMinorUnits(rate_total, currency));
   return { rate: { rate_total, below_rate }, manual: below_rate && client !== undefined && clientSettingsOf(client).below_rate_orders === 'manual' };
 }

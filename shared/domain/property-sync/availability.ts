@@ -10,11 +10,18 @@ import { listRooms, type RoomRecord } from '../../store/room-store';
 import { activeBookingsOverlapping } from '../../store/booking-store';
 import { openCheckoutHolds } from '../../store/guest-booking-store';
 import { byRoomNumber } from './room-order';
+import { listRatePlans } from '../../store/rate-store';
+import { type PlanOnStay, type PricedPlan, priceStay, publicPlan, stayMonths } from '../rates/stay-rates';
 
 export interface CategorySummary {
   external_category_id: string;
   name: string;
   base_price: number | null;
+}
+
+/** A room or category of a category with rate plans carries them, priced for the stay. */
+export interface Priced {
+  rate_plans?: PlanOnStay[];
 }
 
 export interface RoomView {
@@ -60,17 +67,28 @@ export { byRoomNumber } from './room-order';
  * so a PMS reading availability cannot sell it meanwhile: one more Query, in parallel, reading
  * only the client's checkout holds still open at `now`.
  */
-export async function findAvailableRooms(clientId: string, query: AvailabilityQuery, now = new Date()) {
+export async function findAvailableRooms(
+  clientId: string,
+  query: AvailabilityQuery & { external_rate_plan_id?: string },
+  now = new Date(),
+  options: {
+    refused?: (RoomView & { rate_plans: PricedPlan[] })[];
+    /** false: every free room, whatever its plans say (a room for a booking already sold: "Assign room"). */
+    restrictions?: false;
+  } = {},
+) {
   const window = { checkIn: query.check_in_date, checkOut: query.check_out_date };
-  const [rooms, categories, bookings, held] = await Promise.all([
+  const [rooms, categories, bookings, held, plans, months] = await Promise.all([
     listRooms(clientId),
     listCategories(clientId),
     activeBookingsOverlapping(clientId, window),
     openCheckoutHolds(clientId, window, now),
+    listRatePlans(clientId),
+    stayMonths(clientId, query.check_in_date, query.check_out_date),
   ]);
   const taken = new Set([...bookings.map((b) => b.room_id), ...held.map((h) => h.room_id)]);
   const categoriesByKey = categoryIndex(categories);
-  const available = rooms
+  const candidates = rooms
     .filter(
       (room) =>
         room.is_active &&
@@ -80,14 +98,30 @@ export async function findAvailableRooms(clientId: string, query: AvailabilityQu
         (query.external_category_id === undefined || room.external_category_id === query.external_category_id) &&
         (query.room_type === undefined || room.room_type === query.room_type),
     )
-    .sort(byRoomNumber)
-    .map((room) => toRoomView(room, categoriesByKey));
+    .sort(byRoomNumber);
+  const pricing = priceStay(
+    plans,
+    months,
+    candidates.map((room) => ({ source: room.external_source, externalCategoryId: room.external_category_id })),
+    { ...window, onlyPlan: query.external_rate_plan_id },
+  );
+  // A room of a category with plans is sold on them: listed only when one of them takes the stay.
+  const available: (RoomView & Priced)[] = candidates.flatMap((room) => {
+    const view = toRoomView(room, categoriesByKey);
+    const offers = pricing.plansOf(room.external_source, room.external_category_id, view.category?.base_price ?? room.price);
+    if (!offers) return [view];
+    if (options.restrictions === false || offers.some((plan) => plan.bookable)) return [{ ...view, rate_plans: offers.map(publicPlan) }];
+    // Free, but no plan takes the stay: the guest page says why.
+    options.refused?.push({ ...view, rate_plans: offers });
+    return [];
+  });
 
-  const summaries = new Map<string, CategorySummary & { available_count: number }>();
+  const summaries = new Map<string, CategorySummary & { available_count: number } & Priced>();
   for (const room of available) {
     if (!room.category) continue;
     const key = categoryKey(room.external_source ?? undefined, room.category.external_category_id);
-    const summary = summaries.get(key) ?? { ...room.category, available_count: 0 };
+    // A category's plans are priced as its first listed room's (the base price first, as for every room).
+    const summary = summaries.get(key) ?? { ...room.category, available_count: 0, ...(room.rate_plans ? { rate_plans: room.rate_plans } : {}) };
     summary.available_count++;
     summaries.set(key, summary);
   }

@@ -30,7 +30,7 @@ export const keyCommands: readonly Command[] = [
     flags: {
       client: { value: 'ID', help: 'The client the key belongs to', required: true },
       kind: { value: 'KIND', help: 'sync (PMS routes) or payment (payment routes)', required: true, choices: ['sync', 'payment'] },
-      scopes: { value: 'a,b', help: 'Scopes (sync key default: the five sync scopes; add deliveries:read,deliveries:write to read and resend its callbacks; a payment key: only those two, for its webhooks)', list: true },
+      scopes: { value: 'a,b', help: 'Scopes (sync key default: the five sync scopes; add rates:read,rates:write for rate plans and prices per date, deliveries:read,deliveries:write to read and resend its callbacks; a payment key: only the deliveries two, for its webhooks)', list: true },
       origins: { value: 'URL,URL', help: 'Browser origins allowed to use a payment key', list: true },
       name: { value: 'N', help: 'A label for the key' },
     },
