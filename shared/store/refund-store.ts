@@ -101,7 +101,7 @@ export function reserveRefundItems(order: PaymentOrderRecord, refund: RefundReco
 }
 
 function refundItem(refund: RefundRecord) {
-  return { ...keys.paymentRefund(refund.order_reference, refund.refund_id), entity: 'payment_refund', ...refund };
+  return { ...keys.paymentRefund(refund.order_reference, refund.refund_id), entity: 'payment_refund', ...refund, ...keys.refundOfClient(refund.client_id, refund.created_at, refund.refund_id) };
 }
 
 /** The refund as it now stands, if it is still in the status it was read in. */
