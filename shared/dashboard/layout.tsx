@@ -12,13 +12,14 @@ import type { Notice } from './notice';
  * A navigation entry's key; `security` is the header's link to the operator's own Security page,
  * `search` the header's search box's page.
  */
-export type NavKey = 'overview' | 'rooms' | 'bookings' | 'payments' | 'deliveries' | 'integrations' | 'audit' | 'security' | 'search';
+export type NavKey = 'overview' | 'rooms' | 'bookings' | 'payments' | 'reports' | 'deliveries' | 'integrations' | 'audit' | 'security' | 'search';
 
 export const NAV: readonly { key: NavKey; label: string; path: string }[] = [
   { key: 'overview', label: 'Overview', path: '/dashboard' },
   { key: 'rooms', label: 'Rooms', path: '/dashboard/rooms' },
   { key: 'bookings', label: 'Bookings', path: '/dashboard/bookings' },
   { key: 'payments', label: 'Payments', path: '/dashboard/payments' },
+  { key: 'reports', label: 'Reports', path: '/dashboard/reports' },
   { key: 'deliveries', label: 'Deliveries', path: '/dashboard/deliveries' },
   { key: 'integrations', label: 'Integrations', path: '/dashboard/integrations' },
   { key: 'audit', label: 'Audit', path: '/dashboard/audit' },

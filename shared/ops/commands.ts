@@ -14,6 +14,7 @@ import { keyCommands } from './commands/keys';
 import { operatorCommands } from './commands/operators';
 import { orderCommands } from './commands/orders';
 import { providerCommands } from './commands/providers';
+import { reportCommands } from './commands/reports';
 import { roomCommands } from './commands/rooms';
 
 export const commands: readonly Command[] = [
@@ -26,4 +27,5 @@ export const commands: readonly Command[] = [
   ...orderCommands,
   ...deliveryCommands,
   ...providerCommands,
+  ...reportCommands,
 ];
