@@ -6,7 +6,7 @@
 import type { NightFigures } from '../domain/reports/figures';
 import { formatAmount, formatPercent } from './format';
 
-export const CHART = { width: 720, height: 200, left: 40, right: 70, top: 12, bottom: 28 } as const;
+export const CHART = { width: 760, height: 200, left: 40, right: 100, top: 12, bottom: 28 } as const;
 
 /** A round top for the revenue scale: 1, 2 or 5 times a power of ten, at least the highest night. */
 export function niceCeiling(value: number): number {

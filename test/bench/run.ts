@@ -47,6 +47,7 @@ const benches: Bench[] = [
   { id: 'retry-all', title: 'Retry all failed (operator CLI)', needsStack: true, run: async (c, s) => (await import('./replay')).retryAll(c, s) },
   { id: 'dashboard-retry-all', title: 'Retry all failed (dashboard)', needsStack: true, run: async (c, s) => (await import('./replay')).dashboardRetryAll(c, s) },
   { id: 'guest-booking', title: 'Guest booking page', needsStack: true, run: async (c, s) => (await import('./guest-booking')).guestBooking(c, s) },
+  { id: 'reports', title: 'Reports cost vs history', needsStack: true, run: async (c, s) => (await import('./reports')).reports(c, s) },
 ];
 
 async function main(): Promise<number> {
