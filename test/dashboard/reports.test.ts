@@ -1,7 +1,8 @@
 /**
  * Reports over HTTP and the operator CLI, on the same data (docs/behaviour.md "Reports"): a hotel
  * in New York with PMS bookings crossing the range's edges, a cancelled and a no-show one, a
- * reception booking changed to other nights and one cancelled, and a stay outside the range. The
+ * reception booking changed to other nights and one cancelled, a partner's paid order (part
+ * refunded with `ops orders refund`) and a stay outside the range. The
  * page (every staff role), each table's CSV and `ops reports occupancy` (--csv, --json) give the
  * figures worked out by hand here; bad ranges come back beside their field, and from the CLI as a
  * non-zero exit with the envelope's message.
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/schemas/common';
 import { type DashboardClient, signedInOperator, textOf } from '../support/dashboard-client';
 import { runOps } from '../support/ops-cli';
+import { paidRoomBooking } from '../support/paid-orders';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const ZONE = 'America/New_York';
@@ -81,16 +83,20 @@ beforeAll(async () => {
   const dropped = await reception.createReceptionBooking(hotel.clientId, rooms.get('103')!, { ...guest, check_in_date: at(19), check_out_date: at(21), total_amount: 250 });
   await changes.cancelServiceBooking(hotel.clientId, dropped.booking.id, { source: 'staff', refund: 'none' });
 
+  const paid = await paidRoomBooking(stack, hotel, { check_in_date: at(20), check_out_date: at(22), serviceRoomId: rooms.get('101')! }, { amountMinor: 25000 });
+
   const dir = mkdtempSync(join(tmpdir(), 'reports-'));
   stackFile = join(dir, 'stack.json');
   writeFileSync(stackFile, JSON.stringify(stack.info));
+  const refunded = await runOps(stackFile, ['orders', 'refund', paid.orderReference, '--amount', '4000', '--json']);
+  expect(refunded.code, refunded.stdout).toBe(0);
 });
 
 afterAll(async () => {
   await stack?.stop();
 });
 
-/** The figures worked out by hand: 9 room nights sold of 4 rooms a night. */
+/** The figures worked out by hand: 11 room nights sold of 4 rooms a night. */
 function expectedOccupancyCsv(): string {
   const row = (date: string, sold: number, revenue: string, adr: string, revpar: string) => `${date},4,${sold},${sold * 25},${revenue},${adr},${revpar},USD`;
   const perNight = new Map<string, [number, string, string, string]>([
@@ -101,6 +107,8 @@ function expectedOccupancyCsv(): string {
     [at(11), [1, '111.11', '111.11', '27.78']],
     [at(15), [1, '125.00', '125.00', '31.25']],
     [at(16), [1, '125.00', '125.00', '31.25']],
+    [at(20), [1, '125.00', '125.00', '31.25']],
+    [at(21), [1, '125.00', '125.00', '31.25']],
     [addDays(to, -1), [1, '100.00', '100.00', '25.00']],
     [to, [1, '100.00', '100.00', '25.00']],
   ]);
@@ -109,9 +117,9 @@ function expectedOccupancyCsv(): string {
     const [sold, revenue, adr, revpar] = perNight.get(date) ?? [0, '0.00', '', '0.00'];
     return row(date, sold, revenue, adr, revpar);
   });
-  const occupancy = Math.round((9 / (4 * nights)) * 1000) / 10;
-  const revpar = (Math.round(98333 / (4 * nights)) / 100).toFixed(2);
-  return ['date,rooms_in_service,rooms_sold,occupancy_percent,revenue,adr,revpar,currency', ...lines, `total,${4 * nights},9,${occupancy},983.33,109.26,${revpar},USD`, ''].join('\r\n');
+  const occupancy = Math.round((11 / (4 * nights)) * 1000) / 10;
+  const revpar = (Math.round(123333 / (4 * nights)) / 100).toFixed(2);
+  return ['date,rooms_in_service,rooms_sold,occupancy_percent,revenue,adr,revpar,currency', ...lines, `total,${4 * nights},11,${occupancy},1233.33,112.12,${revpar},USD`, ''].join('\r\n');
 }
 
 const EXPECTED_ORIGINS = [
@@ -119,7 +127,7 @@ const EXPECTED_ORIGINS = [
   'pms,3,7,733.33,USD,1,1',
   'booking_page,0,0,0.00,USD,0,0',
   'reception,1,2,250.00,USD,1,0',
-  'partner,0,0,0.00,USD,0,0',
+  'partner,1,2,250.00,USD,0,0',
   '',
 ].join('\r\n');
 
@@ -135,8 +143,9 @@ describe('Reports page', () => {
     expect(page.text.match(/>Download CSV</g)).toHaveLength(3);
     expect(page.text).toContain('<svg');
     expect(page.text.match(/class="occupancy-bar"/g)).toHaveLength(nights);
-    expect(text).toContain(`Total ${4 * nights} 9`);
-    expect(text).toContain('983.33 USD 109.26 USD');
+    expect(text).toContain(`Total ${4 * nights} 11`);
+    expect(text).toContain('1,233.33 USD 112.12 USD');
+    expect(text).toContain('Partner orders 1 2 250.00 USD 0 0');
     expect(text).toContain('PMS 3 7 733.33 USD 1 1');
     expect(text).toContain('Reception 1 2 250.00 USD 1 0');
     expect(text).toContain(`(${ZONE})`);
@@ -181,6 +190,17 @@ describe('Report CSV and the CLI', () => {
     expect((await staff.get(`/dashboard/reports/other.csv?from=${from}&to=${to}`)).status).toBe(404);
   });
 
+  it("counts today's payment and its refund on the hotel's day, the same on the page, in CSV and from the CLI", async () => {
+    const { localDate } = await import('../../shared/domain/hotel-time');
+    const today = localDate(ZONE, new Date());
+    const expected = `date,currency,collected,refunded,net,orders_paid,orders_failed,orders_expired\r\n${today},USD,250.00,40.00,210.00,1,0,0\r\n`;
+    expect((await staff.get(`/dashboard/reports/payments.csv?from=${today}&to=${today}`)).text).toBe(expected);
+    const page = textOf((await staff.get(`/dashboard/reports?from=${today}&to=${today}`)).text);
+    expect(page).toContain('250.00 USD 40.00 USD 210.00 USD 1 0 0');
+    const json = await runOps(stackFile, ['reports', 'occupancy', '--client', hotel.clientId, '--from', today, '--to', today, '--json']);
+    expect(JSON.parse(json.stdout).payments).toEqual([{ date: today, currency: 'USD', collected: '250.00', refunded: '40.00', net: '210.00', orders_paid: 1, orders_failed: 0, orders_expired: 0 }]);
+  });
+
   it('`ops reports occupancy` prints the same CSV and JSON', async () => {
     const csv = await runOps(stackFile, ['reports', 'occupancy', '--client', hotel.clientId, '--from', from, '--to', to, '--csv']);
     expect(csv.code, csv.stderr).toBe(0);
@@ -190,7 +210,7 @@ describe('Report CSV and the CLI', () => {
     const report = JSON.parse(json.stdout);
     expect(report).toMatchObject({ from, to, time_zone: ZONE, currency: 'USD' });
     expect(report.nights).toHaveLength(nights);
-    expect(report.total).toMatchObject({ rooms_in_service: 4 * nights, rooms_sold: 9, revenue: '983.33', adr: '109.26' });
+    expect(report.total).toMatchObject({ rooms_in_service: 4 * nights, rooms_sold: 11, revenue: '1233.33', adr: '112.12' });
     expect(report.origins.find((o: { origin: string }) => o.origin === 'pms')).toEqual({ origin: 'pms', bookings: 3, room_nights: 7, revenue: '733.33', currency: 'USD', cancelled: 1, no_shows: 1 });
   });
 
