@@ -81,14 +81,15 @@ export function reportCsv(figures: ReportFigures, table: ReportTable): string {
 
 /** The whole report for machines (`ops reports occupancy --json`): the same rows as the CSV files. */
 export function reportJson(figures: ReportFigures) {
-  const [total, ...reversed] = occupancyRows(figures).reverse();
+  const rows = occupancyRows(figures);
+  const { date: _total, ...total } = rows.pop()!;
   return {
     from: figures.from,
     to: figures.to,
     time_zone: figures.time_zone,
     currency: figures.currency,
-    nights: reversed.reverse(),
-    total: { ...total!, date: undefined },
+    nights: rows,
+    total,
     origins: originRows(figures),
     payments: paymentRows(figures),
   };
