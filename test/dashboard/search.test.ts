@@ -292,6 +292,9 @@ describe('bookings written before the search', () => {
     expect((await search(h.staff, 'olga')).rows.map((r) => r.id)).toEqual([old]);
     expect((await search(h.staff, 'olga@example.com')).rows.map((r) => r.id)).toEqual([old]);
     expect(linkedIdsOfList((await h.staff.get('/dashboard/bookings?limit=10')).text)).toEqual([old]);
+    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.booking(h.tenant.clientId, old!), ConsistentRead: true }));
+    expect([Item?.gsi4pk, Item?.gsi4sk]).toEqual([keys.bookingNights(h.tenant.clientId, 'short'), keys.bookingNightsSortKey(Item?.check_in_date, Item?.check_out_date, old!)]);
     // Again: nothing left to index.
     expect(JSON.parse((await runOps(stackFile, ['bookings', 'reindex', '--client', h.tenant.clientId, '--json'])).stdout)).toMatchObject({ reindexed: 0 });
   });
