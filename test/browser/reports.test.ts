@@ -3,8 +3,8 @@
  * "Reports" in the navigation, this month by default, a range chosen with "From" and "To", the
  * chart and the three tables, "Download CSV" saving the occupancy table as a file, and a range
  * ending before it starts answered beside "To" with the error summary. No serious or critical axe
- * violation, nothing sideways at 390 px. Screenshots: dashboard-reports (1280 px),
- * dashboard-reports-phone (docs/screenshots with UPDATE_SCREENSHOTS=1).
+ * violation, nothing sideways at 390 px. Screenshots: dashboard-reports-range (1280 px),
+ * dashboard-reports-range-phone (docs/screenshots with UPDATE_SCREENSHOTS=1).
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -14,7 +14,7 @@ import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../sup
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
-const SHOTS = new Set(['dashboard-reports', 'dashboard-reports-phone']);
+const SHOTS = new Set(['dashboard-reports-range', 'dashboard-reports-range-phone']);
 const HOTEL = 'Harbour View Hotel';
 const ROOMS = ['101', '102', '103', '104', '105', '106', '201', '202', '203', '204'];
 
@@ -103,7 +103,7 @@ describe('the Reports page in headless Chromium (skipped without Chromium: .ci/r
     await expect(page.locator('main table').first().locator('tbody tr').count()).resolves.toBe(15);
     await expect(page.locator('main table').nth(1).locator('tbody tr').first().textContent()).resolves.toContain('PMS');
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await shoot(page, 'dashboard-reports', SHOTS);
+    await shoot(page, 'dashboard-reports-range', SHOTS);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).first().click()]);
     expect(download.suggestedFilename()).toBe(`occupancy-${from}-to-${to}.csv`);
@@ -113,7 +113,7 @@ describe('the Reports page in headless Chromium (skipped without Chromium: .ci/r
 
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await shoot(page, 'dashboard-reports-phone', SHOTS);
+    await shoot(page, 'dashboard-reports-range-phone', SHOTS);
     await page.close();
   });
 
