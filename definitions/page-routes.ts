@@ -192,6 +192,22 @@ export const dashboardPaymentsPages: readonly Route[] = /* @__PURE__ */ pageRout
   ],
 });
 
+/** The pages of DashboardReports. */
+export const dashboardReportsPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
+  function: 'DashboardReports',
+  handler: 'dashboard-reports',
+  auth: { kind: 'dashboard', role: 'staff' },
+  // Reads only (docs/data-model.md 54, 55): the client and its rooms, the bookings by their nights
+  // (gsi4), orders paid (gsi1), orders opened and refunds (gsi2), then the items by BatchGetItem.
+  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2', 'gsi4'] } },
+  description: 'Dashboard reports: occupancy, ADR, RevPAR and revenue per night, by origin, payments by day; each as CSV',
+  routes: [
+    ['DashboardReports', 'GET', '/dashboard/reports'],
+    // A table as CSV: occupancy.csv, origins.csv, payments.csv.
+    ['DashboardReportCsv', 'GET', '/dashboard/reports/{file}'],
+  ],
+});
+
 /** The pages of DashboardDeliveries. */
 export const dashboardDeliveriesPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
   function: 'DashboardDeliveries',
@@ -275,7 +291,7 @@ export const dashboardSecurityPages: readonly Route[] = /* @__PURE__ */ pageRout
  * The hotel dashboard: server-rendered pages for a client's operators, behind their Cognito
  * session (shared/dashboard/). Every action calls the use case the ops CLI calls.
  */
-export const dashboardRoutes: readonly Route[] = /* @__PURE__ */ [dashboardSessionPages, dashboardOverviewPages, dashboardRoomsPages, dashboardRatesPages, dashboardBookingsPages, dashboardBookingChangesPages, dashboardBookingRefundsPages, dashboardPaymentsPages, dashboardDeliveriesPages, dashboardIntegrationsPages, dashboardAuditPages, dashboardSecurityPages].flat();
+export const dashboardRoutes: readonly Route[] = /* @__PURE__ */ [dashboardSessionPages, dashboardOverviewPages, dashboardRoomsPages, dashboardRatesPages, dashboardBookingsPages, dashboardBookingChangesPages, dashboardBookingRefundsPages, dashboardPaymentsPages, dashboardReportsPages, dashboardDeliveriesPages, dashboardIntegrationsPages, dashboardAuditPages, dashboardSecurityPages].flat();
 
 /** The pages of GuestBooking. */
 export const guestBookingPages: readonly Route[] = /* @__PURE__ */ pageRoutes({

@@ -105,7 +105,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await serving.stop();
       throw error;
     });
-    if (reindexed.reindexed) console.warn(`note: put ${reindexed.reindexed} booking(s) in check-in order and in the search.`);
+    if (reindexed.reindexed) console.warn(`note: put ${reindexed.reindexed} booking(s) in check-in order, on the nights index (Reports) and in the search.`);
     return {
       ...serving,
       emulators,

@@ -75,3 +75,21 @@ export function formatPrice(amountMajor: number | null | undefined, currency: st
 export function formatDayShort(date: string): string {
   return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`)).replace(',', '');
 }
+
+/** A hotel date (`YYYY-MM-DD`) as staff read it: "Fri 4 Dec 2026". */
+export function formatDate(date: string): string {
+  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`)).replace(',', '');
+}
+
+/** An amount in minor units as a plain decimal, for files and machines: 124050 USD is "1240.50", 5000 JPY "5000". */
+export function plainDecimal(amountMinor: number, currency: string): string {
+  const digits = minorUnits(currency);
+  const sign = amountMinor < 0 ? '-' : '';
+  const whole = String(Math.abs(amountMinor)).padStart(digits + 1, '0');
+  return digits === 0 ? `${sign}${whole}` : `${sign}${whole.slice(0, -digits)}.${whole.slice(-digits)}`;
+}
+
+/** A percentage to one decimal, as people read it: "66.7%"; `none` for none. */
+export function formatPercent(value: number | null, none = '—'): string {
+  return value === null ? none : `${value.toFixed(1)}%`;
+}

@@ -12,7 +12,7 @@ import type { Notice } from './notice';
  * A navigation entry's key; `security` is the header's link to the operator's own Security page,
  * `search` the header's search box's page.
  */
-export type NavKey = 'overview' | 'rooms' | 'rates' | 'bookings' | 'payments' | 'deliveries' | 'integrations' | 'audit' | 'security' | 'search';
+export type NavKey = 'overview' | 'rooms' | 'rates' | 'bookings' | 'payments' | 'reports' | 'deliveries' | 'integrations' | 'audit' | 'security' | 'search';
 
 export const NAV: readonly { key: NavKey; label: string; path: string }[] = [
   { key: 'overview', label: 'Overview', path: '/dashboard' },
@@ -20,6 +20,7 @@ export const NAV: readonly { key: NavKey; label: string; path: string }[] = [
   { key: 'rates', label: 'Rates', path: '/dashboard/rates' },
   { key: 'bookings', label: 'Bookings', path: '/dashboard/bookings' },
   { key: 'payments', label: 'Payments', path: '/dashboard/payments' },
+  { key: 'reports', label: 'Reports', path: '/dashboard/reports' },
   { key: 'deliveries', label: 'Deliveries', path: '/dashboard/deliveries' },
   { key: 'integrations', label: 'Integrations', path: '/dashboard/integrations' },
   { key: 'audit', label: 'Audit', path: '/dashboard/audit' },

@@ -52,7 +52,7 @@ export interface PageRequest {
 export type PageOutcome =
   | { html: VNode; status?: number; cookies?: string[] }
   | { redirect: string; notice?: Notice; cookies?: string[] }
-  | { raw: string; contentType: string; status?: number; cacheSeconds?: number };
+  | { raw: string; contentType: string; status?: number; cacheSeconds?: number; /** A file to save under this name (Content-Disposition). */ download?: string };
 
 export type PageAction = (request: PageRequest) => Promise<PageOutcome>;
 export type PublicPageAction = (request: Omit<PageRequest, 'operator'> & { operator?: undefined }) => Promise<PageOutcome>;
@@ -245,7 +245,8 @@ export function pageFunction(routes: readonly Route[], actions: Record<string, P
       }
       if ('raw' in outcome) {
         const cache: Record<string, string> = outcome.cacheSeconds ? { 'Cache-Control': `private, max-age=${outcome.cacheSeconds}` } : {};
-        return respond(outcome.status ?? 200, { 'Content-Type': outcome.contentType, ...cache }, outcome.raw);
+        const file: Record<string, string> = outcome.download ? { 'Content-Disposition': `attachment; filename="${outcome.download}"` } : {};
+        return respond(outcome.status ?? 200, { 'Content-Type': outcome.contentType, ...cache, ...file }, outcome.raw);
       }
       setCookies.push(...(outcome.cookies ?? []));
       return html(outcome.status ?? 200, outcome.html);

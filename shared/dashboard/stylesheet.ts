@@ -63,6 +63,9 @@ code.secret { word-break: break-all; font-size: .95rem; background: #fff; paddin
 .card h2 { margin-top: 0; }
 .chart { max-width: 46rem; }
 .chart svg { width: 100%; height: auto; }
+td.num { text-align: right; white-space: nowrap; }
+.report-chart { max-width: 60rem; }
+.key-occupancy { color: #0b5cad; } .key-revenue { color: #8a3b12; }
 .grid td.booked { background: #0b5cad; color: #fff; text-align: center; }
 .grid td.free { text-align: center; color: var(--muted); }
 .rates thead th { white-space: nowrap; font-size: .85rem; }

@@ -18,6 +18,8 @@ export interface FlagSpec {
   list?: boolean;
   choices?: readonly string[];
   default?: string;
+  /** A flag that takes no value (`--csv`): 'true' when given, else absent. */
+  switch?: boolean;
 }
 
 export interface PositionalSpec {
@@ -225,6 +227,10 @@ export function parseInvocation(commands: readonly Command[], argv: readonly str
       leaf.argument(positional.optional ? `[${positional.name}]` : `<${positional.name}>`, positional.help);
     }
     for (const [name, flag] of Object.entries(spec.flags)) {
+      if (flag.switch) {
+        leaf.addOption(new Option(`--${name}`, flag.help).preset('true').argParser(() => (flags[name] = 'true')));
+        continue;
+      }
       const option = new Option(`--${name} <${flagPlaceholder(flag)}>`, flagHelp(flag));
       if (flag.required) option.makeOptionMandatory();
       option.argParser<string | string[]>(

@@ -15,6 +15,7 @@ import { operatorCommands } from './commands/operators';
 import { orderCommands } from './commands/orders';
 import { providerCommands } from './commands/providers';
 import { rateCommands } from './commands/rates';
+import { reportCommands } from './commands/reports';
 import { roomCommands } from './commands/rooms';
 
 export const commands: readonly Command[] = [
@@ -28,4 +29,5 @@ export const commands: readonly Command[] = [
   ...orderCommands,
   ...deliveryCommands,
   ...providerCommands,
+  ...reportCommands,
 ];

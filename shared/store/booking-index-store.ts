@@ -6,11 +6,11 @@
  * attributes and their search entries (shared/store/search-store.ts).
  */
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { addDays, MAX_STAY_NIGHTS } from '../schemas/common';
+import { addDays, MAX_STAY_NIGHTS, nightsBetween } from '../schemas/common';
 import { batchPut, mapConcurrent, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import { fromItem, isConditionFailure } from './items';
-import { keys } from './keys';
+import { keys, SHORT_STAY_NIGHTS } from './keys';
 import { bookingFilterExpression } from './booking-filter';
 import type { BookingFilter, BookingRecord } from './booking-store';
 import { searchEntryItems } from './search-store';
@@ -20,7 +20,18 @@ export function checkInIndex(clientId: string, booking: Pick<BookingRecord, 'id'
   return { gsi3pk: keys.bookingsByCheckIn(clientId), gsi3sk: keys.bookingCheckInSortKey(booking.check_in_date, booking.id) };
 }
 
-export const CHECK_IN_INDEX_ATTRIBUTES = ['gsi3pk', 'gsi3sk'] as const;
+/** The nights index attributes of a booking item (every booking has them): the reports' reads (docs/data-model.md pattern 50). */
+export function nightsIndex(clientId: string, booking: Pick<BookingRecord, 'id' | 'check_in_date' | 'check_out_date'>) {
+  const length = nightsBetween(booking.check_in_date, booking.check_out_date) <= SHORT_STAY_NIGHTS ? 'short' : 'long';
+  return { gsi4pk: keys.bookingNights(clientId, length), gsi4sk: keys.bookingNightsSortKey(booking.check_in_date, booking.check_out_date, booking.id) };
+}
+
+/** Every booking's own index attributes: its place in check-in order and by its nights. */
+export function everyBookingIndex(clientId: string, booking: Pick<BookingRecord, 'id' | 'check_in_date' | 'check_out_date'>) {
+  return { ...checkInIndex(clientId, booking), ...nightsIndex(clientId, booking) };
+}
+
+export const CHECK_IN_INDEX_ATTRIBUTES = ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] as const;
 
 /** Where a page of the list ends: the next one starts after this booking. */
 export interface CheckInPosition {
@@ -85,17 +96,17 @@ const REINDEX_CONCURRENCY = 8;
 async function reindexBooking(clientId: string, item: Record<string, unknown>): Promise<boolean> {
   const booking = fromItem<BookingRecord>(item);
   const entries = searchEntryItems(clientId, booking);
-  const index = checkInIndex(clientId, booking);
-  if (item.gsi3pk === index.gsi3pk && item.gsi3sk === index.gsi3sk) {
+  const index = everyBookingIndex(clientId, booking);
+  if (item.gsi3pk === index.gsi3pk && item.gsi3sk === index.gsi3sk && item.gsi4pk === index.gsi4pk && item.gsi4sk === index.gsi4sk) {
     await batchPut(entries);
     return false;
   }
   const update = {
     TableName: TABLE,
     Key: keys.booking(clientId, booking.id),
-    UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
+    UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk, gsi4pk = :nightsPk, gsi4sk = :nightsSk',
     ConditionExpression: 'updated_at = :read',
-    ExpressionAttributeValues: { ':pk': index.gsi3pk, ':sk': index.gsi3sk, ':read': booking.updated_at },
+    ExpressionAttributeValues: { ':pk': index.gsi3pk, ':sk': index.gsi3sk, ':nightsPk': index.gsi4pk, ':nightsSk': index.gsi4sk, ':read': booking.updated_at },
   };
   try {
     // At most 14 entries a booking: one transaction with the update.
@@ -125,7 +136,7 @@ export async function reindexClientBookings(clientId: string, options: { unindex
       new QueryCommand({
         TableName: TABLE,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ...(options.unindexedOnly ? { FilterExpression: 'attribute_not_exists(gsi3pk)' } : {}),
+        ...(options.unindexedOnly ? { FilterExpression: 'attribute_not_exists(gsi3pk) OR attribute_not_exists(gsi4pk)' } : {}),
         ExpressionAttributeValues: { ':pk': keys.clientPartition(clientId).pk, ':from': keys.bookingPrefix, ':to': `${keys.bookingPrefix}\uffff` },
         ConsistentRead: true,
         Limit: 100,

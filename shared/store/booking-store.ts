@@ -12,7 +12,7 @@ import { db, TABLE } from './dynamo';
 import { keys, SHORT_STAY_NIGHTS } from './keys';
 import { fromItem, isConditionFailure } from './items';
 import { bookingFilterExpression } from './booking-filter';
-import { CHECK_IN_INDEX_ATTRIBUTES, checkInIndex } from './booking-index-store';
+import { CHECK_IN_INDEX_ATTRIBUTES, everyBookingIndex } from './booking-index-store';
 import { deleteSearchEntries, putSearchEntries, searchEntryChanges } from './search-store';
 
 export type BookingOrigin = 'sync' | 'reception' | 'payment';
@@ -100,7 +100,7 @@ function stayIndex(clientId: string, booking: BookingRecord) {
 
 /** A booking's item: the booking, its stay-index attributes while active, and its place in check-in order. */
 export function bookingItem(clientId: string, booking: BookingRecord) {
-  return { ...keys.booking(clientId, booking.id), entity: 'booking', client_id: clientId, ...booking, ...stayIndex(clientId, booking), ...checkInIndex(clientId, booking) };
+  return { ...keys.booking(clientId, booking.id), entity: 'booking', client_id: clientId, ...booking, ...stayIndex(clientId, booking), ...everyBookingIndex(clientId, booking) };
 }
 
 export async function getBookings(clientId: string, bookingIds: readonly string[]): Promise<Map<string, BookingRecord>> {
@@ -138,7 +138,7 @@ const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', ...CHECK_IN_IN
 export async function updateBooking(clientId: string, previous: BookingRecord, changes: Partial<BookingRecord>, now: string): Promise<boolean> {
   const version = (previous.version ?? 0) + 1;
   const next: BookingRecord = { ...previous, ...changes, version, updated_at: now };
-  const index: Record<string, string | undefined> = { ...stayIndex(clientId, next), ...checkInIndex(clientId, next) };
+  const index: Record<string, string | undefined> = { ...stayIndex(clientId, next), ...everyBookingIndex(clientId, next) };
   const attributes: Record<string, unknown> = {
     ...changes,
     version,

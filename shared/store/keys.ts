@@ -126,6 +126,16 @@ export const keys = {
   bookingSearchPartition: (clientId: string, kind: string, shard: string) => `SEARCH#${clientId}#${kind}#${shard}`,
   /** The booking id of a search entry's sort key: what follows its last `#`. */
   bookingSearchEntryId: (sk: string) => sk.slice(sk.lastIndexOf('#') + 1),
+  /**
+   * Every booking of a client by its nights (gsi4, whatever its state: reports count cancelled and
+   * no-show bookings too), in check-in order with the check-out beside it, so a report reads the
+   * bookings that can reach its range and decides overlap from the key alone. Short stays (<= 31
+   * nights) apart from long ones, as on the stay index: a month's report reads a month back.
+   */
+  bookingNights: (clientId: string, length: 'short' | 'long') => `CLIENT#${clientId}#NIGHTS#${length}`,
+  bookingNightsSortKey: (checkInDate: string, checkOutDate: string, bookingId: string) => `${checkInDate}#${checkOutDate}#${bookingId}`,
+  /** The check-in and check-out dates of a `bookingNightsSortKey`. */
+  bookingNightsEntry: (gsi4sk: string) => ({ checkInDate: gsi4sk.slice(0, 10), checkOutDate: gsi4sk.slice(11, 21) }),
   checkin: (clientId: string, source: string, externalCheckinId: string) => ({
     pk: `CLIENT#${clientId}`,
     sk: `CHECKIN#${source}#${externalCheckinId}`,
@@ -273,6 +283,9 @@ export const keys = {
     return dueAt && orderReference && refundId ? { dueAt, orderReference, refundId } : undefined;
   },
   paymentRefundPrefix: 'REFUND#',
+  /** A client's refunds by when they were asked for (gsi2 on the refund item): the payments report's days. */
+  refundOfClient: (clientId: string, createdAt: string, refundId: string) => ({ gsi2pk: `CLIENT#${clientId}#REFUNDS`, gsi2sk: `${createdAt}#${refundId}` }),
+  refundsOfClient: (clientId: string) => `CLIENT#${clientId}#REFUNDS`,
   orderPartition: (orderReference: string) => `ORDER#${orderReference}`,
   /** Listing a client's orders, newest last by sort key: gsi2 on the order item, from its creation. */
   orderOfClient: (clientId: string, createdAt: string, orderReference: string) => ({

@@ -117,6 +117,7 @@ function refundItem(refund: RefundRecord) {
     ...(refund.status === 'requested' ? keys.refundDue(dueAt(refund.tried_at ?? refund.created_at), refund.order_reference, refund.refund_id) : {}),
     entity: 'payment_refund',
     ...refund,
+    ...keys.refundOfClient(refund.client_id, refund.created_at, refund.refund_id),
   };
 }
 

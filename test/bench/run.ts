@@ -48,6 +48,7 @@ const benches: Bench[] = [
   { id: 'dashboard-retry-all', title: 'Retry all failed (dashboard)', needsStack: true, run: async (c, s) => (await import('./replay')).dashboardRetryAll(c, s) },
   { id: 'guest-booking', title: 'Guest booking page', needsStack: true, run: async (c, s) => (await import('./guest-booking')).guestBooking(c, s) },
   { id: 'rates', title: 'Rates per date', needsStack: true, run: async (c, s) => (await import('./rates')).rates(c, s) },
+  { id: 'reports', title: 'Reports cost vs history', needsStack: true, run: async (c, s) => (await import('./reports')).reports(c, s) },
 ];
 
 async function main(): Promise<number> {

@@ -268,11 +268,11 @@ describe('bookings written before the search', () => {
   it('are found, and listed in check-in order, once `ops bookings reindex` has run', async () => {
     const h = await hotel();
     const [old] = await syncBookings(h.tenant, [{ ...zoe, guest_name: 'Olga Oldversion', guest_email: 'olga@example.com', external_booking_id: 'OLD-1' }]);
-    // As a version before wrote it: no check-in index attributes, no search entries.
+    // As a version before wrote it: no check-in or nights index attributes, no search entries.
     const { db, TABLE } = await import('../../shared/store/dynamo');
     const { QueryCommand, UpdateCommand, DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
     const { keys } = await import('../../shared/store/keys');
-    await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.booking(h.tenant.clientId, old!), UpdateExpression: 'REMOVE gsi3pk, gsi3sk' }));
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: keys.booking(h.tenant.clientId, old!), UpdateExpression: 'REMOVE gsi3pk, gsi3sk, gsi4pk, gsi4sk' }));
     for (const partition of ['N#o', 'E#o']) {
       const { Items = [] } = await db.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `SEARCH#${h.tenant.clientId}#${partition}` } }));
       for (const item of Items) await db.send(new DeleteCommand({ TableName: TABLE, Key: { pk: item.pk, sk: item.sk } }));
@@ -292,6 +292,9 @@ describe('bookings written before the search', () => {
     expect((await search(h.staff, 'olga')).rows.map((r) => r.id)).toEqual([old]);
     expect((await search(h.staff, 'olga@example.com')).rows.map((r) => r.id)).toEqual([old]);
     expect(linkedIdsOfList((await h.staff.get('/dashboard/bookings?limit=10')).text)).toEqual([old]);
+    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.booking(h.tenant.clientId, old!), ConsistentRead: true }));
+    expect([Item?.gsi4pk, Item?.gsi4sk]).toEqual([keys.bookingNights(h.tenant.clientId, 'short'), keys.bookingNightsSortKey(Item?.check_in_date, Item?.check_out_date, old!)]);
     // Again: nothing left to index.
     expect(JSON.parse((await runOps(stackFile, ['bookings', 'reindex', '--client', h.tenant.clientId, '--json'])).stdout)).toMatchObject({ reindexed: 0 });
   });

@@ -108,6 +108,7 @@ describe.each(stages)('the $name stage', ({ stack, routes }) => {
         'DashboardOverview',
         'DashboardPayments',
         'DashboardRates',
+        'DashboardReports',
         'DashboardRooms',
         'DashboardSecurity',
         'DashboardSession',

@@ -179,7 +179,7 @@ describe('who writes what', () => {
     }
     expect(updates).toHaveLength(1);
     const names = [...new Set(Object.values(updates[0]!.ExpressionAttributeNames as Record<string, string>))].sort();
-    expect(names).toEqual(['content_hash', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'guest_email', 'guest_phone', 'updated_at', 'version']);
+    expect(names).toEqual(['content_hash', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'guest_email', 'guest_phone', 'updated_at', 'version']);
     expect(updates[0]!.ConditionExpression).toContain('= :read');
     const b1 = (await storedBookings(tenant, ['B1'])).get('B1')!;
     expect(b1).toMatchObject({ version: 2, guest_phone: '+14155550123' });

@@ -50,13 +50,21 @@ describe('parseInvocation', () => {
     expect(parse('keys', 'create', '--help')).toMatchObject({ kind: 'help', text: expect.stringContaining('--kind <sync|payment>') });
   });
 
+  it('takes a switch flag without a value, absent when not given', () => {
+    const withCsv = parse('reports', 'occupancy', '--client', 'a', '--csv');
+    const without = parse('reports', 'occupancy', '--client', 'a');
+    if (withCsv.kind !== 'run' || without.kind !== 'run') throw new Error('expected a run');
+    expect(withCsv.flags.csv).toBe('true');
+    expect(without.flags.csv).toBeUndefined();
+  });
+
   it("prints each command's own help, with the global options", () => {
     for (const command of commands) {
       const help = parse(...command.words, '--help');
       if (help.kind !== 'help') throw new Error('expected help');
       expect(help.text).toMatch(new RegExp(`^Usage: npm run ops -- ${command.name} `));
       expect(help.text).toContain(command.summary.slice(0, 30));
-      for (const flag of Object.keys(command.flags)) expect(help.text).toContain(`--${flag} <`);
+      for (const [flag, spec] of Object.entries(command.flags)) expect(help.text).toMatch(spec.switch ? new RegExp(`--${flag} +\\S`) : new RegExp(`--${flag} <`));
       expect(help.text).toContain('--json');
       expect(help.text).toContain('--stage <NAME>');
     }

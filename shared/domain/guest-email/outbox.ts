@@ -8,7 +8,7 @@
  */
 import { emailEnabled, sendEmail } from '../../email/ses';
 import type { EmailMessage } from '../../guest/emails';
-import { nameBasedId } from '../../ids';
+import { guestEmailId } from './email-ids';
 import { logger } from '../../observability';
 import { mapConcurrent } from '../../store/batch';
 import {
@@ -40,9 +40,7 @@ const SWEEP_CONCURRENCY = 4;
 const SWEEP_PAGE_SIZE = 25;
 const SWEEP_MAX_PER_RUN = 200;
 
-/** One e-mail of each kind per booking: its id follows from them, so writing it twice is refused. */
-export const guestEmailId = (clientId: string, bookingId: string, kind: EmailKind, occasion?: string) =>
-  occasion === undefined ? nameBasedId(clientId, 'guest-email', kind, bookingId) : nameBasedId(clientId, 'guest-email', kind, bookingId, occasion);
+export { guestEmailId };
 
 /** A new outbox e-mail, due on the index SEND_LEASE_MS after `now` (the writer sends it first). */
 export function newGuestEmail(input: {

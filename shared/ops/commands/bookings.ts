@@ -107,7 +107,7 @@ export const bookingCommands: readonly Command[] = [
   defineCommand({
     name: 'bookings reindex',
     summary:
-      "Give bookings written by versions before the check-in order index and the dashboard's search their index attributes and search entries (one client, or every client); safe to run again",
+      "Give bookings written by versions before the check-in order and nights indexes (Bookings list, Reports) and the dashboard's search their index attributes and search entries (one client, or every client); safe to run again",
     flags: {
       client: { value: 'ID', help: 'Only this client (default: every client)' },
     },
