@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../definitions/routes';
+import { RATE_SCOPES, routes, SYNC_SCOPES } from '../../definitions/routes';
 import { type ApiResponse, startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const SOURCE = 'pms';
@@ -34,6 +34,11 @@ function request(method: string, path: string, key: string, body?: unknown, head
 
 const put = (tenant: Tenant, what: string, body: unknown, headers: Record<string, string> = {}) =>
   request('PUT', `/api/v1/property-sync/${what}`, tenant.syncKey, body, headers);
+
+/** A sync key of the tenant that may also push rates (its own sync key has the spec's five scopes). */
+async function rateKey(tenant: Tenant): Promise<string> {
+  return (await stack.issueKey(tenant.clientId, 'sync', { scopes: [...SYNC_SCOPES, ...RATE_SCOPES] })).key;
+}
 
 const createOrder = (tenant: Tenant, body: unknown, headers: Record<string, string> = {}) =>
   request('POST', '/api/v1/payments/payment-orders', tenant.paymentKey, body, headers);
@@ -142,6 +147,30 @@ const idempotentCases: Record<string, IdempotentCase> = {
         checkins: Array.from({ length: ITEMS }, (_, i) => ({ external_checkin_id: `K${i}`, external_booking_id: `B${i}`, event: 'check_in', occurred_at: '2027-03-01T15:00:00Z' })),
       };
       return { send: (h) => put(tenant, 'checkins', body, h), count: async () => (await stored(tenant.clientId, 'CHECKIN#')).length, expected: ITEMS };
+    },
+  },
+  PutRatePlans: {
+    async prepare(tenant) {
+      const key = await rateKey(tenant);
+      expect((await put(tenant, 'room-categories', { external_source: SOURCE, categories: [{ external_category_id: 'C1', name: 'Double' }] })).status).toBe(200);
+      const body = { external_source: SOURCE, rate_plans: Array.from({ length: ITEMS }, (_, i) => ({ external_rate_plan_id: `P${i}`, external_category_id: 'C1', name: `Plan ${i}` })) };
+      return { send: (h) => request('PUT', '/api/v1/property-sync/rate-plans', key, body, h), count: async () => (await stored(tenant.clientId, 'RATEPLAN#')).length, expected: ITEMS };
+    },
+  },
+  PutRates: {
+    async prepare(tenant) {
+      const key = await rateKey(tenant);
+      expect((await put(tenant, 'room-categories', { external_source: SOURCE, categories: [{ external_category_id: 'C1', name: 'Double' }] })).status).toBe(200);
+      const plans = ['P0', 'P1', 'P2'];
+      const planned = await request('PUT', '/api/v1/property-sync/rate-plans', key, {
+        external_source: SOURCE,
+        rate_plans: plans.map((id) => ({ external_rate_plan_id: id, external_category_id: 'C1', name: id })),
+      });
+      expect(planned.status).toBe(200);
+      // One night each of three plans, in one month some weeks ahead: three plan-months written.
+      const day = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+      const body = { external_source: SOURCE, updates: plans.map((id) => ({ external_rate_plan_id: id, date: day, price: 120 })) };
+      return { send: (h) => request('PUT', '/api/v1/property-sync/rates', key, body, h), count: async () => (await stored(tenant.clientId, 'RATES#')).length, expected: plans.length };
     },
   },
   CreatePaymentOrder: {
