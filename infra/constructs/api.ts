@@ -114,7 +114,12 @@ export class ServiceApi extends Construct {
             xrayTraceId: AccessLogField.contextXrayTraceId(),
           }),
         ),
-        tracingEnabled: true,
+        // No X-Ray segment of API Gateway's own: it records each request's whole URL
+        // (`http.request.url`, https://docs.aws.amazon.com/apigateway/latest/developerguide/apigateway-understanding-xray-traces.html),
+        // and a guest's confirmation page has its token in the path, the verify redirect its
+        // return secret in the query. The functions are still traced (active tracing on each,
+        // without their responses: shared/observability.ts); a trace starts at the function.
+        tracingEnabled: false,
         metricsEnabled: true,
         // Execution logs at ERROR only, and never the data trace: it would log API keys and bodies.
         loggingLevel: MethodLoggingLevel.ERROR,
