@@ -155,11 +155,14 @@ export const dashboardBookingRefundsPages: readonly Route[] = /* @__PURE__ */ pa
   function: 'DashboardBookingRefunds',
   handler: 'dashboard-booking-refunds',
   auth: { kind: 'dashboard', role: 'staff' },
-  // The refund form of a booking's page; a refused one shows the booking's page again. Its own
+  // The refund page of a booking ("Refund" opens it; "Confirm refund" refunds). Its own
   // function: beside the changes, the bundle passed 350 KB.
   access: staffRefundAccess,
   description: "Dashboard refund of a booking's paid order, from the booking's page",
-  routes: [['DashboardRefundBooking', 'POST', '/dashboard/bookings/{booking_id}/refund']],
+  routes: [
+    ['DashboardRefundBookingPage', 'GET', '/dashboard/bookings/{booking_id}/refund'],
+    ['DashboardRefundBooking', 'POST', '/dashboard/bookings/{booking_id}/refund'],
+  ],
 });
 
 /** The pages of DashboardPayments. */
@@ -172,6 +175,7 @@ export const dashboardPaymentsPages: readonly Route[] = /* @__PURE__ */ pageRout
   routes: [
     ['DashboardPayments', 'GET', '/dashboard/payments'],
     ['DashboardPayment', 'GET', '/dashboard/payments/{order_reference}'],
+    ['DashboardRefundOrderPage', 'GET', '/dashboard/payments/{order_reference}/refunds'],
     ['DashboardRefundOrder', 'POST', '/dashboard/payments/{order_reference}/refunds'],
   ],
 });

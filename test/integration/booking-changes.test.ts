@@ -5,7 +5,9 @@
  * sequence (unless the PMS made it), a change obeys availability with the booking's own nights
  * left out and never double-books however concurrent, a no-show only after the check-in day.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { emailTo } from '../support/inbox';
 import { paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -59,13 +61,13 @@ type Hotel = HotelWithRooms;
 /** A client with synced rooms 101 and 102, its callbacks going to the receiver. */
 const hotel = (callbacks = true): Promise<Hotel> => hotelWithRooms(stack, callbacks ? { callbackUrl: receiver.url } : {});
 
-async function book(h: Hotel, room: string, checkIn: string, checkOut: string) {
+async function book(h: Hotel, room: string, checkIn: string, checkOut: string, guestEmail = 'ada@example.com') {
   const { booking } = await domain.reception.createReceptionBooking(h.tenant.clientId, h.rooms.get(room)!, {
     check_in_date: checkIn,
     check_out_date: checkOut,
     guests: 2,
     guest_name: 'Ada Guest',
-    guest_email: 'ada@example.com',
+    guest_email: guestEmail,
   });
   return booking;
 }
@@ -89,6 +91,36 @@ async function eventsArrived(bookingId: string, count: number) {
 }
 
 describe('cancelling a service booking', () => {
+  it("e-mails the guest staff's message, never the reason, saying who cancelled: the hotel, or the guest who asked", async () => {
+    const h = await hotel();
+    const byHotel = `hotel-${randomUUID().slice(0, 8)}@guest.example`;
+    const first = await book(h, '101', '2028-03-10', '2028-03-12', byHotel);
+    const cancelled = await domain.changes.cancelServiceBooking(h.tenant.clientId, first.id, {
+      source: 'staff',
+      reason: 'Overbooked by a PMS import error',
+      guestMessage: 'We are very sorry: a pipe burst above your room. Call us to rebook at no cost.',
+    });
+    expect(cancelled.booking).toMatchObject({ cancellation_reason: 'Overbooked by a PMS import error', cancellation_asked_by: 'hotel' });
+    const told = await emailTo(byHotel, /^Booking cancelled/);
+    const words = `${told.body.text ?? ''}\n${told.body.html ?? ''}`;
+    expect(told.body.text).toContain('has cancelled your booking');
+    expect(told.body.text).toContain('Message from the hotel: We are very sorry: a pipe burst above your room. Call us to rebook at no cost.');
+    expect(words).not.toContain('Overbooked');
+    expect(words).not.toContain('PMS import');
+    // The PMS still gets the reason with booking.cancelled.
+    const events = await eventsArrived(first.id, 2);
+    expect(events[1]!.body.booking).toMatchObject({ cancellation_reason: 'Overbooked by a PMS import error' });
+
+    const byGuest = `guest-${randomUUID().slice(0, 8)}@guest.example`;
+    const second = await book(h, '102', '2028-03-10', '2028-03-12', byGuest);
+    await domain.changes.cancelServiceBooking(h.tenant.clientId, second.id, { source: 'staff', reason: 'Guest phoned: flight cancelled', askedBy: 'guest' });
+    const asked = await emailTo(byGuest, /^Booking cancelled/);
+    expect(asked.body.text).toContain('as you asked, your booking at');
+    expect(asked.body.text).not.toContain('has cancelled your booking');
+    expect(`${asked.body.text}${asked.body.html}`).not.toContain('flight');
+    expect(asked.body.text).not.toContain('Message from the hotel');
+  });
+
   it('frees its nights at once and tells the callback URL booking.cancelled, with the reason and the next sequence', async () => {
     const h = await hotel();
     const booking = await book(h, '101', '2028-02-10', '2028-02-13');

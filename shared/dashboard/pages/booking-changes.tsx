@@ -4,24 +4,22 @@
  * - "Change": a page of its own with the check-in, check-out, room and guests as they are; the
  *   availability rules apply with the booking's own nights left out, and a clash comes back as
  *   the refusal in the page's notice style, the typed values kept and nothing changed;
- * - "Cancel booking": a confirmation page of its own with a reason and, for a paid-order booking,
- *   the refund (none, in full, or an amount); the room is free at once;
+ * - "Cancel booking": a confirmation page of its own (./booking-cancel.tsx);
  * - "Mark no-show": once the check-in day has passed in the hotel's time zone.
  * Each calls the audited operator action the operator CLI calls, POST-redirect-GET.
  */
 import type { BookingStory } from '../../domain/bookings/booking-story';
 import { receptionStay } from '../../domain/bookings/reception-bookings';
 import type { HotelClock } from '../../domain/hotel-time';
-import { type BookingChange, cancelBooking, type CancelRefund, markBookingNoShow, modifyBooking } from '../../domain/operator-actions/booking-changes';
+import { type BookingChange, markBookingNoShow, modifyBooking } from '../../domain/operator-actions/booking-changes';
 import { listClientRooms } from '../../domain/rooms/room-list';
 import type { AppError } from '../../errors';
-import { formatAmount, formatPrice, inWords } from '../format';
-import { Dl, ErrorSummary, Field, type Links, NoticeBox, Page, Select } from '../layout';
+import { formatDate, formatPrice, inWords } from '../format';
+import { ErrorSummary, Field, type Links, NoticeBox, Page, Select } from '../layout';
 import type { Notice } from '../notice';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 import { type BookingFacts, bookingFactsOf, titleOf } from './booking-facts';
 import { bookingPath, isRefusal, nights } from './bookings-common';
-import { MAX_REASON, plainAmount, type RefundableOrder, refundLeft, typedAmountMinor } from './refund-form';
 
 export const changePath = (bookingId: string) => `${bookingPath(bookingId)}/change`;
 export const cancelPath = (bookingId: string) => `${bookingPath(bookingId)}/cancel`;
@@ -30,7 +28,7 @@ export const noShowPath = (bookingId: string) => `${bookingPath(bookingId)}/no-s
 type BookingRecord = BookingStory['booking'];
 
 /** A booking the service made (a PMS-synced one is its PMS's to change). */
-const ours = (b: BookingRecord) => b.origin !== 'sync';
+export const ours = (b: BookingRecord) => b.origin !== 'sync';
 /** Staff may change a confirmed one's stay, room or guests. */
 export const isChangeable = (b: BookingRecord) => ours(b) && b.status === 'confirmed';
 /** Staff may cancel one not yet checked in (confirmed, or pending the guest's confirmation). */
@@ -63,13 +61,13 @@ export function BookingActions({ booking, links, clock }: { booking: BookingReco
 }
 
 /** Why the booking's page offers no such action now. */
-function notNow(b: BookingRecord, what: string): PageOutcome {
+export function notNow(b: BookingRecord, what: string): PageOutcome {
   const message = ours(b) ? `This booking is ${inWords(b.status).toLowerCase()}: it can no longer be ${what}.` : `This booking came from your PMS: it can only be ${what} there.`;
   return { redirect: bookingPath(b.id), notice: { kind: 'error', message } };
 }
 
 /** A refusal of the use case as a notice in words (never an id), back on the booking's page. */
-function refusalNotice(error: AppError, what: string): Notice {
+export function refusalNotice(error: AppError, what: string): Notice {
   if (error.status === 503) return { kind: 'error', message: `Someone else is changing this booking right now: try again. The booking was not ${what}.` };
   const status = /is (checked_in|checked_out|cancelled|no_show|pending|confirmed);/.exec(error.message)?.[1];
   if (error.code === 'BOOKING_NOT_CANCELLABLE' && status) return { kind: 'error', message: `This booking is ${inWords(status).toLowerCase()}: it was not ${what}.` };
@@ -140,7 +138,7 @@ function clashMessage(error: AppError, values: ChangeValues): string {
   const number = /room (\S+) \(/i.exec(error.message)?.[1];
   const reason = error.message.includes(': ') ? error.message.slice(error.message.indexOf(': ') + 2) : 'it is taken for some of these nights';
   const room = number ? `Room ${number}` : 'The room';
-  return `${room} is not available from ${values.check_in_date} to ${values.check_out_date}: ${reason}. Nothing was changed: choose other dates or another room.`;
+  return `${room} is not available from ${formatDate(values.check_in_date)} to ${formatDate(values.check_out_date)}: ${reason}. Nothing was changed: choose other dates or another room.`;
 }
 
 export const changeBooking: PageAction = async (request) => {
@@ -182,159 +180,8 @@ export const changeBooking: PageAction = async (request) => {
     }
     return { redirect: bookingPath(b.id), notice: refusalNotice(error, 'changed') };
   }
-  const nightsText = `${stay.check_in_date} to ${stay.check_out_date}, ${nights(stay)} ${nights(stay) === 1 ? 'night' : 'nights'}`;
+  const nightsText = `${formatDate(stay.check_in_date)} to ${formatDate(stay.check_out_date)}, ${nights(stay)} ${nights(stay) === 1 ? 'night' : 'nights'}`;
   return { redirect: bookingPath(b.id), notice: { kind: 'success', message: `Booking changed: ${nightsText}, ${stay.guests} ${stay.guests === 1 ? 'guest' : 'guests'}.` } };
-};
-
-// ---- Cancel booking
-
-type CancelField = 'reason' | 'refund' | 'refund_amount';
-interface CancelFormState {
-  reason: string;
-  refund: string;
-  refundAmount: string;
-  errors?: Partial<Record<CancelField, string>>;
-  status?: number;
-}
-const CANCEL_LABELS: Record<CancelField, string> = { reason: 'Reason', refund: 'Refund', refund_amount: 'Amount to refund' };
-
-/** The paid order a cancellation may refund, while something is left to refund. */
-const refundableOrder = (facts: BookingFacts): RefundableOrder | undefined => {
-  const order = facts.story.order;
-  return order && refundLeft(order) > 0 ? order : undefined;
-};
-
-function RefundChoice({ order, form }: { order: RefundableOrder; form: CancelFormState }) {
-  const left = formatAmount(refundLeft(order), order.currency);
-  const choices = [
-    { value: 'none', label: 'No refund', hint: 'You can still refund from the payment order later.' },
-    { value: 'full', label: `Refund in full: ${left}`, hint: 'What is left of what the guest paid online.' },
-    { value: 'amount', label: 'Refund part of it', hint: 'Enter the amount below.' },
-  ];
-  return (
-    <fieldset class="radios" aria-describedby={form.errors?.refund ? 'f-refund-error' : undefined}>
-      <legend>{CANCEL_LABELS.refund}</legend>
-      {form.errors?.refund ? (
-        <p id="f-refund-error" class="field-error">
-          {form.errors.refund}
-        </p>
-      ) : null}
-      {choices.map((choice, i) => {
-        const id = i === 0 ? 'f-refund' : `f-refund-${choice.value}`;
-        return (
-          <div class="radio">
-            <input type="radio" id={id} name="refund" value={choice.value} checked={form.refund === choice.value} aria-describedby={`${id}-hint`} />
-            <label for={id}>
-              {choice.label}
-              <small id={`${id}-hint`} class="hint">
-                {choice.hint}
-              </small>
-            </label>
-          </div>
-        );
-      })}
-      <Field label={`${CANCEL_LABELS.refund_amount} (${order.currency})`} name="refund_amount" value={form.refundAmount} error={form.errors?.refund_amount} hint={`At most ${left}, such as ${plainAmount(Math.min(refundLeft(order), 5000), order.currency)}.`} />
-    </fieldset>
-  );
-}
-
-function cancelPage(request: PageRequest, facts: BookingFacts, form: CancelFormState): PageOutcome {
-  const { operator, links } = request;
-  const { booking: b, room } = facts.story;
-  if (!isCancellable(b)) return notNow(b, 'cancelled');
-  const order = refundableOrder(facts);
-  return {
-    status: form.status ?? 200,
-    html: (
-      <Page title="Cancel this booking?" links={links} operator={operator} nav="bookings" notice={request.notice}>
-        <p>
-          <a href={links.to(bookingPath(b.id))}>{titleOf(b)}</a>
-        </p>
-        <ErrorSummary errors={form.errors ?? {}} labels={CANCEL_LABELS} />
-        <Dl
-          rows={[
-            ['Guest name', b.guest_name],
-            ['Stay', `${b.check_in_date} to ${b.check_out_date} (${nights(b)} ${nights(b) === 1 ? 'night' : 'nights'})`],
-            ['Room', room ? `${room.number} (${room.category})` : 'No room'],
-            ...(facts.story.order ? [['Paid online', formatAmount(facts.story.order.paid_minor, facts.story.order.currency)] as const] : []),
-          ]}
-        />
-        <p>The room is free again for these nights at once. Your PMS is told, and the guest gets an e-mail.</p>
-        <form method="post" action={links.to(cancelPath(b.id))} aria-label="Cancel booking" novalidate>
-          <div class="field">
-            <label for="f-reason">{CANCEL_LABELS.reason}</label>
-            <small id="f-reason-hint" class="hint">
-              Kept with the booking and sent to your PMS (at most {MAX_REASON} characters).
-            </small>
-            {form.errors?.reason ? (
-              <small id="f-reason-error" class="field-error">
-                {form.errors.reason}
-              </small>
-            ) : null}
-            <textarea id="f-reason" name="reason" rows={3} aria-invalid={form.errors?.reason ? 'true' : undefined} aria-describedby={['f-reason-hint', form.errors?.reason ? 'f-reason-error' : ''].filter(Boolean).join(' ')}>
-              {form.reason}
-            </textarea>
-          </div>
-          {order ? <RefundChoice order={order} form={form} /> : null}
-          <div class="actions">
-            <button type="submit" class="destructive">
-              Cancel booking
-            </button>
-            <a href={links.to(bookingPath(b.id))}>Keep the booking</a>
-          </div>
-        </form>
-      </Page>
-    ),
-  };
-}
-
-export const cancelBookingPage: PageAction = async (request) => cancelPage(request, await bookingFactsOf(request), { reason: '', refund: 'none', refundAmount: '' });
-
-/** The refund the form asks for with the cancellation, or what is wrong with it. */
-function refundOf(form: CancelFormState, order: RefundableOrder | undefined): { refund?: CancelRefund; error?: Partial<Record<CancelField, string>> } {
-  if (!order || form.refund === 'none' || form.refund === '') return { refund: 'none' };
-  if (form.refund === 'full') return { refund: 'full' };
-  if (form.refund !== 'amount') return { error: { refund: 'Choose whether to refund the guest' } };
-  const left = refundLeft(order);
-  const amount = typedAmountMinor(form.refundAmount, order.currency);
-  if (!form.refundAmount) return { error: { refund_amount: `Enter the amount to refund, at most ${formatAmount(left, order.currency)}` } };
-  if (amount === undefined || amount < 1) return { error: { refund_amount: `Enter an amount in ${order.currency}, such as ${plainAmount(Math.min(left, 5000), order.currency)}` } };
-  if (amount > left) return { error: { refund_amount: `Enter at most ${formatAmount(left, order.currency)}: that is what is left to refund` } };
-  return { refund: amount };
-}
-
-export const cancelBookingAction: PageAction = async (request) => {
-  const facts = await bookingFactsOf(request);
-  const b = facts.story.booking;
-  // A cancelled one goes on: cancelling it again answers as it is.
-  if (!ours(b)) return notNow(b, 'cancelled');
-  const form: CancelFormState = {
-    reason: (request.form.get('reason') ?? '').replace(/\r\n?/g, '\n').trim(),
-    refund: request.form.get('refund') ?? 'none',
-    refundAmount: (request.form.get('refund_amount') ?? '').trim(),
-  };
-  const { refund, error } = refundOf(form, refundableOrder(facts));
-  const errors = { ...(form.reason.length > MAX_REASON ? { reason: `Shorten the reason to ${MAX_REASON} characters or fewer (it has ${form.reason.length})` } : {}), ...error };
-  if (Object.keys(errors).length) return cancelPage(request, facts, { ...form, errors, status: 400 });
-
-  let cancelled;
-  try {
-    cancelled = await cancelBooking(request.operator, b.id, { ...(form.reason ? { reason: form.reason } : {}), refund }, request.now);
-  } catch (thrown) {
-    if (!isRefusal(thrown) || thrown.code === 'NOT_FOUND') throw thrown;
-    return { redirect: bookingPath(b.id), notice: refusalNotice(thrown, 'cancelled') };
-  }
-  const path = bookingPath(b.id);
-  if (cancelled.repeated) return { redirect: path, notice: { kind: 'success', message: 'This booking was already cancelled: nothing changed.' } };
-  const freed = 'Booking cancelled: the room is free again for its nights.';
-  if (cancelled.refund_error) {
-    return { redirect: path, notice: { kind: 'error', message: `${freed} The refund was not made (${cancelled.refund_error.message}): refund it below.` } };
-  }
-  const made = cancelled.refund;
-  if (!made) return { redirect: path, notice: { kind: 'success', message: freed } };
-  const amount = formatAmount(made.amount_minor, made.currency);
-  const refunded = made.status === 'succeeded' ? `Refunded ${amount}.` : made.status === 'pending' ? `A refund of ${amount} was asked for: the payment provider has not confirmed it yet.` : `The refund of ${amount} failed at the payment provider.`;
-  return { redirect: path, notice: { kind: made.status === 'failed' ? 'error' : 'success', message: `${freed} ${refunded}` } };
 };
 
 // ---- Mark no-show

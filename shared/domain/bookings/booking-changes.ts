@@ -108,7 +108,7 @@ async function commitChange(
             }),
           ]
         : [];
-      const email = event === 'booking.no_show' ? undefined : await bookingChangeEmail(clientId, next, emailKind, { sequence, reason: next.cancellation_reason, ...(refund !== undefined ? { refund } : {}) }, now);
+      const email = event === 'booking.no_show' ? undefined : await bookingChangeEmail(clientId, next, emailKind, { sequence, ...(refund !== undefined ? { refund } : {}) }, now);
       await transactWrite(
         bookingChangeItems({ clientId, read, next, holds: planned.holds, deliveries, extra: email ? [guestEmailItem(email)] : [] }),
       );
@@ -137,12 +137,17 @@ export async function cancelServiceBooking(
   input: {
     reason?: string;
     source: ChangeSource;
+    /** Staff's message to the guest: the only words of the cancellation their e-mail carries. */
+    guestMessage?: string;
+    /** Staff's cancellation: who asked for it (the guest's e-mail says who cancelled). @default 'hotel' */
+    askedBy?: 'guest' | 'hotel';
     /** What the canceller will refund of an online payment (staff's choice), for the guest's e-mail; the refund itself is the caller's, after this. */
     refund?: 'full' | 'none' | number;
   },
   now = new Date(),
 ): Promise<ChangedBooking> {
   const reason = input.reason?.trim().slice(0, MAX_REASON_LENGTH) || undefined;
+  const guestMessage = input.guestMessage?.trim().slice(0, MAX_REASON_LENGTH) || undefined;
   return commitChange(clientId, bookingId, 'booking.cancelled', 'booking_cancelled', input.source, now, async (booking) => {
     if (booking.status === 'cancelled') return { repeated: booking };
     if (booking.status !== 'confirmed' && booking.status !== 'pending') throw errors.bookingNotCancellable(booking.id, booking.status);
@@ -154,6 +159,8 @@ export async function cancelServiceBooking(
       cancelled_at: timestamp,
       cancelled_by: input.source,
       ...(reason ? { cancellation_reason: reason } : {}),
+      ...(guestMessage ? { guest_message: guestMessage } : {}),
+      ...(input.source === 'staff' ? { cancellation_asked_by: input.askedBy ?? 'hotel' } : {}),
     };
     return { next, holds, room };
   }, input.refund);

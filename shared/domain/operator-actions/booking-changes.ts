@@ -43,12 +43,17 @@ export const cancelRefundKey = (bookingId: string): string => `cancel:${bookingI
 export async function cancelBooking(
   actor: Actor,
   bookingId: string,
-  input: { reason?: string; refund?: CancelRefund } = {},
+  input: { reason?: string; refund?: CancelRefund; guestMessage?: string; askedBy?: 'guest' | 'hotel' } = {},
   now = new Date(),
 ): Promise<CancelledBooking> {
   const refund = input.refund ?? 'none';
   if (typeof refund === 'number' && !(Number.isInteger(refund) && refund >= 1 && refund <= MAX_AMOUNT_MINOR)) throw errors.invalidAmount(MAX_AMOUNT_MINOR);
-  const cancelled: CancelledBooking = await cancelServiceBooking(actor.client_id, bookingId, { ...(input.reason ? { reason: input.reason } : {}), source: 'staff', refund }, now);
+  const cancelled: CancelledBooking = await cancelServiceBooking(
+    actor.client_id,
+    bookingId,
+    { ...(input.reason ? { reason: input.reason } : {}), ...(input.guestMessage ? { guestMessage: input.guestMessage } : {}), ...(input.askedBy ? { askedBy: input.askedBy } : {}), source: 'staff', refund },
+    now,
+  );
   const orderReference = cancelled.booking.payment_order_reference;
   if (orderReference && refund !== 'none') {
     try {
@@ -72,6 +77,8 @@ export async function cancelBooking(
       changes: {
         status: booking.status,
         cancellation_reason: booking.cancellation_reason ?? null,
+        guest_message: booking.guest_message ?? null,
+        asked_by: booking.cancellation_asked_by ?? null,
         repeated: cancelled.repeated === true,
         booking_cancelled_delivery: cancelled.delivery_id ?? null,
         refund_requested: String(refund),

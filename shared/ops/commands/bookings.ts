@@ -153,7 +153,9 @@ export const bookingCommands: readonly Command[] = [
     name: 'bookings cancel',
     summary: 'Cancel a booking the service made: its nights are free at once (emits booking.cancelled); optionally refund its paid order',
     flags: {
-      reason: { value: 'R', help: 'Why: kept with the booking, sent with booking.cancelled and told to the guest' },
+      reason: { value: 'R', help: 'Why: kept with the booking and sent with booking.cancelled; never told to the guest' },
+      message: { value: 'TEXT', help: "A message to the guest: the only words of the cancellation their e-mail carries" },
+      'asked-by': { value: 'guest|hotel', help: "Who asked for the cancellation: the guest's e-mail says so", default: 'hotel' },
       refund: { value: 'full|none|AMOUNT_MINOR', help: "Refund the booking's paid order: all that is left, nothing, or an amount in minor units", default: 'none' },
     },
     positionals: [{ name: 'BOOKING_ID', help: 'The booking (see bookings list)' }],
@@ -161,7 +163,12 @@ export const bookingCommands: readonly Command[] = [
       const refund = refundChoice(flags.refund);
       const [{ cliActor }, { cancelBooking }, { findBookingClient }] = await changes();
       const clientId = await findBookingClient(args.BOOKING_ID);
-      const cancelled = await cancelBooking(cliActor(clientId), args.BOOKING_ID, { ...(flags.reason ? { reason: flags.reason } : {}), refund });
+      const cancelled = await cancelBooking(cliActor(clientId), args.BOOKING_ID, {
+        ...(flags.reason ? { reason: flags.reason } : {}),
+        ...(flags.message ? { guestMessage: flags.message } : {}),
+        askedBy: flags['asked-by'] === 'guest' ? 'guest' : 'hotel',
+        refund,
+      });
       const { booking } = cancelled;
       return {
         ...(await bookingWithRoom(clientId, booking)),
