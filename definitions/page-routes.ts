@@ -70,7 +70,7 @@ export const dashboardOverviewPages: readonly Route[] = /* @__PURE__ */ pageRout
   function: 'DashboardOverview',
   handler: 'dashboard-overview',
   auth: { kind: 'dashboard', role: 'staff' },
-  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2'] } },
+  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2', 'gsi3'] } },
   description: "Dashboard overview: today's arrivals and departures, 14-night occupancy, deliveries needing attention",
   routes: [['DashboardOverview', 'GET', '/dashboard']],
 });

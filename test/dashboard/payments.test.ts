@@ -60,7 +60,7 @@ describe('Payments', () => {
     const paidRow = textOf(rowOf(list.text, paid.orderReference)!);
     expect(paidRow).toMatch(
       new RegExp(
-        `^${paid.orderReference} Room booking: Wed 10 Nov 2027 to Fri 12 Nov 2027, 2 nights, 2 guests \\(reference INV-[0-9a-f-]{36}\\) 240\\.00 USD Paid \\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d\\d:\\d\\d \\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d\\d:\\d\\d ada@example\\.com$`,
+        `^${paid.orderReference} Room booking: Wed 10 Nov 2027 to Fri 12 Nov 2027, 2 nights, 2 guests \\(reference INV-[0-9a-f-]{36}\\) 240\\.00 USD Paid \\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d\\d:\\d\\d \\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d\\d:\\d\\d Ada Lovelace \\(ada@example\\.com\\)$`,
       ),
     );
     expect(textOf(rowOf(list.text, yen)!)).toMatch(/ INV-[0-9a-f-]{36} 125,000 JPY In progress \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d — grace@example\.com$/);

@@ -54,7 +54,7 @@ export const paymentsPage: PageAction = async (request) => {
         {page.orders.length === 0 ? (
           <Empty>No payment orders yet.</Empty>
         ) : (
-          <Table head={['Order reference', 'For', 'Amount', 'Status', 'Created', 'Paid', 'Customer']}>
+          <Table head={['Order reference', 'For', 'Amount', 'Status', 'Created', 'Paid', 'Guest']}>
             {page.orders.map((order) => (
               <tr>
                 <td>
@@ -69,7 +69,7 @@ export const paymentsPage: PageAction = async (request) => {
                 </td>
                 <td>{when(order.created_at)}</td>
                 <td>{when(order.paid_at)}</td>
-                <td>{order.customer_email}</td>
+                <td>{order.customer_name ? `${order.customer_name} (${order.customer_email})` : order.customer_email}</td>
               </tr>
             ))}
           </Table>
