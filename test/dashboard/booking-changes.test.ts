@@ -110,11 +110,22 @@ describe('Change', () => {
     const form = await h.staff.get(`${bookingPath(id)}/change`);
     expect(form.status).toBe(200);
     expect(form.text).toMatch(/id="f-check_in_date" name="check_in_date" type="date" value="2029-05-01"/);
-    expect(form.text).toContain(`<option value="${h.rooms.get('102')}" selected>102 · double · 120.00 USD a night</option>`);
+    // The dates first: no room is offered before them.
+    expect(form.text).not.toContain('name="room_id"');
+    // Then only the rooms free for them (101 is taken on the 11th), each with the stay's price; both totals shown.
+    await deskBooking('101', '2029-05-11', '2029-05-12', 'Other Guest');
+    const rooms = await h.staff.get(`${bookingPath(id)}/change?check_in_date=2029-05-10&check_out_date=2029-05-13&guests=2`);
+    expect(rooms.status).toBe(200);
+    expect(rooms.text).toContain(`<option value="${h.rooms.get('102')}" selected>102 · double · 120.00 USD a night · 360.00 USD for 3 nights</option>`);
+    expect(rooms.text).not.toContain(`<option value="${h.rooms.get('101')}"`);
+    expect(textOf(rooms.text)).toContain('Recalculate the total: 360.00 USD');
+    expect(textOf(rooms.text)).toContain('Keep the total: 240.00 USD');
+    expect(rooms.text).toMatch(/<input type="radio" id="f-total" name="total" value="recalculate" checked/);
 
-    const changed = await h.staff.submit(`${bookingPath(id)}/change`, { check_in_date: '2029-05-10', check_out_date: '2029-05-13', room_id: h.rooms.get('102')!, guests: '2' });
+    const changed = await h.staff.submit(`${bookingPath(id)}/change`, { check_in_date: '2029-05-10', check_out_date: '2029-05-13', room_id: h.rooms.get('102')!, guests: '2', total: 'recalculate' });
     const text = textOf(changed.text);
-    expect(text).toContain('Booking changed: Thu 10 May 2029 to Sun 13 May 2029, 3 nights, 2 guests.');
+    expect(text).toContain('Booking changed: Thu 10 May 2029 to Sun 13 May 2029, 3 nights, 2 guests. Total 360.00 USD.');
+    expect(text).toContain('Total 360.00 USD Balance due 360.00 USD');
     expect(text).toContain('Check-in Thu 10 May 2029 Check-out Sun 13 May 2029 Nights 3');
     expect(await freeRooms('2029-05-01', '2029-05-03')).toContain('102');
     expect(await freeRooms('2029-05-10', '2029-05-13')).not.toContain('102');
@@ -126,8 +137,9 @@ describe('Change', () => {
     const clash = await h.staff.request('POST', `${bookingPath(id)}/change`, { check_in_date: '2029-06-02', check_out_date: '2029-06-05', room_id: h.rooms.get('101')!, guests: '2' });
     expect(clash.status).toBe(409);
     expect(clash.text).toMatch(/<div class="notice error" role="alert"><p>Room 101 is not available from Sat 2 Jun 2029 to Tue 5 Jun 2029: the room is already booked for some of these nights\. Nothing was changed/);
-    expect(clash.text).toMatch(/name="check_out_date" type="date" value="2029-06-05"/);
-    expect(clash.text).toContain(`<option value="${h.rooms.get('101')}" selected>`);
+    expect(clash.text).toContain('<input type="hidden" name="check_out_date" value="2029-06-05"/>');
+    // The rooms offered again are the free ones only.
+    expect(clash.text).not.toContain(`<option value="${h.rooms.get('101')}"`);
 
     const page = textOf((await h.staff.get(bookingPath(id))).text);
     expect(page).toContain('Check-in Sat 2 Jun 2029 Check-out Sun 3 Jun 2029');

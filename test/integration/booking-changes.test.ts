@@ -201,6 +201,24 @@ describe('cancelling a service booking', () => {
 });
 
 describe('changing a service booking', () => {
+  it('reprices the stay from the room\'s price per night, or keeps the total, or takes an amount; booking.modified carries the new total', async () => {
+    const h = await hotel();
+    const booking = await book(h, '101', '2028-05-10', '2028-05-12');
+    // Rooms of this hotel cost 100 a night: 2 nights, 3 nights.
+    const longer = await domain.changes.modifyServiceBooking(h.tenant.clientId, booking.id, { check_out_date: '2028-05-13', total: 'recalculate' });
+    expect(longer.booking.total_amount).toBe(300);
+    const events = await eventsArrived(booking.id, 2);
+    expect(events[1]!.headers['x-service-event']).toBe('booking.modified');
+    expect(events[1]!.body.booking).toMatchObject({ check_out_date: '2028-05-13', total_amount: 300 });
+
+    const kept = await domain.changes.modifyServiceBooking(h.tenant.clientId, booking.id, { check_out_date: '2028-05-14', total: 'keep' });
+    expect(kept.booking.total_amount).toBe(300);
+    const given = await domain.changes.modifyServiceBooking(h.tenant.clientId, booking.id, { guests: 1, total: 275.5 });
+    expect(given.booking.total_amount).toBe(275.5);
+    const all = await eventsArrived(booking.id, 4);
+    expect(all.map((e) => e.body.booking.total_amount)).toEqual([all[0]!.body.booking.total_amount, 300, 300, 275.5]);
+  });
+
   it('moves its dates under the availability rules, with its own nights left out, and tells booking.modified', async () => {
     const h = await hotel();
     const booking = await book(h, '101', '2028-04-10', '2028-04-12');

@@ -12,7 +12,8 @@ import type { BookingStory } from '../../domain/bookings/booking-story';
 import { receptionStay } from '../../domain/bookings/reception-bookings';
 import type { HotelClock } from '../../domain/hotel-time';
 import { type BookingChange, markBookingNoShow, modifyBooking } from '../../domain/operator-actions/booking-changes';
-import { listClientRooms } from '../../domain/rooms/room-list';
+import { roomsForChange } from '../../domain/bookings/change-rooms';
+import { stayTotal } from '../../domain/bookings/stay-total';
 import type { AppError } from '../../errors';
 import { formatDate, formatPrice, inWords } from '../format';
 import { ErrorSummary, Field, type Links, NoticeBox, Page, Select } from '../layout';
@@ -77,7 +78,7 @@ export function refusalNotice(error: AppError, what: string): Notice {
 // ---- Change
 
 type ChangeField = 'check_in_date' | 'check_out_date' | 'room_id' | 'guests';
-type ChangeValues = Record<ChangeField, string>;
+type ChangeValues = Record<ChangeField | 'total', string>;
 const CHANGE_LABELS: Record<ChangeField, string> = { check_in_date: 'Check-in', check_out_date: 'Check-out', room_id: 'Room', guests: 'Guests' };
 
 interface ChangeFormState {
@@ -88,19 +89,79 @@ interface ChangeFormState {
   status?: number;
 }
 
-const valuesOf = (b: BookingRecord): ChangeValues => ({ check_in_date: b.check_in_date, check_out_date: b.check_out_date, room_id: b.room_id ?? '', guests: String(b.guests) });
+const valuesOf = (b: BookingRecord): ChangeValues => ({ check_in_date: b.check_in_date, check_out_date: b.check_out_date, room_id: b.room_id ?? '', guests: String(b.guests), total: 'recalculate' });
 
-async function changePage(request: PageRequest, facts: BookingFacts, form: ChangeFormState): Promise<PageOutcome> {
-  const { operator, links } = request;
+/** Step 1 of "Change": the new dates and guests, asked first (a GET form: nothing changes). */
+function datesStep(request: PageRequest, facts: BookingFacts, form: ChangeFormState) {
+  const { links } = request;
+  const b = facts.story.booking;
+  return (
+    <form method="get" action={links.to(changePath(b.id))} aria-label="New dates" novalidate>
+      <Field label={CHANGE_LABELS.check_in_date} name="check_in_date" type="date" value={form.values.check_in_date} error={form.errors?.check_in_date} />
+      <Field label={CHANGE_LABELS.check_out_date} name="check_out_date" type="date" value={form.values.check_out_date} error={form.errors?.check_out_date} />
+      <Field label={CHANGE_LABELS.guests} name="guests" type="number" min="1" step="1" value={form.values.guests} error={form.errors?.guests} />
+      <div class="actions">
+        <button type="submit">Find free rooms</button>
+        <a href={links.to(bookingPath(b.id))}>Back to the booking</a>
+      </div>
+    </form>
+  );
+}
+
+/** Step 2: only the rooms free for the new stay, and the total recalculated or kept, both shown, then "Confirm change". */
+async function roomStep(request: PageRequest, facts: BookingFacts, form: ChangeFormState, stay: { check_in_date: string; check_out_date: string; guests: number }) {
+  const { links } = request;
   const { booking: b, currency } = facts.story;
+  const rooms = await roomsForChange(request.operator.client_id, b, stay, request.now);
+  const chosen = rooms.find((room) => room.id === form.values.room_id) ?? rooms.find((room) => room.id === b.room_id) ?? rooms[0];
+  const count = nights(stay);
+  const label = (room: (typeof rooms)[number]) =>
+    `${room.room_number} · ${room.room_type} · ${formatPrice(room.price, currency)} a night · ${formatPrice(stayTotal(room, stay), currency)} for ${count} ${count === 1 ? 'night' : 'nights'}`;
+  const keep = b.total_amount === undefined ? 'none' : formatPrice(b.total_amount, currency);
+  return (
+    <>
+      <p>
+        New stay: {formatDate(stay.check_in_date)} to {formatDate(stay.check_out_date)}, {count} {count === 1 ? 'night' : 'nights'}, {stay.guests} {stay.guests === 1 ? 'guest' : 'guests'} ·{' '}
+        <a href={links.to(changePath(b.id))}>Change the dates</a>
+      </p>
+      {rooms.length === 0 ? (
+        <NoticeBox notice={{ kind: 'error', message: 'No room is free for every night of this stay: choose other dates.' }} />
+      ) : (
+        <form method="post" action={links.to(changePath(b.id))} aria-label="Change booking" novalidate>
+          <input type="hidden" name="check_in_date" value={stay.check_in_date} />
+          <input type="hidden" name="check_out_date" value={stay.check_out_date} />
+          <input type="hidden" name="guests" value={String(stay.guests)} />
+          <Select label={CHANGE_LABELS.room_id} name="room_id" value={chosen?.id ?? ''} options={rooms.map((room) => ({ value: room.id, label: label(room) }))} error={form.errors?.room_id} />
+          <fieldset class="radios">
+            <legend>Total</legend>
+            <div class="radio">
+              <input type="radio" id="f-total" name="total" value="recalculate" checked={form.values.total !== 'keep'} aria-describedby="f-total-hint" />
+              <label for="f-total">
+                Recalculate the total: {chosen ? formatPrice(stayTotal(chosen, stay), currency) : '—'}
+                <small id="f-total-hint" class="hint">
+                  {count} {count === 1 ? 'night' : 'nights'} at the chosen room's price a night (room {chosen?.room_number ?? '—'}; another room at its own, shown beside it).
+                </small>
+              </label>
+            </div>
+            <div class="radio">
+              <input type="radio" id="f-total-keep" name="total" value="keep" checked={form.values.total === 'keep'} />
+              <label for="f-total-keep">Keep the total: {keep}</label>
+            </div>
+          </fieldset>
+          <div class="actions">
+            <button type="submit">Confirm change</button>
+            <a href={links.to(bookingPath(b.id))}>Back to the booking</a>
+          </div>
+        </form>
+      )}
+    </>
+  );
+}
+
+async function changePage(request: PageRequest, facts: BookingFacts, form: ChangeFormState, stay?: { check_in_date: string; check_out_date: string; guests: number }): Promise<PageOutcome> {
+  const { operator, links } = request;
+  const { booking: b } = facts.story;
   if (!isChangeable(b)) return notNow(b, 'changed');
-  const rooms = await listClientRooms(operator.client_id);
-  const options = [
-    ...(b.room_id ? [] : [{ value: '', label: 'No room yet' }]),
-    ...rooms
-      .filter(({ view, active }) => active || view.id === b.room_id)
-      .map(({ view }) => ({ value: view.id, label: `${view.room_number} · ${view.category?.name ?? view.room_type} · ${formatPrice(view.price, currency)} a night` })),
-  ];
   return {
     status: form.status ?? 200,
     html: (
@@ -111,26 +172,31 @@ async function changePage(request: PageRequest, facts: BookingFacts, form: Chang
         {form.refusal ? <NoticeBox notice={{ kind: 'error', message: form.refusal }} /> : null}
         <ErrorSummary errors={form.errors ?? {}} labels={CHANGE_LABELS} />
         <p class="muted">
-          Nights are free or taken as they are now, leaving this booking's own out. Your PMS and the guest are told of the change. Dates are the hotel's ({facts.clock.timeZone}).
+          The new dates first, then the rooms free for them (this booking's own nights left out). Your PMS and the guest are told of the change. Dates are the hotel's ({facts.clock.timeZone}).
         </p>
-        <form method="post" action={links.to(changePath(b.id))} aria-label="Change booking" novalidate>
-          <Field label={CHANGE_LABELS.check_in_date} name="check_in_date" type="date" value={form.values.check_in_date} error={form.errors?.check_in_date} />
-          <Field label={CHANGE_LABELS.check_out_date} name="check_out_date" type="date" value={form.values.check_out_date} error={form.errors?.check_out_date} />
-          <Select label={CHANGE_LABELS.room_id} name="room_id" value={form.values.room_id} options={options} error={form.errors?.room_id} />
-          <Field label={CHANGE_LABELS.guests} name="guests" type="number" min="1" step="1" value={form.values.guests} error={form.errors?.guests} />
-          <div class="actions">
-            <button type="submit">Change</button>
-            <a href={links.to(bookingPath(b.id))}>Back to the booking</a>
-          </div>
-        </form>
+        {stay ? await roomStep(request, facts, form, stay) : datesStep(request, facts, form)}
       </Page>
     ),
   };
 }
 
+/** The stay typed, or what is wrong with it; an unchanged check-in may be in the past (a stay that began), a new one may not. */
+function typedStay(values: ChangeValues, facts: BookingFacts) {
+  const { stay, details } = receptionStay(values, values.check_in_date === facts.story.booking.check_in_date ? '0000-01-01' : facts.clock.today);
+  const errors: ChangeFormState['errors'] = {};
+  for (const detail of details) errors[detail.path as ChangeField] ??= detail.message;
+  return { stay, errors };
+}
+
 export const changeBookingForm: PageAction = async (request) => {
   const facts = await bookingFactsOf(request);
-  return changePage(request, facts, { values: valuesOf(facts.story.booking) });
+  const current = valuesOf(facts.story.booking);
+  if (!request.query.check_in_date) return changePage(request, facts, { values: current });
+  const typed = (name: ChangeField | 'total') => (request.query[name] ?? '').trim();
+  const values: ChangeValues = { check_in_date: typed('check_in_date'), check_out_date: typed('check_out_date'), room_id: typed('room_id'), guests: typed('guests'), total: typed('total') };
+  const { stay, errors } = typedStay(values, facts);
+  if (!stay) return changePage(request, facts, { values, errors, status: 400 });
+  return changePage(request, facts, { values }, stay);
 };
 
 /** A clash in words: the room by its number (never its id), the reason the availability rules gave. */
@@ -145,13 +211,11 @@ export const changeBooking: PageAction = async (request) => {
   const facts = await bookingFactsOf(request);
   const b = facts.story.booking;
   if (!isChangeable(b)) return notNow(b, 'changed');
-  const typed = (name: ChangeField) => (request.form.get(name) ?? '').trim();
-  const values: ChangeValues = { check_in_date: typed('check_in_date'), check_out_date: typed('check_out_date'), room_id: typed('room_id'), guests: typed('guests') };
-  // An unchanged check-in may be in the past (a stay that began, not yet checked in); a new one may not.
-  const { stay, details } = receptionStay(values, values.check_in_date === b.check_in_date ? '0000-01-01' : facts.clock.today);
-  const errors: ChangeFormState['errors'] = {};
-  for (const detail of details) errors[detail.path as ChangeField] ??= detail.message;
+  const typed = (name: ChangeField | 'total') => (request.form.get(name) ?? '').trim();
+  const values: ChangeValues = { check_in_date: typed('check_in_date'), check_out_date: typed('check_out_date'), room_id: typed('room_id'), guests: typed('guests'), total: typed('total') };
+  const { stay, errors } = typedStay(values, facts);
   if (!stay) return changePage(request, facts, { values, errors, status: 400 });
+  const total = values.total === 'keep' ? 'keep' : 'recalculate';
 
   const change: BookingChange = {
     ...(stay.check_in_date !== b.check_in_date ? { check_in_date: stay.check_in_date } : {}),
@@ -160,28 +224,31 @@ export const changeBooking: PageAction = async (request) => {
     ...(stay.guests !== b.guests ? { guests: stay.guests } : {}),
   };
   if (Object.keys(change).length === 0) {
-    return changePage(request, facts, { values, errors: { form: 'Change the dates, the room or the guests: these are the booking’s now' }, status: 400 });
+    return changePage(request, facts, { values, errors: { form: 'Change the dates, the room or the guests: these are the booking’s now' }, status: 400 }, stay);
   }
+  change.total = total;
+  let changed;
   try {
-    await modifyBooking(request.operator, b.id, change, request.now);
+    changed = await modifyBooking(request.operator, b.id, change, request.now);
   } catch (error) {
     if (!isRefusal(error)) throw error;
     // The booking was just read: a room it does not know is the room chosen (removed meanwhile, or not the client's).
-    if (error.code === 'NOT_FOUND' && change.room_id) return changePage(request, facts, { values, errors: { room_id: 'Choose a room from the list' }, status: 400 });
+    if (error.code === 'NOT_FOUND' && change.room_id) return changePage(request, facts, { values, errors: { room_id: 'Choose a room from the list' }, status: 400 }, stay);
     if (error.code === 'NOT_FOUND') throw error;
-    if (error.code === 'ROOM_NOT_AVAILABLE') return changePage(request, facts, { values, refusal: clashMessage(error, values), status: 409 });
+    if (error.code === 'ROOM_NOT_AVAILABLE') return changePage(request, facts, { values, refusal: clashMessage(error, values), status: 409 }, stay);
     if (error.code === 'VALIDATION_ERROR' && error.details?.length) {
       const refused: ChangeFormState['errors'] = {};
       for (const detail of error.details) {
         const field = detail.path in CHANGE_LABELS ? (detail.path as ChangeField) : 'form';
         refused[field] ??= field === 'form' ? detail.message : `${CHANGE_LABELS[field]} ${detail.message.replace(/check_in_date/g, 'check-in')}`;
       }
-      return changePage(request, facts, { values, errors: refused, status: 400 });
+      return changePage(request, facts, { values, errors: refused, status: 400 }, stay);
     }
     return { redirect: bookingPath(b.id), notice: refusalNotice(error, 'changed') };
   }
   const nightsText = `${formatDate(stay.check_in_date)} to ${formatDate(stay.check_out_date)}, ${nights(stay)} ${nights(stay) === 1 ? 'night' : 'nights'}`;
-  return { redirect: bookingPath(b.id), notice: { kind: 'success', message: `Booking changed: ${nightsText}, ${stay.guests} ${stay.guests === 1 ? 'guest' : 'guests'}.` } };
+  const totalText = changed.booking.total_amount === undefined ? '' : ` Total ${formatPrice(changed.booking.total_amount, facts.story.currency)}.`;
+  return { redirect: bookingPath(b.id), notice: { kind: 'success', message: `Booking changed: ${nightsText}, ${stay.guests} ${stay.guests === 1 ? 'guest' : 'guests'}.${totalText}` } };
 };
 
 // ---- Mark no-show

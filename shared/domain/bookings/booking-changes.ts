@@ -8,6 +8,7 @@
  * booking.no_show, with the next `booking.sequence`) and the guest's e-mail. A change the PMS
  * makes itself emits nothing back to it. Synced bookings belong to their PMS and are refused.
  */
+import { changedTotal, type TotalChoice } from './stay-total';
 import { errors, type ErrorDetail } from '../../errors';
 import { isCalendarDate, MAX_STAY_NIGHTS, nightsBetween } from '../../schemas/common';
 import { getClient } from '../../store/api-key-store';
@@ -44,6 +45,8 @@ export interface StayChange {
   check_out_date?: string;
   room_id?: string;
   guests?: number;
+  /** The new total: recalculated from the room's price for the new stay, kept, or an amount (major units). @default 'keep' */
+  total?: TotalChoice;
 }
 
 /** A reason kept with a cancellation: at most this many characters. */
@@ -205,11 +208,19 @@ export async function modifyServiceBooking(clientId: string, bookingId: string, 
     const roomId = change.room_id ?? booking.room_id;
     const next: BookingRecord = { ...booking, ...stay, ...(roomId ? { room_id: roomId } : {}) };
     if (roomId && roomId !== booking.room_id) delete next.room_assignment_reason;
-    if (!roomId) return { next, holds: [], room: undefined };
+    const total = (room: { price: number } | undefined) => {
+      const amount = changedTotal(change.total ?? 'keep', booking.total_amount, room, stay);
+      if (amount !== undefined) next.total_amount = amount;
+    };
+    if (!roomId) {
+      total(undefined);
+      return { next, holds: [], room: undefined };
+    }
 
     const timestamp = now.toISOString();
     const [room, holds] = await Promise.all([getRoom(clientId, roomId), getRoomHolds(clientId, roomId)]);
     if (!room) throw errors.roomNotFound(roomId);
+    total(room);
     const problem = await roomProblem(room, stay, holds.holds, { now, bookingId: booking.id });
     if (problem) throw errors.roomNotAssignable(room.room_number, roomId, problem);
     const taken = { roomId, holds: holdsWith(holds.holds, next, timestamp), readVersion: holds.version };

@@ -5,6 +5,7 @@
  * The entry never undoes what was done: a failure to record it is logged (recordActionQuietly).
  */
 import { type ChangedBooking, cancelServiceBooking, markNoShow, modifyServiceBooking } from '../bookings/booking-changes';
+import type { TotalChoice } from '../bookings/stay-total';
 import { AppError, errors } from '../../errors';
 import { MAX_AMOUNT_MINOR, orderReferenceParam } from '../../schemas/payments';
 import { getBooking } from '../../store/booking-store';
@@ -20,6 +21,8 @@ export interface BookingChange {
   check_out_date?: string;
   room_id?: string;
   guests?: number;
+  /** The new total: recalculated for the new stay, kept, or an amount (major units). @default 'keep' */
+  total?: TotalChoice;
 }
 
 export interface CancelledBooking extends ChangedBooking {
@@ -155,8 +158,8 @@ export async function findOrderClient(orderReference: string): Promise<string> {
   return order.client_id;
 }
 
-function stayValues(booking: { room_id?: string; check_in_date: string; check_out_date: string; guests: number }): AuditValues {
-  return { room_id: booking.room_id ?? null, check_in_date: booking.check_in_date, check_out_date: booking.check_out_date, guests: booking.guests };
+function stayValues(booking: { room_id?: string; check_in_date: string; check_out_date: string; guests: number; total_amount?: number }): AuditValues {
+  return { room_id: booking.room_id ?? null, check_in_date: booking.check_in_date, check_out_date: booking.check_out_date, guests: booking.guests, total_amount: booking.total_amount ?? null };
 }
 
 function refundValues(refund: RefundView | undefined): AuditValues {

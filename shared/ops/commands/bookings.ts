@@ -8,6 +8,7 @@ import { BOOKING_ORIGINS } from '../../schemas/bookings';
 import { BOOKING_STATUSES } from '../../schemas/property-sync';
 import { type Command, defineCommand, UsageError } from '../cli';
 import { fields } from '../format';
+import { totalChoiceOf } from '../../domain/bookings/stay-total';
 
 const clients = () => import('../../domain/clients');
 const actions = () => Promise.all([import('../../domain/operator-actions/actor'), import('../../domain/operator-actions/bookings')]);
@@ -210,11 +211,18 @@ export const bookingCommands: readonly Command[] = [
       'check-out': { value: 'YYYY-MM-DD', help: 'New check-out date' },
       room: { value: 'ROOM_ID', help: 'Another room of the client, free for the stay (see rooms list)' },
       guests: { value: 'N', help: 'New number of guests' },
+      total: {
+        value: 'recalculate|keep|AMOUNT',
+        help: "The new total: recalculated from the room's price per night for the new stay, kept as it is, or an amount in the hotel's currency (such as 807.00)",
+        default: 'recalculate',
+      },
     },
     positionals: [{ name: 'BOOKING_ID', help: 'The booking (see bookings list)' }],
     async run({ args, flags }) {
       const given = flags['check-in'] ?? flags['check-out'] ?? flags.room ?? flags.guests;
       if (given === undefined) throw new UsageError('give at least one of --check-in, --check-out, --room, --guests');
+      const total = totalChoiceOf(flags.total);
+      if (total === undefined) throw new UsageError(`--total must be recalculate, keep or an amount such as 807.00, not ${flags.total}`);
       if (flags.guests !== undefined && !/^[1-9]\d{0,4}$/.test(flags.guests)) throw new UsageError(`--guests must be a whole number from 1, not ${flags.guests}`);
       const [{ cliActor }, { modifyBooking }, { findBookingClient }] = await changes();
       const clientId = await findBookingClient(args.BOOKING_ID);
@@ -223,8 +231,9 @@ export const bookingCommands: readonly Command[] = [
         ...(flags['check-out'] !== undefined ? { check_out_date: flags['check-out'] } : {}),
         ...(flags.room !== undefined ? { room_id: flags.room } : {}),
         ...(flags.guests !== undefined ? { guests: Number(flags.guests) } : {}),
+        total,
       });
-      return { ...(await bookingWithRoom(clientId, changed.booking)), delivery_id: changed.delivery_id ?? null };
+      return { ...(await bookingWithRoom(clientId, changed.booking)), total_amount: changed.booking.total_amount ?? null, delivery_id: changed.delivery_id ?? null };
     },
     render: (result) =>
       fields([
@@ -232,6 +241,7 @@ export const bookingCommands: readonly Command[] = [
         ['room', roomText(result)],
         ['stay', `${result.check_in_date} → ${result.check_out_date}`],
         ['guests', String(result.guests)],
+        ['total', result.total_amount === null ? '(none)' : result.total_amount.toFixed(2)],
         ['booking.modified', result.delivery_id ? `delivery ${result.delivery_id}` : 'not sent (no callback URL)'],
       ]),
   }),
