@@ -59,6 +59,7 @@ export const dashboardSessionPages: readonly Route[] = /* @__PURE__ */ pageRoute
     ['DashboardSignIn', 'POST', '/dashboard/sign-in'],
     ['DashboardNewPassword', 'POST', '/dashboard/new-password'],
     ['DashboardSignInCode', 'POST', '/dashboard/sign-in/code'],
+    ['DashboardMfaSetupPage', 'GET', '/dashboard/sign-in/mfa-setup'],
     ['DashboardMfaSetup', 'POST', '/dashboard/sign-in/mfa-setup'],
     ['DashboardSignOut', 'POST', '/dashboard/sign-out'],
     ['DashboardStylesheet', 'GET', '/dashboard/style.css'],
