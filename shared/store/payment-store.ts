@@ -193,7 +193,7 @@ export async function orderHistory(orderReference: string) {
     ConsistentRead: true,
   });
   const of = (prefix: string) => items.filter((i) => (i.sk as string).startsWith(prefix)).map((i) => fromItem<Record<string, unknown>>(i));
-  return { attempts: of('ATTEMPT#'), events: of('EVENT#'), transactions: of('TXN#') };
+  return { attempts: of('ATTEMPT#'), events: of('EVENT#'), transactions: of('TXN#'), refunds: of('REFUND#') };
 }
 
 // ---- a client's orders

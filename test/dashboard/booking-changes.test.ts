@@ -251,6 +251,8 @@ describe('Refund', () => {
     const rest = await h.staff.submit(`${bookingPath(id)}/refund`, { refund_amount: '', refund_reason: 'Goodwill', confirm: 'yes' });
     expect(textOf(rest.text)).toContain('Refunded 140.00 USD.');
     expect(textOf(rest.text)).toContain('Refunded 240.00 USD of 240.00 USD paid.');
+    // The story tells every e-mail the guest was sent: both refunds' too.
+    expect(textOf(rest.text).match(/Refund e-mail (sent )?to ada@example\.com/g)).toHaveLength(2);
     // Audited, about the order: by whom, with its reason.
     const audit = textOf((await h.staff.get(`/dashboard/audit?target=${paid.orderReference}`)).text);
     expect(audit).toContain(h.staff.email);

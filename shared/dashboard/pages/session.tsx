@@ -191,7 +191,9 @@ async function outcomeOf(step: SignInStep, email: string, request: Request): Pro
   const { links, cookieScope } = request;
   switch (step.kind) {
     case 'signed_in':
-      return { redirect: '/dashboard', cookies: [...sessionCookies(step.tokens, cookieScope), shownSetupCookie({ email, secret: '' }, cookieScope, 0)] };
+      // A set-up page left behind (the set-up just done) is not shown again.
+      const leftBehind = request.cookies[COOKIE.mfaSetupPage] ? [shownSetupCookie({ email, secret: '' }, cookieScope, 0)] : [];
+      return { redirect: '/dashboard', cookies: [...sessionCookies(step.tokens, cookieScope), ...leftBehind] };
     case 'new_password_required':
       return { html: newPasswordForm(links, { email, username: step.username, session: step.session }) };
     case 'code_required':
