@@ -59,6 +59,7 @@ export const dashboardSessionPages: readonly Route[] = /* @__PURE__ */ pageRoute
     ['DashboardSignIn', 'POST', '/dashboard/sign-in'],
     ['DashboardNewPassword', 'POST', '/dashboard/new-password'],
     ['DashboardSignInCode', 'POST', '/dashboard/sign-in/code'],
+    ['DashboardMfaSetupPage', 'GET', '/dashboard/sign-in/mfa-setup'],
     ['DashboardMfaSetup', 'POST', '/dashboard/sign-in/mfa-setup'],
     ['DashboardSignOut', 'POST', '/dashboard/sign-out'],
     ['DashboardStylesheet', 'GET', '/dashboard/style.css'],
@@ -70,7 +71,7 @@ export const dashboardOverviewPages: readonly Route[] = /* @__PURE__ */ pageRout
   function: 'DashboardOverview',
   handler: 'dashboard-overview',
   auth: { kind: 'dashboard', role: 'staff' },
-  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2'] } },
+  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem'], queries: ['gsi1', 'gsi2', 'gsi3'] } },
   description: "Dashboard overview: today's arrivals and departures, 14-night occupancy, deliveries needing attention",
   routes: [['DashboardOverview', 'GET', '/dashboard']],
 });
@@ -171,11 +172,14 @@ export const dashboardBookingRefundsPages: readonly Route[] = /* @__PURE__ */ pa
   function: 'DashboardBookingRefunds',
   handler: 'dashboard-booking-refunds',
   auth: { kind: 'dashboard', role: 'staff' },
-  // The refund form of a booking's page; a refused one shows the booking's page again. Its own
+  // The refund page of a booking ("Refund" opens it; "Confirm refund" refunds). Its own
   // function: beside the changes, the bundle passed 350 KB.
   access: staffRefundAccess,
   description: "Dashboard refund of a booking's paid order, from the booking's page",
-  routes: [['DashboardRefundBooking', 'POST', '/dashboard/bookings/{booking_id}/refund']],
+  routes: [
+    ['DashboardRefundBookingPage', 'GET', '/dashboard/bookings/{booking_id}/refund'],
+    ['DashboardRefundBooking', 'POST', '/dashboard/bookings/{booking_id}/refund'],
+  ],
 });
 
 /** The pages of DashboardPayments. */
@@ -188,6 +192,7 @@ export const dashboardPaymentsPages: readonly Route[] = /* @__PURE__ */ pageRout
   routes: [
     ['DashboardPayments', 'GET', '/dashboard/payments'],
     ['DashboardPayment', 'GET', '/dashboard/payments/{order_reference}'],
+    ['DashboardRefundOrderPage', 'GET', '/dashboard/payments/{order_reference}/refunds'],
     ['DashboardRefundOrder', 'POST', '/dashboard/payments/{order_reference}/refunds'],
   ],
 });

@@ -4,7 +4,7 @@
  * its name and changes with underscores as spaces, ids left out.
  */
 import type { AuditEntry } from '../domain/audit';
-import { formatPrice, formatTime, inWords } from './format';
+import { formatAmount, formatDate, formatPrice, formatTime, inWords } from './format';
 
 type Value = string | number | boolean | null | undefined;
 
@@ -16,6 +16,8 @@ export interface AuditWordsContext {
   /** The room the entry names, as "102 (Double)". */
   roomLabel?: string;
   currency?: string;
+  /** The hotel's time zone, for the times a sentence names. @default 'UTC' */
+  timeZone?: string;
 }
 
 const str = (value: Value) => (value === null || value === undefined ? '' : String(value));
@@ -53,13 +55,51 @@ function actionWords(action: string): string {
   return words ? `${inWords(subject)}: ${words}` : inWords(subject);
 }
 
+const guestsWord = (n: Value) => `${str(n)} ${n === 1 ? 'guest' : 'guests'}`;
+
+/** A refund recorded with an action, in currency: "; refunded 567.00 USD", or how it failed. */
+function refundWords(c: Record<string, Value>, currency: string | undefined): { amount: string; outcome: string } {
+  const refundCurrency = str(c.refund_currency) || currency;
+  const amount = typeof c.refund_amount_minor === 'number' && refundCurrency ? formatAmount(c.refund_amount_minor, refundCurrency) : '';
+  const outcome = amount ? (c.refund_status === 'failed' ? `; the refund of ${amount} failed` : `; refunded ${amount}`) : c.refund_error ? '; the refund was not made' : '';
+  return { amount, outcome };
+}
+
+/** Staff's changes to a booking and its payment, in words. */
+function bookingSentence(entry: AuditEntry, context: AuditWordsContext): string | undefined {
+  const c = entry.changes;
+  const { amount, outcome } = refundWords(c, context.currency);
+  switch (entry.action) {
+    case 'booking.cancel':
+      if (c.repeated) return 'Cancelled a booking already cancelled: nothing changed';
+      return `Cancelled${c.cancellation_reason ? ` ("${str(c.cancellation_reason)}")` : ''}${outcome}`;
+    case 'booking.modify': {
+      const was = entry.previous;
+      const stay = `${formatDate(str(c.check_in_date))} to ${formatDate(str(c.check_out_date))}, ${guestsWord(c.guests)}`;
+      const before = was ? ` (was ${formatDate(str(was.check_in_date))} to ${formatDate(str(was.check_out_date))}, ${guestsWord(was.guests)})` : '';
+      const moved = was && was.room_id !== c.room_id && context.roomLabel ? `room ${context.roomLabel}, ` : '';
+      const total = typeof c.total_amount === 'number' && context.currency ? `; total ${formatPrice(c.total_amount, context.currency)}` : '';
+      const wasTotal = was && typeof was.total_amount === 'number' && was.total_amount !== c.total_amount && context.currency ? ` (was ${formatPrice(was.total_amount, context.currency)})` : '';
+      return `Changed to ${moved}${stay}${before}${total}${total ? wasTotal : ''}`;
+    }
+    case 'booking.no_show':
+      return 'Marked a no-show';
+    case 'order.refund':
+      return `Refunded ${amount || 'the payment'}${c.reason ? ` ("${str(c.reason)}")` : ''}${c.refund_status === 'failed' ? ': the refund failed' : ''}`;
+    default:
+      return undefined;
+  }
+}
+
 /** What the operator did, as a sentence without the operator ("Assigned room 102 (Double)"). */
 export function auditSentence(entry: AuditEntry, context: AuditWordsContext = {}): string {
   const c = entry.changes;
   const room = context.roomLabel ?? str(c.room_number);
+  const about = bookingSentence(entry, context);
+  if (about) return about;
   switch (entry.action) {
     case 'booking.create':
-      return `Made a reception booking for ${str(c.guest_name) || 'a guest'}${room ? `, room ${room}` : ''}${c.check_in_date ? `, ${str(c.check_in_date)} to ${str(c.check_out_date)}` : ''}`;
+      return `Made a reception booking for ${str(c.guest_name) || 'a guest'}${room ? `, room ${room}` : ''}${c.check_in_date ? `, ${formatDate(str(c.check_in_date))} to ${formatDate(str(c.check_out_date))}` : ''}`;
     case 'booking.assign_room':
       return `Assigned room ${room || 'a room'}`;
     case 'delivery.retry':
@@ -92,7 +132,7 @@ export function auditSentence(entry: AuditEntry, context: AuditWordsContext = {}
     case 'webhook.rotate_secret':
       // With an overlap (`previous_valid_until`): the previous secret kept signing until then.
       return c.previous_valid_until
-        ? `Rotated the signing secret of ${ENDPOINTS[str(c.kind)] ?? 'an address'}; the previous one works until ${formatTime(str(c.previous_valid_until))}`
+        ? `Rotated the signing secret of ${ENDPOINTS[str(c.kind)] ?? 'an address'}; the previous one works until ${formatTime(context.timeZone ?? 'UTC', str(c.previous_valid_until))}`
         : `Replaced the signing secret of ${ENDPOINTS[str(c.kind)] ?? 'an address'}`;
     case 'provider.set':
       return `Chose where payments go: ${inWords(str(c.provider))}${c.account ? ` (${str(c.account)})` : ''}`;

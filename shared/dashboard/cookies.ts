@@ -63,6 +63,11 @@ export const COOKIE = {
    * (shared/dashboard/pages/session.tsx): that sign-in's access token, which opens no page.
    */
   mfaSetup: 'dashboard_mfa_setup',
+  /**
+   * The authenticator set-up page as it was shown (its e-mail, key and pending challenge): shown
+   * again, with the same key, on a reload or on going back to it.
+   */
+  mfaSetupPage: 'dashboard_mfa_setup_page',
 } as const;
 
 export interface CookieScope {

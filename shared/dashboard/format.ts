@@ -1,4 +1,8 @@
-/** How the dashboard writes amounts and times for people. */
+/**
+ * How the dashboard writes amounts, dates and times for people: the one module every staff page
+ * formats with. Times are the hotel's (its time zone): "28 Nov 2026, 14:05"; dates "Fri 4 Dec 2026".
+ */
+import { localDate, localTime } from '../domain/hotel-time';
 import { majorAmount, minorUnits } from '../schemas/payments';
 
 /** An amount in minor units as people write it: 24000 USD is "240.00 USD", 5000 JPY "5,000 JPY". */
@@ -13,9 +17,28 @@ export function formatCount(count: number): string {
   return new Intl.NumberFormat('en-US').format(count);
 }
 
-/** `2026-11-23 09:10:07 UTC` from an ISO timestamp; `none` (a dash) for none. */
-export function formatTime(iso: string | null | undefined, none = '—'): string {
-  return iso ? iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : none;
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `YYYY-MM-DD` as "4 Dec 2026" (no weekday). */
+function dayMonthYear(date: string): string {
+  const [year, month, day] = date.split('-').map(Number);
+  return `${day} ${MONTHS[(month ?? 1) - 1]} ${year}`;
+}
+
+/** A calendar date (`YYYY-MM-DD`) as people read it: "Fri 4 Dec 2026"; `none` (a dash) for none. */
+export function formatDate(date: string | null | undefined, none = '—'): string {
+  if (!date) return none;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
+  return `${WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()]} ${dayMonthYear(date)}`;
+}
+
+/** An instant (ISO timestamp) in the hotel's time zone: "28 Nov 2026, 14:05"; `none` (a dash) for none. */
+export function formatTime(timeZone: string, at: string | Date | null | undefined, none = '—'): string {
+  if (!at) return none;
+  const instant = typeof at === 'string' ? new Date(at) : at;
+  if (Number.isNaN(instant.getTime())) return none;
+  return `${dayMonthYear(localDate(timeZone, instant))}, ${localTime(timeZone, instant)}`;
 }
 
 /**
@@ -74,11 +97,6 @@ export function formatPrice(amountMajor: number | null | undefined, currency: st
 /** A calendar date in a table cell: "Fri 4 Dec". */
 export function formatDayShort(date: string): string {
   return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`)).replace(',', '');
-}
-
-/** A hotel date (`YYYY-MM-DD`) as staff read it: "Fri 4 Dec 2026". */
-export function formatDate(date: string): string {
-  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`)).replace(',', '');
 }
 
 /** An amount in minor units as a plain decimal, for files and machines: 124050 USD is "1240.50", 5000 JPY "5000". */

@@ -10,7 +10,8 @@ import { errors } from '../errors';
 import { addDays, isCalendarDate } from '../schemas/common';
 import { listCategories } from '../store/category-store';
 import { listRooms, type RoomRecord } from '../store/room-store';
-import { type ActiveStayOfRoom, activeStaysOverlapping, getBookings, isActive } from '../store/booking-store';
+import { type ActiveStayOfRoom, activeStaysOverlapping, type BookingRecord, getBookings, isActive } from '../store/booking-store';
+import { type CheckInPosition, listBookingsByCheckIn } from '../store/booking-index-store';
 import { type BookingView, bookingView } from './bookings/list-bookings';
 import { type DeliveryView, deliveriesNeedingAttention, type PmsReceipt, pmsReceipts } from './callbacks/delivery-views';
 import { localDate, localDayBounds } from './hotel-time';
@@ -40,14 +41,14 @@ export interface ArrivalView extends BookingView {
 export interface Overview {
   /** Active bookings arriving today. */
   arrivals: ArrivalView[];
-  /** Active bookings leaving today (checked out ones have left the list). */
+  /** Every booking leaving today: still in house, or checked out already. */
   departures: BookingView[];
   /** Checked-in guests whose stay includes today, today's departures included. */
   in_house: BookingView[];
   occupancy: OccupancyNight[];
   /** The newest failed or needs_review deliveries. */
   attention: DeliveryView[];
-  /** Orders paid today: from the hotel's midnight to the next, newest first. */
+  /** Orders paid today: from the hotel's midnight to the next, newest first; refunded ones left out. */
   paid_today: OrderSummary[];
 }
 
@@ -90,8 +91,28 @@ async function ordersPaidOnLocalDay(clientId: string, timeZone: string, date: st
   const [from, to] = [start.toISOString(), end.toISOString()];
   return (await Promise.all(utcDays.map((day) => ordersPaidOn(clientId, day))))
     .flat()
-    .filter((order) => order.paid_at !== null && order.paid_at >= from && order.paid_at < to)
+    .filter((order) => order.paid_at !== null && order.paid_at >= from && order.paid_at < to && order.status !== 'refunded')
     .sort((a, b) => (a.paid_at! < b.paid_at! ? 1 : -1));
+}
+
+/** Pages of the check-in index read for today's checked-out departures, at most. */
+const CHECKED_OUT_PAGES = 20;
+
+/**
+ * The bookings checked out that were to leave on `today`: they have left the stay index (it holds
+ * active stays only), so the check-in index is read for the checked-out stays reaching today.
+ */
+async function checkedOutLeaving(clientId: string, today: string): Promise<BookingRecord[]> {
+  const yesterday = addDays(today, -1);
+  const found: BookingRecord[] = [];
+  let after: CheckInPosition | undefined;
+  for (let page = 0; page < CHECKED_OUT_PAGES; page++) {
+    const { bookings, continueAfter } = await listBookingsByCheckIn(clientId, { from: yesterday, to: yesterday, status: 'checked_out' }, { limit: 100, ...(after ? { after } : {}) });
+    found.push(...bookings.filter((b) => b.check_out_date === today));
+    if (!continueAfter) break;
+    after = continueAfter;
+  }
+  return found;
 }
 
 /**
@@ -106,11 +127,12 @@ export async function overviewOf(clientId: string, today: string, timeZone = 'UT
   checkDate(today, 'today');
   // From yesterday: a stay leaving today ends after yesterday, so today's departures are in it too.
   const window = { checkIn: addDays(today, -1), checkOut: addDays(today, OCCUPANCY_NIGHTS) };
-  const [rooms, stays, attention, paidToday] = await Promise.all([
+  const [rooms, stays, attention, paidToday, checkedOut] = await Promise.all([
     listRooms(clientId),
     activeStaysOverlapping(clientId, window),
     deliveriesNeedingAttention(clientId, OVERVIEW_ATTENTION),
     ordersPaidOnLocalDay(clientId, timeZone, today),
+    checkedOutLeaving(clientId, today),
   ]);
   const todays = stays.filter((stay) => stay.check_in_date <= today && stay.check_out_date >= today);
   // The index lags the table a little: each of today's bookings is judged on its record.
@@ -134,7 +156,7 @@ export async function overviewOf(clientId: string, today: string, timeZone = 'UT
   }));
   return {
     arrivals: arrivals.map((b) => ({ ...b, pms: receipts.get(b.booking_id) ?? { state: 'none' } })),
-    departures: views((b) => b.check_out_date === today),
+    departures: [...views((b) => b.check_out_date === today), ...checkedOut.map((b) => bookingView(b, (id) => roomNumbers.get(id)))].sort(byRoomThenId),
     in_house: views((b) => b.status === 'checked_in' && b.check_in_date <= today && b.check_out_date >= today),
     occupancy,
     attention,

@@ -127,7 +127,7 @@ export function CancelledBooking(props: { page: GuestBookingPage; client: GuestC
         <p>
           {cancellation.by === 'guest' ? `You cancelled this booking on ${when}.` : `The hotel cancelled this booking on ${when}.`} The room is no longer held for you.
         </p>
-        {cancellation.by !== 'guest' && cancellation.reason ? <p>Reason: {cancellation.reason}</p> : null}
+        {cancellation.by !== 'guest' && cancellation.reason ? <p>Message from the hotel: {cancellation.reason}</p> : null}
       </div>
       <PaymentAfterCancel {...props} />
       <section class="card" aria-labelledby="stay-facts">

@@ -125,14 +125,14 @@ function refundLines(refund: RefundOutlook): string[] {
   }
 }
 
-/** The booking is cancelled: by whom in words, the stay it was, the reason, and the money. */
-export function bookingCancelledEmail(facts: ChangedStayFacts & { reason?: string; byGuest: boolean; refund: RefundOutlook }): EmailMessage {
+/** The booking is cancelled: by whom in words, the stay it was, the hotel's message to the guest, and the money. */
+export function bookingCancelledEmail(facts: ChangedStayFacts & { message?: string; byGuest: boolean; refund: RefundOutlook }): EmailMessage {
   const said = paragraphs([
     facts.byGuest
       ? `Dear ${facts.guestName}, as you asked, your booking at ${facts.hotel} is cancelled. The room is no longer held for you.`
       : `Dear ${facts.guestName}, ${facts.hotel} has cancelled your booking. The room is no longer held for you.`,
   ]);
-  const after = paragraphs([...reasonLine(facts.byGuest ? undefined : facts.reason), ...refundLines(facts.refund)]);
+  const after = paragraphs([...(facts.message?.trim() ? [`Message from the hotel: ${facts.message.trim()}`] : []), ...refundLines(facts.refund)]);
   return stayMessage(facts, 'Your booking has been cancelled', 'Booking cancelled', said, after);
 }
 

@@ -69,6 +69,10 @@ export interface BookingRecord {
   cancellation_reason?: string;
   cancelled_at?: string;
   cancelled_by?: 'staff' | 'guest' | 'pms';
+  /** A staff cancellation: whether the guest asked for it (the guest's e-mail says so); else the hotel did. */
+  cancellation_asked_by?: 'guest' | 'hotel';
+  /** A staff cancellation: the message for the guest, the only words of it their e-mail carries (never the reason). */
+  guest_message?: string;
   /** No-show service bookings: when staff marked it. */
   no_show_at?: string;
   created_at: string;

@@ -4,7 +4,7 @@
  * a guard item keeps the partner's reference unique per client.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
+import { batchGet, type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
 import { getConfigItem } from './client-config';
@@ -86,6 +86,13 @@ export interface AttemptRecord {
 export async function getOrder(orderReference: string): Promise<PaymentOrderRecord | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: keys.paymentOrder(orderReference), ConsistentRead: true }));
   return Item ? fromItem<PaymentOrderRecord>(Item) : undefined;
+}
+
+/** Many orders by their references at once (BatchGetItem), by reference; the ones not found left out. */
+export async function getOrders(orderReferences: readonly string[]): Promise<Map<string, PaymentOrderRecord>> {
+  if (orderReferences.length === 0) return new Map();
+  const items = await batchGet(orderReferences.map((reference) => keys.paymentOrder(reference)));
+  return new Map(items.map((item) => fromItem<PaymentOrderRecord>(item)).map((order) => [order.order_reference, order]));
 }
 
 export async function findOrderByExternalReference(clientId: string, reference: string): Promise<PaymentOrderRecord | undefined> {
@@ -190,7 +197,7 @@ export async function orderHistory(orderReference: string) {
     ConsistentRead: true,
   });
   const of = (prefix: string) => items.filter((i) => (i.sk as string).startsWith(prefix)).map((i) => fromItem<Record<string, unknown>>(i));
-  return { attempts: of('ATTEMPT#'), events: of('EVENT#'), transactions: of('TXN#') };
+  return { attempts: of('ATTEMPT#'), events: of('EVENT#'), transactions: of('TXN#'), refunds: of('REFUND#') };
 }
 
 // ---- a client's orders

@@ -6,6 +6,7 @@
  * serious axe violation. Screenshots go to test-results/screenshots.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { formatDate } from '../../shared/dashboard/format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
@@ -21,6 +22,8 @@ let staffEmail: string;
 const bookings = { moving: '', leaving: '' };
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/** A date as the dashboard writes it: "Fri 4 Dec 2026". */
+const written = (date: string) => formatDate(date);
 const needsChromium = it.skipIf(!hasChromium);
 
 async function freeRooms(checkIn: string, checkOut: string): Promise<string[]> {
@@ -80,13 +83,18 @@ describe('booking changes on the dashboard, on a phone (skipped without Chromium
     await expect(page.getByLabel('Check-in').inputValue()).resolves.toBe(day(10));
     await page.getByLabel('Check-in').fill(day(20));
     await page.getByLabel('Check-out').fill(day(23));
+    await page.getByRole('button', { name: 'Find free rooms' }).click();
+    // Only free rooms, both totals shown before confirming; "Recalculate the total" is the default.
+    await expect(page.getByLabel('Room').locator('option').count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByLabel(/^Recalculate the total: /).isChecked()).resolves.toBe(true);
+    await expect(page.getByText(/^Keep the total: /).count()).resolves.toBe(1);
     await fitsThePhone(page, 'Change booking');
     await shoot(page, 'dashboard-booking-change-phone', README_SHOTS);
-    await page.getByRole('button', { name: 'Change', exact: true }).click();
+    await page.getByRole('button', { name: 'Confirm change' }).click();
 
-    await expect(page.getByRole('status').textContent()).resolves.toContain(`Booking changed: ${day(20)} to ${day(23)}, 3 nights, 2 guests.`);
+    await expect(page.getByRole('status').textContent()).resolves.toContain(`Booking changed: ${written(day(20))} to ${written(day(23))}, 3 nights, 2 guests.`);
     const main = (await page.locator('main').textContent()) ?? '';
-    expect(main).toContain(day(20));
+    expect(main).toContain(written(day(20)));
     expect(main).toContain('Changed to');
     await fitsThePhone(page, 'the changed booking');
     await shoot(page, 'dashboard-booking-changed-phone', README_SHOTS);

@@ -64,7 +64,7 @@ describe('a retry of all failed deliveries larger than one request, in headless 
     const progress = page.locator('#bulk-progress');
     const text = await progress.textContent();
     const [, sent] = /still under way: ([\d,]+) of 1,500 sent\./.exec(text ?? '') ?? [];
-    expect(text).toMatch(/^“Retry all failed and needs review” \(\d{4}-\d{2}-\d{2} \d{2}:\d{2}[^)]*\) is still under way: [\d,]+ of 1,500 sent\./);
+    expect(text).toMatch(/^“Retry all failed and needs review” \(\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}\) is still under way: [\d,]+ of 1,500 sent\./);
     const marked = Number(sent!.replace(/,/g, ''));
     expect(marked).toBeGreaterThan(0);
     expect(marked).toBeLessThan(COUNT);

@@ -81,7 +81,12 @@ describe('the second factor in headless Chromium (skipped without Chromium)', ()
     await expectTidy(page, 'set-up page');
     await shoot(page, 'dashboard-mfa-setup-phone', README_SHOTS);
     // Nothing opens before the set-up is done.
-    expect((await context.cookies()).map((c) => c.name)).toEqual(['dashboard_mfa_setup']);
+    expect((await context.cookies()).map((c) => c.name).sort()).toEqual(['dashboard_mfa_setup', 'dashboard_mfa_setup_page']);
+    // A reload shows the page again with the same key, never a raw error.
+    const shown = await keyOnPage(page);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Set up two-step verification');
+    await expect(keyOnPage(page)).resolves.toBe(shown);
 
     const key = await keyOnPage(page);
     await page.getByLabel('Code').fill(wrongCode(key));

@@ -68,7 +68,7 @@ function nextPage(html: string): string | undefined {
   return match ? match[1]!.replace(/&amp;/g, '&') : undefined;
 }
 
-const TIME = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC';
+const TIME = '\\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d\\d:\\d\\d';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 /** A string as a regular expression matching it literally. */
 const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -92,7 +92,7 @@ describe('Cancel booking', () => {
     const text = textOf(cancelled.text);
     expect(text).toContain('Booking cancelled: the room is free again for its nights.');
     expect(text).toContain('Status Cancelled');
-    expect(text).toMatch(new RegExp(`Cancelled by ${h.staff.email.replace(/[.]/g, '\\.')}, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC`));
+    expect(text).toMatch(new RegExp(`Cancelled by ${h.staff.email.replace(/[.]/g, '\\.')}, \\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d\\d:\\d\\d`));
     expect(text).toContain('Cancellation reason Guest called: flight cancelled');
     expect(offered(cancelled.text)).toEqual([]);
     expect(await freeRooms('2029-04-01', '2029-04-03')).toEqual(['101', '102', '103']);
@@ -110,12 +110,23 @@ describe('Change', () => {
     const form = await h.staff.get(`${bookingPath(id)}/change`);
     expect(form.status).toBe(200);
     expect(form.text).toMatch(/id="f-check_in_date" name="check_in_date" type="date" value="2029-05-01"/);
-    expect(form.text).toContain(`<option value="${h.rooms.get('102')}" selected>102 · double · 120.00 USD a night</option>`);
+    // The dates first: no room is offered before them.
+    expect(form.text).not.toContain('name="room_id"');
+    // Then only the rooms free for them (101 is taken on the 11th), each with the stay's price; both totals shown.
+    await deskBooking('101', '2029-05-11', '2029-05-12', 'Other Guest');
+    const rooms = await h.staff.get(`${bookingPath(id)}/change?check_in_date=2029-05-10&check_out_date=2029-05-13&guests=2`);
+    expect(rooms.status).toBe(200);
+    expect(rooms.text).toContain(`<option value="${h.rooms.get('102')}" selected>102 · double · 120.00 USD a night · 360.00 USD for 3 nights</option>`);
+    expect(rooms.text).not.toContain(`<option value="${h.rooms.get('101')}"`);
+    expect(textOf(rooms.text)).toContain('Recalculate the total: 360.00 USD');
+    expect(textOf(rooms.text)).toContain('Keep the total: 240.00 USD');
+    expect(rooms.text).toMatch(/<input type="radio" id="f-total" name="total" value="recalculate" checked/);
 
-    const changed = await h.staff.submit(`${bookingPath(id)}/change`, { check_in_date: '2029-05-10', check_out_date: '2029-05-13', room_id: h.rooms.get('102')!, guests: '2' });
+    const changed = await h.staff.submit(`${bookingPath(id)}/change`, { check_in_date: '2029-05-10', check_out_date: '2029-05-13', room_id: h.rooms.get('102')!, guests: '2', total: 'recalculate' });
     const text = textOf(changed.text);
-    expect(text).toContain('Booking changed: 2029-05-10 to 2029-05-13, 3 nights, 2 guests.');
-    expect(text).toContain('Check-in 2029-05-10 Check-out 2029-05-13 Nights 3');
+    expect(text).toContain('Booking changed: Thu 10 May 2029 to Sun 13 May 2029, 3 nights, 2 guests. Total 360.00 USD.');
+    expect(text).toContain('Total 360.00 USD Balance due 360.00 USD');
+    expect(text).toContain('Check-in Thu 10 May 2029 Check-out Sun 13 May 2029 Nights 3');
     expect(await freeRooms('2029-05-01', '2029-05-03')).toContain('102');
     expect(await freeRooms('2029-05-10', '2029-05-13')).not.toContain('102');
   });
@@ -125,12 +136,13 @@ describe('Change', () => {
     const id = await deskBooking('103', '2029-06-02', '2029-06-03', 'Second Guest');
     const clash = await h.staff.request('POST', `${bookingPath(id)}/change`, { check_in_date: '2029-06-02', check_out_date: '2029-06-05', room_id: h.rooms.get('101')!, guests: '2' });
     expect(clash.status).toBe(409);
-    expect(clash.text).toMatch(/<div class="notice error" role="alert"><p>Room 101 is not available from 2029-06-02 to 2029-06-05: the room is already booked for some of these nights\. Nothing was changed/);
-    expect(clash.text).toMatch(/name="check_out_date" type="date" value="2029-06-05"/);
-    expect(clash.text).toContain(`<option value="${h.rooms.get('101')}" selected>`);
+    expect(clash.text).toMatch(/<div class="notice error" role="alert"><p>Room 101 is not available from Sat 2 Jun 2029 to Tue 5 Jun 2029: the room is already booked for some of these nights\. Nothing was changed/);
+    expect(clash.text).toContain('<input type="hidden" name="check_out_date" value="2029-06-05"/>');
+    // The rooms offered again are the free ones only.
+    expect(clash.text).not.toContain(`<option value="${h.rooms.get('101')}"`);
 
     const page = textOf((await h.staff.get(bookingPath(id))).text);
-    expect(page).toContain('Check-in 2029-06-02 Check-out 2029-06-03');
+    expect(page).toContain('Check-in Sat 2 Jun 2029 Check-out Sun 3 Jun 2029');
     expect(page).toContain('Room Room 103');
     expect(await freeRooms('2029-06-02', '2029-06-03')).toEqual(['102']);
   });
@@ -140,7 +152,7 @@ describe('Change', () => {
     const invalid = await h.staff.request('POST', `${bookingPath(id)}/change`, { check_in_date: '2029-07-05', check_out_date: '2029-07-04', room_id: h.rooms.get('102')!, guests: '2' });
     expect(invalid.status).toBe(400);
     expect(fieldError(invalid.text, 'check_out_date')).toBe('Check-out must be after check-in');
-    expect(textOf((await h.staff.get(bookingPath(id))).text)).toContain('Check-in 2029-07-01');
+    expect(textOf((await h.staff.get(bookingPath(id))).text)).toContain('Check-in Sun 1 Jul 2029');
   });
 });
 
@@ -185,20 +197,29 @@ describe('Refund', () => {
     const page = await h.staff.get(path);
     expect(page.text).toContain('<h2>Refunds</h2>');
     expect(textOf(page.text)).toContain('Leave it empty to refund what is left: 240.00 USD.');
+    // "Refund" opens a page of its own: the amount stated, a reason asked, nothing refunded yet.
+    const opened = await h.staff.get(`${path}/refunds?refund_amount=`);
+    expect(opened.status).toBe(200);
+    expect(textOf(opened.text)).toContain('This refunds 240.00 USD (the whole payment) to the guest');
+    expect(opened.text).toContain('>Confirm refund</button>');
+    const unconfirmed = await h.staff.request('POST', `${path}/refunds`, { refund_amount: '240.00', refund_reason: '' });
+    expect(unconfirmed.status).toBe(200);
+    expect(unconfirmed.text).toContain('>Confirm refund</button>');
+    expect((await orderStatus(stack, h.tenant, paid.orderReference)).body).toMatchObject({ status: 'paid' });
 
-    const part = await h.staff.submit(`${path}/refunds`, { refund_amount: '50.00', refund_reason: 'Late check-in' });
+    const part = await h.staff.submit(`${path}/refunds`, { refund_amount: '50.00', refund_reason: 'Late check-in', confirm: 'yes' });
     const text = textOf(part.text);
     expect(text).toContain('Refunded 50.00 USD.');
     expect(text).toContain('Status Partially refunded Refunded 50.00 USD');
-    expect(text).toMatch(/Refunded 50\.00 USD of 240\.00 USD paid\. At Amount Status Reason \S+ \S+ UTC 50\.00 USD Refunded Late check-in/);
+    expect(text).toMatch(/Refunded 50\.00 USD of 240\.00 USD paid\. At Amount Status Reason \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d 50\.00 USD Refunded Late check-in/);
     expect((await orderStatus(stack, h.tenant, paid.orderReference)).body).toMatchObject({ status: 'partially_refunded' });
 
-    const tooMuch = await h.staff.request('POST', `${path}/refunds`, { refund_amount: '200', refund_reason: '' });
+    const tooMuch = await h.staff.request('POST', `${path}/refunds`, { refund_amount: '200', refund_reason: '', confirm: 'yes' });
     expect(tooMuch.status).toBe(400);
     expect(fieldError(tooMuch.text, 'refund_amount')).toBe('Enter at most 190.00 USD: that is what is left to refund');
     expect(tooMuch.text).toContain('value="200"');
 
-    const rest = await h.admin.submit(`${path}/refunds`, { refund_amount: '', refund_reason: '' });
+    const rest = await h.admin.submit(`${path}/refunds`, { refund_amount: '', refund_reason: '', confirm: 'yes' });
     expect(textOf(rest.text)).toContain('Refunded 190.00 USD.');
     expect(textOf(rest.text)).toContain('Status Refunded');
     expect(rest.text).not.toContain('>Refund</button>');
@@ -223,13 +244,15 @@ describe('Refund', () => {
     expect((await orderStatus(stack, h.tenant, paid.orderReference)).body).toMatchObject({ status: 'partially_refunded' });
     // What is left can still be refunded from the booking's page (its own function).
     expect(cancelled.text).toContain(`action="/dashboard/bookings/${id}/refund"`);
-    const tooMuch = await h.staff.request('POST', `${bookingPath(id)}/refund`, { refund_amount: '150', refund_reason: '' });
+    const tooMuch = await h.staff.request('POST', `${bookingPath(id)}/refund`, { refund_amount: '150', refund_reason: '', confirm: 'yes' });
     expect(tooMuch.status).toBe(400);
     expect(fieldError(tooMuch.text, 'refund_amount')).toBe('Enter at most 140.00 USD: that is what is left to refund');
-    expect(textOf(tooMuch.text)).toContain('Guest name');
-    const rest = await h.staff.submit(`${bookingPath(id)}/refund`, { refund_amount: '', refund_reason: 'Goodwill' });
+    expect(textOf(tooMuch.text)).toContain('Left to refund 140.00 USD');
+    const rest = await h.staff.submit(`${bookingPath(id)}/refund`, { refund_amount: '', refund_reason: 'Goodwill', confirm: 'yes' });
     expect(textOf(rest.text)).toContain('Refunded 140.00 USD.');
     expect(textOf(rest.text)).toContain('Refunded 240.00 USD of 240.00 USD paid.');
+    // The story tells every e-mail the guest was sent: both refunds' too.
+    expect(textOf(rest.text).match(/Refund e-mail (sent )?to ada@example\.com/g)).toHaveLength(2);
     // Audited, about the order: by whom, with its reason.
     const audit = textOf((await h.staff.get(`/dashboard/audit?target=${paid.orderReference}`)).text);
     expect(audit).toContain(h.staff.email);

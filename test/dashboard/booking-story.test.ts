@@ -16,7 +16,7 @@ import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 /** A string as a regular expression matching it literally. */
 const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const TIME = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC';
+const TIME = '\\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d\\d:\\d\\d';
 
 let stack: TestStack;
 let receiver: Receiver;
@@ -137,7 +137,7 @@ describe("a booking's page", () => {
     const text = mainText(page.text);
     expect(text).not.toContain('No operator has acted');
     expect(text).not.toMatch(UUID);
-    for (const fact of ['Guest name Mary Jackson', 'Check-in 2027-10-01', 'Nights 2', 'Room Room 101 (Deluxe)', 'Status Confirmed', 'Origin Reception', 'Total 240.00 USD']) {
+    for (const fact of ['Guest name Mary Jackson', 'Check-in Fri 1 Oct 2027', 'Nights 2', 'Room Room 101 (Deluxe)', 'Status Confirmed', 'Origin Reception', 'Total 240.00 USD']) {
       expect(text).toContain(fact);
     }
     const [newest, ...older] = history(page.text);
@@ -222,7 +222,7 @@ describe("a booking's page", () => {
     const text = mainText(page.text);
     for (const fact of ['Room Room 103 (suite)', 'Status Checked in', 'Origin From your PMS', 'PMS booking PMS-7 (pms)']) expect(text).toContain(fact);
     expect(history(page.text)).toEqual([
-      expect.stringMatching(/^2027-12-01 15:00:00 UTC Checked in$/),
+      expect.stringMatching(/^1 Dec 2027, 15:00 Checked in$/),
       expect.stringMatching(new RegExp(`^${TIME} Received from your PMS \\(pms booking PMS-7\\)$`)),
     ]);
     expect(text).not.toMatch(UUID);
@@ -293,14 +293,14 @@ describe('Payments in words', () => {
 
     const page = await h.staff.get('/dashboard/payments');
     const list = mainText(page.text);
-    expect(list).toMatch(new RegExp(`${paid.orderReference} Room booking: 2027-11-20 to 2027-11-23, 3 nights, 2 guests \\(reference INV-[0-9a-f-]+\\) 240\\.00 USD Paid `));
-    expect(list).toMatch(new RegExp(`${guestOrder} Room booking: 2027-12-04 to 2027-12-07, 3 nights, 1 guest \\(your booking page\\) 360\\.00 USD In progress `));
+    expect(list).toMatch(new RegExp(`${paid.orderReference} Room booking: Sat 20 Nov 2027 to Tue 23 Nov 2027, 3 nights, 2 guests \\(reference INV-[0-9a-f-]+\\) 240\\.00 USD Paid `));
+    expect(list).toMatch(new RegExp(`${guestOrder} Room booking: Sat 4 Dec 2027 to Tue 7 Dec 2027, 3 nights, 1 guest \\(your booking page\\) 360\\.00 USD In progress `));
     expect(page.text).not.toContain('guest:');
 
     const detail = await h.staff.get(`/dashboard/payments/${guestOrder}`);
     const text = mainText(detail.text);
     expect(text).toContain('Made on Your booking page');
-    expect(text).toContain('For Room booking: 2027-12-04 to 2027-12-07, 3 nights, 1 guest');
+    expect(text).toContain('For Room booking: Sat 4 Dec 2027 to Tue 7 Dec 2027, 3 nights, 1 guest');
     expect(text).toMatch(/Amount 360\.00 USD Status In progress /);
     expect(detail.text).not.toContain('guest:');
     expect(textOf(detail.text.replace(/<pre class="payload">[\s\S]*?<\/pre>/g, ''))).not.toMatch(UUID);

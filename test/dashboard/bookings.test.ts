@@ -228,7 +228,7 @@ describe('New booking', () => {
     const notice = text.match(/Booking (BK-[A-Z0-9]{8}) created\. Confirmation code: ([A-Z0-9]{6})\./);
     expect(notice).not.toBeNull();
     expect(page.text).toContain(`<h1>Booking ${notice![1]}</h1>`);
-    for (const words of ['Room 103', 'Origin Reception', 'Guest name Desk Guest', 'Check-in 2029-04-01', 'Check-out 2029-04-03', 'Nights 2', `Confirmation code ${notice![2]}`]) {
+    for (const words of ['Room 103', 'Origin Reception', 'Guest name Desk Guest', 'Check-in Sun 1 Apr 2029', 'Check-out Tue 3 Apr 2029', 'Nights 2', `Confirmation code ${notice![2]}`]) {
       expect(text).toContain(words);
     }
     const history = textOf(section(page.text, '<h2>History</h2>'));

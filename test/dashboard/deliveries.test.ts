@@ -152,7 +152,7 @@ describe('Deliveries', () => {
     const row = rowOf(list.text, id)!;
     expect(row).toBeDefined();
     expect(textOf(row)).toMatch(
-      /^\d{4}-\d\d-\d\d \d\d:\d\d Booking confirmed Ada Lovelace · no room yet · 1–3 Sep Needs review Your PMS 1 HTTP 422 Retry$/,
+      /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d Booking confirmed Ada Lovelace · no room yet · 1–3 Sep Needs review Your PMS 1 HTTP 422 Retry$/,
     );
     expect(row).toContain(retryForm(id));
     expect(row).toMatch(/<button type="submit" aria-label="Retry booking confirmed, Ada Lovelace · no room yet · 1–3 Sep">Retry<\/button>/);
@@ -174,7 +174,7 @@ describe('Deliveries', () => {
     expect(text).toMatch(/Needs review ?: your PMS refused it \(HTTP 422\)\. It is not tried again by itself/);
     expect(text).toMatch(/Status Needs review /);
     expect(text).toMatch(/About Ada Lovelace · no room yet · 1–3 Sep · Booking BK-[A-Z0-9]{8} /);
-    expect(text).toMatch(/# At Answer Duration Error 1 \d{4}-\d\d-\d\d \d\d:\d\d HTTP 422 \d+ ms HTTP 422/);
+    expect(text).toMatch(/# At Answer Duration Error 1 \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d HTTP 422 \d+ ms HTTP 422/);
     expect(text).toContain('"event": "booking.confirmed"');
     expect(detail.text).toContain(retryForm(id));
     expect(detail.text).not.toContain('http-equiv="refresh"');
@@ -187,7 +187,7 @@ describe('Deliveries', () => {
     expect(textOf(rowOf(retried.text, id)!)).toMatch(/ Delivered Your PMS 2 —$/);
     const delivered = await staff.get(`/dashboard/deliveries/${id}`);
     expect(textOf(delivered.text)).toMatch(/1 .* HTTP 422 .* HTTP 422 2 .* HTTP 200 \d+ ms —/);
-    expect(textOf(delivered.text)).toMatch(/Delivered ?: your PMS accepted it \(HTTP 200\) on \d{4}-\d\d-\d\d \d\d:\d\d\./);
+    expect(textOf(delivered.text)).toMatch(/Delivered ?: your PMS accepted it \(HTTP 200\) on \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d\./);
     expect(delivered.text).not.toContain(retryForm(id));
     expect((await domain.callbacks.showDelivery(id)).attempts.map((a) => a.status_code)).toEqual([422, 200]);
 
@@ -251,7 +251,7 @@ describe('Deliveries', () => {
       return list.text.split('<tr>').find((row) => row.includes('>Order paid</a>'))?.split('</tr>')[0];
     });
     // Paid without a room (the order named none): the booking awaits one.
-    expect(textOf(webhook)).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d Order paid Ada Lovelace · no room yet · 1–2 Oct Delivered Your website 1 —$/);
+    expect(textOf(webhook)).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d Order paid Ada Lovelace · no room yet · 1–2 Oct Delivered Your website 1 —$/);
     const id = /\/dashboard\/deliveries\/([0-9a-f-]{36})"/.exec(webhook)![1]!;
     const detail = await staff.get(`/dashboard/deliveries/${id}`);
     expect(detail.text).toContain('<h1>Order paid: Ada Lovelace</h1>');

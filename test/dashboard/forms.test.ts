@@ -85,7 +85,7 @@ describe('Rooms', () => {
     expect(added.status).toBe(200);
     expect(textOf(added.text)).toContain('Room 201 was added.');
     const row = textOf(added.text.match(/<tr>\s*<td>201<\/td>[\s\S]*?<\/tr>/)?.[0] ?? '');
-    expect(row).toBe('201 Double 120.00 EUR up to 2 Added here; not linked to your PMS yet In use');
+    expect(row).toBe('201 Double 120.00 EUR up to 2 Added here; not linked to your PMS yet Free tonight');
     for (const raw of ['>active<', '>inactive<', '120 EUR']) expect(added.text).not.toContain(raw);
   });
 

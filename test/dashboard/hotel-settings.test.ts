@@ -60,7 +60,7 @@ describe('hotel settings', () => {
     expect(zones).toHaveLength(Intl.supportedValuesOf('timeZone').length + 1);
     expect(page.text).toContain('<option value="America/New_York">America/New York</option>');
     expect(page.text).toMatch(/<input id="f-check_in_time" name="check_in_time" type="time"/);
-    expect(textOf(page.text)).toMatch(/It is now \d{4}-\d{2}-\d{2} \d{2}:\d{2} in UTC\./);
+    expect(textOf(page.text)).toMatch(/It is now \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} in UTC\./);
     // Linked from Integrations.
     expect((await admin.get('/dashboard/integrations')).text).toContain('<a href="/dashboard/settings">Change hotel settings</a>');
   });
@@ -75,7 +75,7 @@ describe('hotel settings', () => {
     expect(checkedTaxes(page.text)).toBe('yes');
     expect(textarea(page.text, 'cancellation_policy')).toBe('Free cancellation until 48 hours before arrival.\nAfter that, the first night is charged.');
     expect(page.text).toMatch(/id="f-check_in_time" name="check_in_time" type="time" value="15:00"/);
-    expect(textOf(page.text)).toMatch(/It is now \d{4}-\d{2}-\d{2} \d{2}:\d{2} in America\/New_York\./);
+    expect(textOf(page.text)).toMatch(/It is now \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} in America\/New_York\./);
     expect(await settingsNow()).toMatchObject({
       time_zone: 'America/New_York',
       taxes_included: true,

@@ -521,8 +521,8 @@ describe('Rotate secret with an overlap', () => {
     const rotated = await hotelAdmin.submit('/dashboard/integrations/endpoints/callback/rotate', { confirm: 'yes' });
     const second = SHOWN_SECRET.exec(rotated.text)?.[1];
     expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const { localDateTime } = await import('../../shared/domain/hotel-time');
-    const until = `${localDateTime('Asia/Tokyo', new Date(start + 24 * 3_600_000))} hotel time (Asia/Tokyo)`;
+    const { formatTime } = await import('../../shared/dashboard/format');
+    const until = `${formatTime('Asia/Tokyo', new Date(start + 24 * 3_600_000))} (hotel time)`;
     expect(textOf(rotated.text)).toContain(`The callback signing secret was rotated: the previous secret works until ${until}.`);
 
     // Both sign meanwhile, and the page says until when.

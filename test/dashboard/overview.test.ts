@@ -62,7 +62,7 @@ beforeAll(async () => {
 
   await sync('rooms', {
     external_source: 'pms',
-    rooms: ['101', '102', '103', '104'].map((n) => ({ external_room_id: `R${n}`, room_number: n, room_type: 'double', price: 120, max_occupancy: 2 })),
+    rooms: ['101', '102', '103', '104', '105'].map((n) => ({ external_room_id: `R${n}`, room_number: n, room_type: 'double', price: 120, max_occupancy: 2 })),
   });
   const { listRooms } = await import('../../shared/store/room-store');
   for (const room of await listRooms(hotel.clientId)) rooms.set(room.room_number, room.id);
@@ -72,6 +72,7 @@ beforeAll(async () => {
     bookings: [
       { external_booking_id: 'LOCAL', external_room_id: 'R101', guest_name: 'Grace Hopper', check_in_date: today, check_out_date: addDays(today, 2), guests: 1, status: 'confirmed' },
       { external_booking_id: 'LEAVES', external_room_id: 'R103', guest_name: 'Leaving Guest', check_in_date: addDays(today, -2), check_out_date: today, guests: 1, status: 'confirmed' },
+      { external_booking_id: 'LEFT', external_room_id: 'R105', guest_name: 'Early Leaver', check_in_date: addDays(today, -3), check_out_date: today, guests: 2, status: 'checked_out' },
       { external_booking_id: 'UTC', external_room_id: 'R104', guest_name: 'Utc Day Guest', check_in_date: utcToday, check_out_date: addDays(utcToday, 3), guests: 1, status: 'confirmed' },
     ],
   });
@@ -114,7 +115,12 @@ describe(`the overview of a hotel in ${ZONE}`, () => {
     expect(arrivals).toContain('Grace Hopper · Room 101');
     expect(arrivals).toContain('Ana Silva · Room 102');
     expect(arrivals).not.toContain('Utc Day Guest');
-    expect(card(page.text, 'departures')).toMatch(/^Departures today \(1\) Leaving Guest · Room 103 · /);
+    // Every booking leaving today, the one checked out already too.
+    const departures = card(page.text, 'departures');
+    expect(departures).toMatch(/^Departures today \(2\) Leaving Guest · Room 103 · /);
+    expect(departures).toMatch(/Early Leaver · Room 105 · [^·]+ · Checked out$/);
+    // Arrivals show their guests and the balance due.
+    expect(arrivals).toMatch(/Grace Hopper · Room 101 · [^·]+ · Confirmed · 1 guest · Balance due \d+\.\d\d USD/);
     // Occupancy from the hotel's tonight.
     expect(page.text).toContain(`<th scope="col">Night</th><th scope="col">${today.slice(5)}</th>`);
   });
@@ -122,7 +128,7 @@ describe(`the overview of a hotel in ${ZONE}`, () => {
   it('flags the arrival its PMS has not received, with Retry; a booking from the PMS is not flagged', async () => {
     const page = await staff.get('/dashboard');
     const arrivals = card(page.text, 'arrivals');
-    expect(arrivals).toMatch(/Ana Silva · Room 102 · [^·]+ · Confirmed Not yet in your PMS : your PMS refused it Retry/);
+    expect(arrivals).toMatch(/Ana Silva · Room 102 · [^·]+ · Confirmed · 1 guest · Balance due 0\.00 USD Not yet in your PMS : your PMS refused it Retry/);
     expect(arrivals).not.toMatch(/Grace Hopper[^·]*·[^·]*·[^·]*· Confirmed Not yet/);
     expect(arrivals.match(/Not yet in your PMS/g)).toHaveLength(1);
     expect(page.text).toContain(`action="/dashboard/deliveries/${refused.deliveryId}/retry"`);
@@ -143,11 +149,16 @@ describe(`the overview of a hotel in ${ZONE}`, () => {
 
   it("counts the orders paid since the hotel's midnight, and none of another day's", async () => {
     const page = await staff.get('/dashboard');
-    expect(card(page.text, 'paid-today')).toMatch(new RegExp(`^Orders paid today \\(1\\) ${paidOrder} · 240\\.00 USD · paid at \\d\\d:\\d\\d$`));
+    expect(card(page.text, 'paid-today')).toMatch(/^Orders paid today \(1\) Ada Lovelace · [^·]+ · 240\.00 USD · paid at \d\d:\d\d$/);
     // The UTC date of the payment is another day for this hotel: nothing was paid on it, locally.
     const utcDay = await domain.overview.overviewOf(hotel.clientId, utcToday, ZONE);
     expect(utcDay.paid_today).toEqual([]);
     const local = await domain.overview.overviewOf(hotel.clientId, today, ZONE);
     expect(local.paid_today.map((o) => o.order_reference)).toEqual([paidOrder]);
+    // Refunded in full, it is no longer among the orders paid today.
+    const { refundPaymentOrder } = await import('../../shared/domain/payments/refunds');
+    await refundPaymentOrder(hotel.clientId, paidOrder, {}, new Date());
+    expect((await domain.overview.overviewOf(hotel.clientId, today, ZONE)).paid_today).toEqual([]);
+    expect(card((await staff.get('/dashboard')).text, 'paid-today')).toBe('Orders paid today (0) No order paid today yet.');
   });
 });

@@ -60,10 +60,10 @@ describe('Payments', () => {
     const paidRow = textOf(rowOf(list.text, paid.orderReference)!);
     expect(paidRow).toMatch(
       new RegExp(
-        `^${paid.orderReference} Room booking: 2027-11-10 to 2027-11-12, 2 nights, 2 guests \\(reference INV-[0-9a-f-]{36}\\) 240\\.00 USD Paid \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC ada@example\\.com$`,
+        `^${paid.orderReference} Room booking: Wed 10 Nov 2027 to Fri 12 Nov 2027, 2 nights, 2 guests \\(reference INV-[0-9a-f-]{36}\\) 240\\.00 USD Paid \\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d\\d:\\d\\d \\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d\\d:\\d\\d Ada Lovelace \\(ada@example\\.com\\)$`,
       ),
     );
-    expect(textOf(rowOf(list.text, yen)!)).toMatch(/ INV-[0-9a-f-]{36} 125,000 JPY In progress .* UTC — grace@example\.com$/);
+    expect(textOf(rowOf(list.text, yen)!)).toMatch(/ INV-[0-9a-f-]{36} 125,000 JPY In progress \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d — grace@example\.com$/);
     // Newest first.
     expect(list.text.indexOf(yen)).toBeLessThan(list.text.indexOf(paid.orderReference));
     expect(list.text).toContain(`href="/dashboard/payments/${paid.orderReference}"`);
@@ -76,7 +76,7 @@ describe('Payments', () => {
     const text = textOf(page.text);
     expect(text).toContain(`Payment order ${paid.orderReference}`);
     expect(text).toMatch(/Amount 240\.00 USD Status Paid /);
-    expect(text).toContain('For Room booking: 2027-11-10 to 2027-11-12, 2 nights, 2 guests');
+    expect(text).toContain('For Room booking: Wed 10 Nov 2027 to Fri 12 Nov 2027, 2 nights, 2 guests');
     expect(text).toContain(`Booking ${paid.sync.booking_reference} (confirmation code ${paid.sync.confirmation_code}) Room Awaiting a room`);
     // No internal id: not the order's own id (the partner's reference is theirs).
     expect(text).not.toContain('Payment order id');

@@ -135,7 +135,7 @@ describe('New booking, dates first', () => {
     const text = textOf(page.text);
     expect(text).toContain('240.00 EUR for 2 nights · up to 2 guests');
     expect(text).toContain('180.00 EUR for 2 nights · up to 4 guests');
-    expect(text).toContain('Check-out 2029-04-03 (2 nights)');
+    expect(text).toContain('Check-out Tue 3 Apr 2029 (2 nights)');
     // The stay is kept when the desk goes back to change it.
     const change = page.text.match(/<a href="([^"]+)">Change dates or guests<\/a>/)?.[1]?.replace(/&amp;/g, '&');
     const back = await h.staff.get(change!);

@@ -160,16 +160,26 @@ describe('the Code page (Cognito: SOFTWARE_TOKEN_MFA)', () => {
 describe('an operator created with --mfa required', () => {
   it('sets TOTP up after the password, before any page opens, then signs in with a code', async () => {
     const { email, client: visitor } = await newOperator({ mfa: 'required' });
-    const setup = await visitor.request('POST', '/dashboard/sign-in', { email, password: OPERATOR_PASSWORD });
+    const posted = await visitor.request('POST', '/dashboard/sign-in', { email, password: OPERATOR_PASSWORD });
+    // POST-redirect-GET: the set-up page is a GET, which a reload or going back shows again.
+    expect(posted.status).toBe(303);
+    expect(posted.location).toBe('/dashboard/sign-in/mfa-setup');
+    // No session: only the set-up cookies, which open no page.
+    const cookies = posted.headers.getSetCookie();
+    expect(cookies.map((c) => c.split('=')[0])).toEqual(['dashboard_mfa_setup', 'dashboard_mfa_setup_page']);
+    for (const cookie of cookies) {
+      expect(cookie).toContain('; HttpOnly');
+      expect(cookie).toContain('; SameSite=Strict');
+    }
+    const setup = await visitor.get('/dashboard/sign-in/mfa-setup');
     expect(setup.status).toBe(200);
     expect(setup.text).toContain('<h1>Set up two-step verification</h1>');
     expect(setup.text).toMatch(/<img class="qr" src="data:image\/svg\+xml;base64,/);
     expect(setup.text).toContain('<label for="f-code">Code</label>');
-    // No session: only the set-up cookie, which opens no page.
-    const cookies = setup.headers.getSetCookie();
-    expect(cookies.map((c) => c.split('=')[0])).toEqual(['dashboard_mfa_setup']);
-    expect(cookies[0]).toContain('; HttpOnly');
-    expect(cookies[0]).toContain('; SameSite=Strict');
+    // Reloaded: the same key, never a raw error.
+    const reloaded = await visitor.get('/dashboard/sign-in/mfa-setup');
+    expect(reloaded.status).toBe(200);
+    expect(secretOnPage(reloaded.text)).toBe(secretOnPage(setup.text));
     expect(visitor.hasSession()).toBe(false);
     const blocked = await visitor.get('/dashboard');
     expect(blocked.status).toBe(303);
@@ -191,6 +201,10 @@ describe('an operator created with --mfa required', () => {
     expect(done.headers.getSetCookie().some((c) => c.startsWith('dashboard_mfa_setup=;') && c.includes('Max-Age=0'))).toBe(true);
     expect(visitor.hasSession()).toBe(false);
     expect(textOf((await visitor.get('/dashboard/sign-in')).text)).toContain('Two-step verification is on. Sign in with your password and a code from your app.');
+    // Going back to the set-up page once it is done: the sign-in page, not an error.
+    const back = await visitor.get('/dashboard/sign-in/mfa-setup');
+    expect(back.status).toBe(303);
+    expect(back.location).toBe('/dashboard/sign-in');
 
     // From now on Cognito itself asks for the code.
     const again = await visitor.request('POST', '/dashboard/sign-in', { email, password: OPERATOR_PASSWORD });
@@ -211,7 +225,7 @@ describe('an operator created with --mfa required', () => {
     const challenge = await visitor.signIn(password);
     expect(textOf(challenge.text)).toContain('Choose a new password');
     const fields = { email, username: hidden(challenge.text, 'username')!, session: hidden(challenge.text, 'session')! };
-    const setup = await visitor.request('POST', '/dashboard/new-password', { ...fields, new_password: 'Brand-new-pass-7' });
+    const setup = await visitor.submit('/dashboard/new-password', { ...fields, new_password: 'Brand-new-pass-7' });
     expect(setup.status).toBe(200);
     expect(setup.text).toContain('<h1>Set up two-step verification</h1>');
     expect(visitor.hasSession()).toBe(false);
@@ -219,7 +233,7 @@ describe('an operator created with --mfa required', () => {
 
   it('answers a set-up without its cookie (expired, or another browser) with the sign-in form', async () => {
     const { email, client: visitor } = await newOperator({ mfa: 'required' });
-    const setup = await visitor.request('POST', '/dashboard/sign-in', { email, password: OPERATOR_PASSWORD });
+    const setup = await visitor.submit('/dashboard/sign-in', { email, password: OPERATOR_PASSWORD });
     const secret = secretOnPage(setup.text);
     const elsewhere = new DashboardClient(stack, email);
     const page = await elsewhere.request('POST', '/dashboard/sign-in/mfa-setup', { email, secret, code: totpCode(secret) });

@@ -5,7 +5,10 @@
  * sequence (unless the PMS made it), a change obeys availability with the booking's own nights
  * left out and never double-books however concurrent, a no-show only after the check-in day.
  */
+import { randomUUID } from 'node:crypto';
+import { RATE_SCOPES, SYNC_SCOPES } from '../../definitions/routes';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { emailTo } from '../support/inbox';
 import { paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -59,13 +62,13 @@ type Hotel = HotelWithRooms;
 /** A client with synced rooms 101 and 102, its callbacks going to the receiver. */
 const hotel = (callbacks = true): Promise<Hotel> => hotelWithRooms(stack, callbacks ? { callbackUrl: receiver.url } : {});
 
-async function book(h: Hotel, room: string, checkIn: string, checkOut: string) {
+async function book(h: Hotel, room: string, checkIn: string, checkOut: string, guestEmail = 'ada@example.com') {
   const { booking } = await domain.reception.createReceptionBooking(h.tenant.clientId, h.rooms.get(room)!, {
     check_in_date: checkIn,
     check_out_date: checkOut,
     guests: 2,
     guest_name: 'Ada Guest',
-    guest_email: 'ada@example.com',
+    guest_email: guestEmail,
   });
   return booking;
 }
@@ -89,6 +92,36 @@ async function eventsArrived(bookingId: string, count: number) {
 }
 
 describe('cancelling a service booking', () => {
+  it("e-mails the guest staff's message, never the reason, saying who cancelled: the hotel, or the guest who asked", async () => {
+    const h = await hotel();
+    const byHotel = `hotel-${randomUUID().slice(0, 8)}@guest.example`;
+    const first = await book(h, '101', '2028-03-10', '2028-03-12', byHotel);
+    const cancelled = await domain.changes.cancelServiceBooking(h.tenant.clientId, first.id, {
+      source: 'staff',
+      reason: 'Overbooked by a PMS import error',
+      guestMessage: 'We are very sorry: a pipe burst above your room. Call us to rebook at no cost.',
+    });
+    expect(cancelled.booking).toMatchObject({ cancellation_reason: 'Overbooked by a PMS import error', cancellation_asked_by: 'hotel' });
+    const told = await emailTo(byHotel, /^Booking cancelled/);
+    const words = `${told.body.text ?? ''}\n${told.body.html ?? ''}`;
+    expect(told.body.text).toContain('has cancelled your booking');
+    expect(told.body.text).toContain('Message from the hotel: We are very sorry: a pipe burst above your room. Call us to rebook at no cost.');
+    expect(words).not.toContain('Overbooked');
+    expect(words).not.toContain('PMS import');
+    // The PMS still gets the reason with booking.cancelled.
+    const events = await eventsArrived(first.id, 2);
+    expect(events[1]!.body.booking).toMatchObject({ cancellation_reason: 'Overbooked by a PMS import error' });
+
+    const byGuest = `guest-${randomUUID().slice(0, 8)}@guest.example`;
+    const second = await book(h, '102', '2028-03-10', '2028-03-12', byGuest);
+    await domain.changes.cancelServiceBooking(h.tenant.clientId, second.id, { source: 'staff', reason: 'Guest phoned: flight cancelled', askedBy: 'guest' });
+    const asked = await emailTo(byGuest, /^Booking cancelled/);
+    expect(asked.body.text).toContain('as you asked, your booking at');
+    expect(asked.body.text).not.toContain('has cancelled your booking');
+    expect(`${asked.body.text}${asked.body.html}`).not.toContain('flight');
+    expect(asked.body.text).not.toContain('Message from the hotel');
+  });
+
   it('frees its nights at once and tells the callback URL booking.cancelled, with the reason and the next sequence', async () => {
     const h = await hotel();
     const booking = await book(h, '101', '2028-02-10', '2028-02-13');
@@ -169,6 +202,58 @@ describe('cancelling a service booking', () => {
 });
 
 describe('changing a service booking', () => {
+  it('reprices the stay from the room\'s price per night, or keeps the total, or takes an amount; booking.modified carries the new total', async () => {
+    const h = await hotel();
+    const booking = await book(h, '101', '2028-05-10', '2028-05-12');
+    // Rooms of this hotel cost 100 a night: 2 nights, 3 nights.
+    const longer = await domain.changes.modifyServiceBooking(h.tenant.clientId, booking.id, { check_out_date: '2028-05-13', total: 'recalculate' });
+    expect(longer.booking.total_amount).toBe(300);
+    const events = await eventsArrived(booking.id, 2);
+    expect(events[1]!.headers['x-service-event']).toBe('booking.modified');
+    expect(events[1]!.body.booking).toMatchObject({ check_out_date: '2028-05-13', total_amount: 300 });
+
+    const kept = await domain.changes.modifyServiceBooking(h.tenant.clientId, booking.id, { check_out_date: '2028-05-14', total: 'keep' });
+    expect(kept.booking.total_amount).toBe(300);
+    const given = await domain.changes.modifyServiceBooking(h.tenant.clientId, booking.id, { guests: 1, total: 275.5 });
+    expect(given.booking.total_amount).toBe(275.5);
+    const all = await eventsArrived(booking.id, 4);
+    expect(all.map((e) => e.body.booking.total_amount)).toEqual([all[0]!.body.booking.total_amount, 300, 300, 275.5]);
+  });
+
+  it("reprices the stay from its room category's rate plan, night by night", async () => {
+    const h = await hotel();
+    const { key } = await stack.issueKey(h.tenant.clientId, 'sync', { scopes: [...SYNC_SCOPES, ...RATE_SCOPES] });
+    const sync = (path: string, body: unknown) => stack.request('PUT', `/api/v1/property-sync/${path}`, { key, body });
+    expect((await sync('room-categories', { external_source: 'pms', categories: [{ external_category_id: 'dbl', name: 'Double', base_price: 100 }] })).status).toBe(200);
+    expect(
+      (await sync('rooms', { external_source: 'pms', rooms: [{ external_room_id: 'R201', room_number: '201', room_type: 'double', price: 100, max_occupancy: 2, external_category_id: 'dbl' }] })).status,
+    ).toBe(200);
+    expect((await sync('rate-plans', { external_source: 'pms', rate_plans: [{ external_rate_plan_id: 'BAR', external_category_id: 'dbl', name: 'Best available' }] })).status).toBe(200);
+    // 120 a night, 180 on the 12th.
+    const rates = await sync('rates', {
+      external_source: 'pms',
+      updates: [
+        { external_rate_plan_id: 'BAR', date_from: '2028-06-10', date_to: '2028-06-14', price: 120 },
+        { external_rate_plan_id: 'BAR', date: '2028-06-12', price: 180 },
+      ],
+    });
+    expect(rates.status, rates.text).toBe(200);
+    const { listRooms } = await import('../../shared/store/room-store');
+    const room = (await listRooms(h.tenant.clientId)).find((r) => r.room_number === '201')!;
+    const { booking } = await domain.reception.createReceptionBooking(h.tenant.clientId, room.id, {
+      check_in_date: '2028-06-10',
+      check_out_date: '2028-06-11',
+      guests: 2,
+      guest_name: 'Ada Guest',
+      guest_email: 'ada@example.com',
+    });
+    // Three nights: 120 + 120 + 180, not the room's 100 a night.
+    const changed = await domain.changes.modifyServiceBooking(h.tenant.clientId, booking.id, { check_out_date: '2028-06-13', total: 'recalculate' });
+    expect(changed.booking.total_amount).toBe(420);
+    const events = await eventsArrived(booking.id, 2);
+    expect(events[1]!.body.booking).toMatchObject({ check_out_date: '2028-06-13', total_amount: 420 });
+  });
+
   it('moves its dates under the availability rules, with its own nights left out, and tells booking.modified', async () => {
     const h = await hotel();
     const booking = await book(h, '101', '2028-04-10', '2028-04-12');

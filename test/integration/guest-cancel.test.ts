@@ -207,10 +207,12 @@ describe('a guest cancels from the confirmation page', () => {
     const landed = await bookAndPay(h, 25, guest);
     const { booking, order } = await bookingOf(h, guest.email);
     const { cancelServiceBooking } = await import('../../shared/domain/bookings/booking-changes');
-    await cancelServiceBooking(h.clientId, booking.id, { source: 'staff', reason: 'Water damage in room 101' });
+    await cancelServiceBooking(h.clientId, booking.id, { source: 'staff', reason: 'Leak reported by housekeeping, room 101 out of order', guestMessage: 'Water damage in room 101' });
 
     const page = textOf((await get(landed)).html);
-    expect(page).toMatch(/The hotel cancelled this booking on .+ The room is no longer held for you\. Reason: Water damage in room 101/);
+    expect(page).toMatch(/The hotel cancelled this booking on .+ The room is no longer held for you\. Message from the hotel: Water damage in room 101/);
+    // The reason is the hotel's own: never on the guest's page.
+    expect(page).not.toContain('housekeeping');
     expect(page).toContain('If the hotel refunds your payment, you will get an e-mail when it does.');
     expect(await post(`${landed}/cancel`)).toMatchObject({ status: 303, location: landed });
     const lookup = await orderLookup(h, order.order_reference);

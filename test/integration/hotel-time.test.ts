@@ -13,6 +13,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { formatDate } from '../../shared/dashboard/format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/schemas/common';
 import { type DashboardClient, signedInOperator, textOf } from '../support/dashboard-client';
@@ -297,7 +298,7 @@ describe(`the reception of a hotel in ${ZONE}`, () => {
     expect(created.status, textOf(created.text).slice(0, 600)).toBe(303);
     expect(created.location).toMatch(/^\/dashboard\/bookings\/[0-9a-f-]{36}$/);
     const page = await staff.get(created.location!);
-    expect(textOf(page.text)).toContain(checkIn);
+    expect(textOf(page.text)).toContain(`Check-in ${formatDate(checkIn)}`);
 
     const past = { ...form, room_id: h.rooms.get('103')!, check_in_date: addDays(checkIn, -1), check_out_date: checkIn };
     const refused = await staff.request('POST', '/dashboard/bookings', past);

@@ -25,6 +25,22 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/**
+ * A new page of its own context `width` px wide, signed in to the dashboard at `url` as `email`
+ * (its password `password`), on the Overview. No MFA: the operators these tests make have none.
+ */
+export async function signedInDashboard(browser: Browser, url: string, email: string, password: string, width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: width > 500 ? 900 : 844 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/dashboard`);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const heading = await page.getByRole('heading', { level: 1 }).textContent();
+  if (heading !== 'Overview') throw new Error(`signing in as ${email} ended on "${heading}", not the Overview`);
+  return page;
+}
+
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface AxeViolation {

@@ -67,22 +67,22 @@ describe('the "booking changed" e-mail', () => {
 
 describe('the "booking cancelled" e-mail', () => {
   it("a guest's own cancellation of a paid booking: the refund in full, with its amount", () => {
-    const email = bookingCancelledEmail({ ...stay, byGuest: true, reason: 'Cancelled by the guest', refund: { kind: 'refund', amountMinor: 75050, currency: 'EUR' } });
+    const email = bookingCancelledEmail({ ...stay, byGuest: true, refund: { kind: 'refund', amountMinor: 75050, currency: 'EUR' } });
     expect(email.subject).toBe('Booking cancelled: Grand <b>"Lake"</b> & Spa, Fri, 12 Mar 2027 (BK-ABCD2345)');
     expect(email.text).toContain('Dear Ada <script>alert(1)</script>, as you asked, your booking at Grand <b>"Lake"</b> & Spa is cancelled.');
     expect(email.text).toContain('Check-in: Fri, 12 Mar 2027\nCheck-out: Mon, 15 Mar 2027\nRoom: 201, suite');
     expect(email.text).toContain('Your payment of 750.50 EUR will be refunded in full to the card you paid with. We will e-mail you when the refund is issued.');
-    // The guest knows why: their own reason is not told back to them.
-    expect(email.text).not.toContain('Reason:');
+    // No message from the hotel: nothing more is said.
+    expect(email.text).not.toContain('Message from the hotel');
     expect(email.html).toContain('750.50 EUR');
     expectEscaped(email.html);
   });
 
-  it("the hotel's cancellation: the reason, and what becomes of the money as the hotel said", () => {
-    const kept = bookingCancelledEmail({ ...stay, byGuest: false, reason: 'Water <damage>', refund: { kind: 'no_refund' } });
+  it("the hotel's cancellation: its message to the guest, and what becomes of the money as the hotel said", () => {
+    const kept = bookingCancelledEmail({ ...stay, byGuest: false, message: 'Water <damage>', refund: { kind: 'no_refund' } });
     expect(kept.text).toContain('Grand <b>"Lake"</b> & Spa has cancelled your booking.');
-    expect(kept.text).toContain('Reason: Water <damage>\n\nNo refund is made with this cancellation.');
-    expect(kept.html).toContain('Reason: Water &lt;damage>');
+    expect(kept.text).toContain('Message from the hotel: Water <damage>\n\nNo refund is made with this cancellation.');
+    expect(kept.html).toContain('Message from the hotel: Water &lt;damage>');
     expect(bookingCancelledEmail({ ...stay, byGuest: false, refund: { kind: 'undecided' } }).text).toContain('If the hotel refunds your payment, you will get an e-mail when it does.');
     expect(bookingCancelledEmail({ ...stay, byGuest: true, refund: { kind: 'nothing_paid' } }).text).toContain('Nothing was paid for this booking, so there is nothing to refund.');
     expect(bookingCancelledEmail({ ...stay, byGuest: true, refund: { kind: 'refund', amountMinor: 5000, currency: 'JPY' } }).text).toContain('Your payment of 5,000 JPY');

@@ -98,6 +98,14 @@ function post(resource: string, form: Record<string, string>, cookie?: string): 
   };
 }
 
+/** The GET a browser makes after a redirect, with the cookies the redirect set (name=value). */
+function followed(response: APIGatewayProxyResult, resource: string): APIGatewayProxyEvent {
+  const cookie = setCookies(response)
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  return { ...post(resource, {}, cookie), httpMethod: 'GET', body: null, headers: { ...(cookie ? { Cookie: cookie } : {}) } };
+}
+
 const setCookies = (response: APIGatewayProxyResult) => (response.multiValueHeaders?.['Set-Cookie'] ?? []) as string[];
 const hiddenField = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
 
@@ -115,7 +123,12 @@ describe("Cognito's MFA_SETUP challenge (stubbed: cognito-local never sets it)",
   it('shows the secret and its QR code, verifies the first code with the session, answers MFA_SETUP and signs in', async () => {
     cognito.answer('InitiateAuth', { ChallengeName: 'MFA_SETUP', Session: 'session-1', ChallengeParameters: { USER_ID_FOR_SRP: 'uuid-1' } });
     cognito.answer('AssociateSoftwareToken', { SecretCode: SECRET, Session: 'session-2' });
-    const page = await handler(post('/dashboard/sign-in', { email: 'Ops@Hotel.example', password: 'Correct-horse-42' }), context);
+    const posted = await handler(post('/dashboard/sign-in', { email: 'Ops@Hotel.example', password: 'Correct-horse-42' }), context);
+    // POST-redirect-GET: the set-up page is a GET (a reload shows it again), its state in a cookie.
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers?.Location).toBe('/prod/dashboard/sign-in/mfa-setup');
+    expect(setCookies(posted).map((c) => c.split('=')[0])).toEqual(['__Host-dashboard_mfa_setup_page']);
+    const page = await handler(followed(posted, '/dashboard/sign-in/mfa-setup'), context);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<h1>Set up two-step verification</h1>');
     expect(page.body).toMatch(/<img class="qr" src="data:image\/svg\+xml;base64,/);
@@ -231,13 +244,17 @@ describe('an operator of the mfa-required group whom Cognito signs in with a pas
     cognito.answer('InitiateAuth', { AuthenticationResult: issued });
     cognito.answer('GetUser', { Username: 'uuid-1', UserAttributes: [], UserMFASettingList: [] });
     cognito.answer('AssociateSoftwareToken', { SecretCode: SECRET });
-    const page = await handler(post('/dashboard/sign-in', { email: 'ops@hotel.example', password: 'Correct-horse-42' }), context);
+    const posted = await handler(post('/dashboard/sign-in', { email: 'ops@hotel.example', password: 'Correct-horse-42' }), context);
+    expect(posted.statusCode).toBe(303);
+    const cookies = setCookies(posted);
+    expect(cookies[0]).toBe(`__Host-dashboard_mfa_setup=${issued.AccessToken}; Path=/; HttpOnly; SameSite=Strict; Max-Age=600; Secure`);
+    expect(cookies[1]).toMatch(/^__Host-dashboard_mfa_setup_page=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=600; Secure$/);
+    const page = await handler(followed(posted, '/dashboard/sign-in/mfa-setup'), context);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<h1>Set up two-step verification</h1>');
     expect(calls('GetUser')).toEqual([{ AccessToken: issued.AccessToken }]);
+    // Shown again (a reload): the same key, Cognito not asked for another.
     expect(calls('AssociateSoftwareToken')).toEqual([{ AccessToken: issued.AccessToken }]);
-    const cookies = setCookies(page);
-    expect(cookies).toEqual([`__Host-dashboard_mfa_setup=${issued.AccessToken}; Path=/; HttpOnly; SameSite=Strict; Max-Age=600; Secure`]);
 
     cognito.answer('VerifySoftwareToken', { Status: 'SUCCESS' });
     cognito.answer('SetUserMFAPreference', {});

@@ -7,7 +7,8 @@ import { type AuditEntry, listAudit } from '../../domain/audit';
 import { type AuditSubjects, auditSubjects } from '../../domain/audit-subjects';
 import { findClient } from '../../domain/clients';
 import { auditSentence } from '../audit-words';
-import { formatTime as when } from '../format';
+import { timeZoneOf } from '../../domain/client-settings';
+import { formatTime } from '../format';
 import { Empty, type Links, Page, Pager, Table } from '../layout';
 import type { PageAction } from '../page-function';
 
@@ -57,6 +58,7 @@ export const auditPage: PageAction = async (request) => {
     const room = subjects.rooms.get(entry.id);
     return room ? `${room.number} (${room.category})` : undefined;
   };
+  const zone = client ? timeZoneOf(client) : 'UTC';
   const about = target && page.entries[0] ? aboutOf(page.entries[0], subjects, links) : null;
   return {
     html: (
@@ -74,9 +76,9 @@ export const auditPage: PageAction = async (request) => {
           <Table head={['Time', 'Who', 'What happened', 'About']}>
             {page.entries.map((entry) => (
               <tr>
-                <td>{when(entry.at)}</td>
+                <td>{formatTime(zone, entry.at)}</td>
                 <td>{entry.operator}</td>
-                <td>{auditSentence(entry, { roomLabel: roomLabel(entry), currency: client?.currency })}</td>
+                <td>{auditSentence(entry, { roomLabel: roomLabel(entry), currency: client?.currency, timeZone: zone })}</td>
                 <td>
                   <About entry={entry} subjects={subjects} links={links} />
                 </td>

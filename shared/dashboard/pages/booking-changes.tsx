@@ -4,24 +4,23 @@
  * - "Change": a page of its own with the check-in, check-out, room and guests as they are; the
  *   availability rules apply with the booking's own nights left out, and a clash comes back as
  *   the refusal in the page's notice style, the typed values kept and nothing changed;
- * - "Cancel booking": a confirmation page of its own with a reason and, for a paid-order booking,
- *   the refund (none, in full, or an amount); the room is free at once;
+ * - "Cancel booking": a confirmation page of its own (./booking-cancel.tsx);
  * - "Mark no-show": once the check-in day has passed in the hotel's time zone.
  * Each calls the audited operator action the operator CLI calls, POST-redirect-GET.
  */
 import type { BookingStory } from '../../domain/bookings/booking-story';
 import { receptionStay } from '../../domain/bookings/reception-bookings';
 import type { HotelClock } from '../../domain/hotel-time';
-import { type BookingChange, cancelBooking, type CancelRefund, markBookingNoShow, modifyBooking } from '../../domain/operator-actions/booking-changes';
-import { listClientRooms } from '../../domain/rooms/room-list';
+import { type BookingChange, markBookingNoShow, modifyBooking } from '../../domain/operator-actions/booking-changes';
+import { roomsForChange } from '../../domain/bookings/change-rooms';
+import { stayTotals } from '../../domain/bookings/change-pricing';
 import type { AppError } from '../../errors';
-import { formatAmount, formatPrice, inWords } from '../format';
-import { Dl, ErrorSummary, Field, type Links, NoticeBox, Page, Select } from '../layout';
+import { formatDate, formatPrice, inWords } from '../format';
+import { ErrorSummary, Field, type Links, NoticeBox, Page, Select } from '../layout';
 import type { Notice } from '../notice';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 import { type BookingFacts, bookingFactsOf, titleOf } from './booking-facts';
 import { bookingPath, isRefusal, nights } from './bookings-common';
-import { MAX_REASON, plainAmount, type RefundableOrder, refundLeft, typedAmountMinor } from './refund-form';
 
 export const changePath = (bookingId: string) => `${bookingPath(bookingId)}/change`;
 export const cancelPath = (bookingId: string) => `${bookingPath(bookingId)}/cancel`;
@@ -30,7 +29,7 @@ export const noShowPath = (bookingId: string) => `${bookingPath(bookingId)}/no-s
 type BookingRecord = BookingStory['booking'];
 
 /** A booking the service made (a PMS-synced one is its PMS's to change). */
-const ours = (b: BookingRecord) => b.origin !== 'sync';
+export const ours = (b: BookingRecord) => b.origin !== 'sync';
 /** Staff may change a confirmed one's stay, room or guests. */
 export const isChangeable = (b: BookingRecord) => ours(b) && b.status === 'confirmed';
 /** Staff may cancel one not yet checked in (confirmed, or pending the guest's confirmation). */
@@ -63,13 +62,13 @@ export function BookingActions({ booking, links, clock }: { booking: BookingReco
 }
 
 /** Why the booking's page offers no such action now. */
-function notNow(b: BookingRecord, what: string): PageOutcome {
+export function notNow(b: BookingRecord, what: string): PageOutcome {
   const message = ours(b) ? `This booking is ${inWords(b.status).toLowerCase()}: it can no longer be ${what}.` : `This booking came from your PMS: it can only be ${what} there.`;
   return { redirect: bookingPath(b.id), notice: { kind: 'error', message } };
 }
 
 /** A refusal of the use case as a notice in words (never an id), back on the booking's page. */
-function refusalNotice(error: AppError, what: string): Notice {
+export function refusalNotice(error: AppError, what: string): Notice {
   if (error.status === 503) return { kind: 'error', message: `Someone else is changing this booking right now: try again. The booking was not ${what}.` };
   const status = /is (checked_in|checked_out|cancelled|no_show|pending|confirmed);/.exec(error.message)?.[1];
   if (error.code === 'BOOKING_NOT_CANCELLABLE' && status) return { kind: 'error', message: `This booking is ${inWords(status).toLowerCase()}: it was not ${what}.` };
@@ -79,7 +78,7 @@ function refusalNotice(error: AppError, what: string): Notice {
 // ---- Change
 
 type ChangeField = 'check_in_date' | 'check_out_date' | 'room_id' | 'guests';
-type ChangeValues = Record<ChangeField, string>;
+type ChangeValues = Record<ChangeField | 'total', string>;
 const CHANGE_LABELS: Record<ChangeField, string> = { check_in_date: 'Check-in', check_out_date: 'Check-out', room_id: 'Room', guests: 'Guests' };
 
 interface ChangeFormState {
@@ -90,19 +89,80 @@ interface ChangeFormState {
   status?: number;
 }
 
-const valuesOf = (b: BookingRecord): ChangeValues => ({ check_in_date: b.check_in_date, check_out_date: b.check_out_date, room_id: b.room_id ?? '', guests: String(b.guests) });
+const valuesOf = (b: BookingRecord): ChangeValues => ({ check_in_date: b.check_in_date, check_out_date: b.check_out_date, room_id: b.room_id ?? '', guests: String(b.guests), total: 'recalculate' });
 
-async function changePage(request: PageRequest, facts: BookingFacts, form: ChangeFormState): Promise<PageOutcome> {
-  const { operator, links } = request;
+/** Step 1 of "Change": the new dates and guests, asked first (a GET form: nothing changes). */
+function datesStep(request: PageRequest, facts: BookingFacts, form: ChangeFormState) {
+  const { links } = request;
+  const b = facts.story.booking;
+  return (
+    <form method="get" action={links.to(changePath(b.id))} aria-label="New dates" novalidate>
+      <Field label={CHANGE_LABELS.check_in_date} name="check_in_date" type="date" value={form.values.check_in_date} error={form.errors?.check_in_date} />
+      <Field label={CHANGE_LABELS.check_out_date} name="check_out_date" type="date" value={form.values.check_out_date} error={form.errors?.check_out_date} />
+      <Field label={CHANGE_LABELS.guests} name="guests" type="number" min="1" step="1" value={form.values.guests} error={form.errors?.guests} />
+      <div class="actions">
+        <button type="submit">Find free rooms</button>
+        <a href={links.to(bookingPath(b.id))}>Back to the booking</a>
+      </div>
+    </form>
+  );
+}
+
+/** Step 2: only the rooms free for the new stay, and the total recalculated or kept, both shown, then "Confirm change". */
+async function roomStep(request: PageRequest, facts: BookingFacts, form: ChangeFormState, stay: { check_in_date: string; check_out_date: string; guests: number }) {
+  const { links } = request;
   const { booking: b, currency } = facts.story;
+  const rooms = await roomsForChange(request.operator.client_id, b, stay, request.now);
+  const totals = await stayTotals(request.operator.client_id, rooms, stay, currency);
+  const chosen = rooms.find((room) => room.id === form.values.room_id) ?? rooms.find((room) => room.id === b.room_id) ?? rooms[0];
+  const count = nights(stay);
+  const label = (room: (typeof rooms)[number]) =>
+    `${room.room_number} · ${room.room_type} · ${formatPrice(totals.get(room.id), currency)} for ${count} ${count === 1 ? 'night' : 'nights'}`;
+  const keep = b.total_amount === undefined ? 'none' : formatPrice(b.total_amount, currency);
+  return (
+    <>
+      <p>
+        New stay: {formatDate(stay.check_in_date)} to {formatDate(stay.check_out_date)}, {count} {count === 1 ? 'night' : 'nights'}, {stay.guests} {stay.guests === 1 ? 'guest' : 'guests'} ·{' '}
+        <a href={links.to(changePath(b.id))}>Change the dates</a>
+      </p>
+      {rooms.length === 0 ? (
+        <NoticeBox notice={{ kind: 'error', message: 'No room is free for every night of this stay: choose other dates.' }} />
+      ) : (
+        <form method="post" action={links.to(changePath(b.id))} aria-label="Change booking" novalidate>
+          <input type="hidden" name="check_in_date" value={stay.check_in_date} />
+          <input type="hidden" name="check_out_date" value={stay.check_out_date} />
+          <input type="hidden" name="guests" value={String(stay.guests)} />
+          <Select label={CHANGE_LABELS.room_id} name="room_id" value={chosen?.id ?? ''} options={rooms.map((room) => ({ value: room.id, label: label(room) }))} error={form.errors?.room_id} />
+          <fieldset class="radios">
+            <legend>Total</legend>
+            <div class="radio">
+              <input type="radio" id="f-total" name="total" value="recalculate" checked={form.values.total !== 'keep'} aria-describedby="f-total-hint" />
+              <label for="f-total">
+                Recalculate the total: {chosen ? formatPrice(totals.get(chosen.id), currency) : '—'}
+                <small id="f-total-hint" class="hint">
+                  {count} {count === 1 ? 'night' : 'nights'} at the chosen room's rates (room {chosen?.room_number ?? '—'}; another room at its own, shown beside it).
+                </small>
+              </label>
+            </div>
+            <div class="radio">
+              <input type="radio" id="f-total-keep" name="total" value="keep" checked={form.values.total === 'keep'} />
+              <label for="f-total-keep">Keep the total: {keep}</label>
+            </div>
+          </fieldset>
+          <div class="actions">
+            <button type="submit">Confirm change</button>
+            <a href={links.to(bookingPath(b.id))}>Back to the booking</a>
+          </div>
+        </form>
+      )}
+    </>
+  );
+}
+
+async function changePage(request: PageRequest, facts: BookingFacts, form: ChangeFormState, stay?: { check_in_date: string; check_out_date: string; guests: number }): Promise<PageOutcome> {
+  const { operator, links } = request;
+  const { booking: b } = facts.story;
   if (!isChangeable(b)) return notNow(b, 'changed');
-  const rooms = await listClientRooms(operator.client_id);
-  const options = [
-    ...(b.room_id ? [] : [{ value: '', label: 'No room yet' }]),
-    ...rooms
-      .filter(({ view, active }) => active || view.id === b.room_id)
-      .map(({ view }) => ({ value: view.id, label: `${view.room_number} · ${view.category?.name ?? view.room_type} · ${formatPrice(view.price, currency)} a night` })),
-  ];
   return {
     status: form.status ?? 200,
     html: (
@@ -113,26 +173,31 @@ async function changePage(request: PageRequest, facts: BookingFacts, form: Chang
         {form.refusal ? <NoticeBox notice={{ kind: 'error', message: form.refusal }} /> : null}
         <ErrorSummary errors={form.errors ?? {}} labels={CHANGE_LABELS} />
         <p class="muted">
-          Nights are free or taken as they are now, leaving this booking's own out. Your PMS and the guest are told of the change. Dates are the hotel's ({facts.clock.timeZone}).
+          The new dates first, then the rooms free for them (this booking's own nights left out). Your PMS and the guest are told of the change. Dates are the hotel's ({facts.clock.timeZone}).
         </p>
-        <form method="post" action={links.to(changePath(b.id))} aria-label="Change booking" novalidate>
-          <Field label={CHANGE_LABELS.check_in_date} name="check_in_date" type="date" value={form.values.check_in_date} error={form.errors?.check_in_date} />
-          <Field label={CHANGE_LABELS.check_out_date} name="check_out_date" type="date" value={form.values.check_out_date} error={form.errors?.check_out_date} />
-          <Select label={CHANGE_LABELS.room_id} name="room_id" value={form.values.room_id} options={options} error={form.errors?.room_id} />
-          <Field label={CHANGE_LABELS.guests} name="guests" type="number" min="1" step="1" value={form.values.guests} error={form.errors?.guests} />
-          <div class="actions">
-            <button type="submit">Change</button>
-            <a href={links.to(bookingPath(b.id))}>Back to the booking</a>
-          </div>
-        </form>
+        {stay ? await roomStep(request, facts, form, stay) : datesStep(request, facts, form)}
       </Page>
     ),
   };
 }
 
+/** The stay typed, or what is wrong with it; an unchanged check-in may be in the past (a stay that began), a new one may not. */
+function typedStay(values: ChangeValues, facts: BookingFacts) {
+  const { stay, details } = receptionStay(values, values.check_in_date === facts.story.booking.check_in_date ? '0000-01-01' : facts.clock.today);
+  const errors: ChangeFormState['errors'] = {};
+  for (const detail of details) errors[detail.path as ChangeField] ??= detail.message;
+  return { stay, errors };
+}
+
 export const changeBookingForm: PageAction = async (request) => {
   const facts = await bookingFactsOf(request);
-  return changePage(request, facts, { values: valuesOf(facts.story.booking) });
+  const current = valuesOf(facts.story.booking);
+  if (!request.query.check_in_date) return changePage(request, facts, { values: current });
+  const typed = (name: ChangeField | 'total') => (request.query[name] ?? '').trim();
+  const values: ChangeValues = { check_in_date: typed('check_in_date'), check_out_date: typed('check_out_date'), room_id: typed('room_id'), guests: typed('guests'), total: typed('total') };
+  const { stay, errors } = typedStay(values, facts);
+  if (!stay) return changePage(request, facts, { values, errors, status: 400 });
+  return changePage(request, facts, { values }, stay);
 };
 
 /** A clash in words: the room by its number (never its id), the reason the availability rules gave. */
@@ -140,20 +205,18 @@ function clashMessage(error: AppError, values: ChangeValues): string {
   const number = /room (\S+) \(/i.exec(error.message)?.[1];
   const reason = error.message.includes(': ') ? error.message.slice(error.message.indexOf(': ') + 2) : 'it is taken for some of these nights';
   const room = number ? `Room ${number}` : 'The room';
-  return `${room} is not available from ${values.check_in_date} to ${values.check_out_date}: ${reason}. Nothing was changed: choose other dates or another room.`;
+  return `${room} is not available from ${formatDate(values.check_in_date)} to ${formatDate(values.check_out_date)}: ${reason}. Nothing was changed: choose other dates or another room.`;
 }
 
 export const changeBooking: PageAction = async (request) => {
   const facts = await bookingFactsOf(request);
   const b = facts.story.booking;
   if (!isChangeable(b)) return notNow(b, 'changed');
-  const typed = (name: ChangeField) => (request.form.get(name) ?? '').trim();
-  const values: ChangeValues = { check_in_date: typed('check_in_date'), check_out_date: typed('check_out_date'), room_id: typed('room_id'), guests: typed('guests') };
-  // An unchanged check-in may be in the past (a stay that began, not yet checked in); a new one may not.
-  const { stay, details } = receptionStay(values, values.check_in_date === b.check_in_date ? '0000-01-01' : facts.clock.today);
-  const errors: ChangeFormState['errors'] = {};
-  for (const detail of details) errors[detail.path as ChangeField] ??= detail.message;
+  const typed = (name: ChangeField | 'total') => (request.form.get(name) ?? '').trim();
+  const values: ChangeValues = { check_in_date: typed('check_in_date'), check_out_date: typed('check_out_date'), room_id: typed('room_id'), guests: typed('guests'), total: typed('total') };
+  const { stay, errors } = typedStay(values, facts);
   if (!stay) return changePage(request, facts, { values, errors, status: 400 });
+  const total = values.total === 'keep' ? 'keep' : 'recalculate';
 
   const change: BookingChange = {
     ...(stay.check_in_date !== b.check_in_date ? { check_in_date: stay.check_in_date } : {}),
@@ -162,179 +225,31 @@ export const changeBooking: PageAction = async (request) => {
     ...(stay.guests !== b.guests ? { guests: stay.guests } : {}),
   };
   if (Object.keys(change).length === 0) {
-    return changePage(request, facts, { values, errors: { form: 'Change the dates, the room or the guests: these are the booking’s now' }, status: 400 });
+    return changePage(request, facts, { values, errors: { form: 'Change the dates, the room or the guests: these are the booking’s now' }, status: 400 }, stay);
   }
+  change.total = total;
+  let changed;
   try {
-    await modifyBooking(request.operator, b.id, change, request.now);
+    changed = await modifyBooking(request.operator, b.id, change, request.now);
   } catch (error) {
     if (!isRefusal(error)) throw error;
     // The booking was just read: a room it does not know is the room chosen (removed meanwhile, or not the client's).
-    if (error.code === 'NOT_FOUND' && change.room_id) return changePage(request, facts, { values, errors: { room_id: 'Choose a room from the list' }, status: 400 });
+    if (error.code === 'NOT_FOUND' && change.room_id) return changePage(request, facts, { values, errors: { room_id: 'Choose a room from the list' }, status: 400 }, stay);
     if (error.code === 'NOT_FOUND') throw error;
-    if (error.code === 'ROOM_NOT_AVAILABLE') return changePage(request, facts, { values, refusal: clashMessage(error, values), status: 409 });
+    if (error.code === 'ROOM_NOT_AVAILABLE') return changePage(request, facts, { values, refusal: clashMessage(error, values), status: 409 }, stay);
     if (error.code === 'VALIDATION_ERROR' && error.details?.length) {
       const refused: ChangeFormState['errors'] = {};
       for (const detail of error.details) {
         const field = detail.path in CHANGE_LABELS ? (detail.path as ChangeField) : 'form';
         refused[field] ??= field === 'form' ? detail.message : `${CHANGE_LABELS[field]} ${detail.message.replace(/check_in_date/g, 'check-in')}`;
       }
-      return changePage(request, facts, { values, errors: refused, status: 400 });
+      return changePage(request, facts, { values, errors: refused, status: 400 }, stay);
     }
     return { redirect: bookingPath(b.id), notice: refusalNotice(error, 'changed') };
   }
-  const nightsText = `${stay.check_in_date} to ${stay.check_out_date}, ${nights(stay)} ${nights(stay) === 1 ? 'night' : 'nights'}`;
-  return { redirect: bookingPath(b.id), notice: { kind: 'success', message: `Booking changed: ${nightsText}, ${stay.guests} ${stay.guests === 1 ? 'guest' : 'guests'}.` } };
-};
-
-// ---- Cancel booking
-
-type CancelField = 'reason' | 'refund' | 'refund_amount';
-interface CancelFormState {
-  reason: string;
-  refund: string;
-  refundAmount: string;
-  errors?: Partial<Record<CancelField, string>>;
-  status?: number;
-}
-const CANCEL_LABELS: Record<CancelField, string> = { reason: 'Reason', refund: 'Refund', refund_amount: 'Amount to refund' };
-
-/** The paid order a cancellation may refund, while something is left to refund. */
-const refundableOrder = (facts: BookingFacts): RefundableOrder | undefined => {
-  const order = facts.story.order;
-  return order && refundLeft(order) > 0 ? order : undefined;
-};
-
-function RefundChoice({ order, form }: { order: RefundableOrder; form: CancelFormState }) {
-  const left = formatAmount(refundLeft(order), order.currency);
-  const choices = [
-    { value: 'none', label: 'No refund', hint: 'You can still refund from the payment order later.' },
-    { value: 'full', label: `Refund in full: ${left}`, hint: 'What is left of what the guest paid online.' },
-    { value: 'amount', label: 'Refund part of it', hint: 'Enter the amount below.' },
-  ];
-  return (
-    <fieldset class="radios" aria-describedby={form.errors?.refund ? 'f-refund-error' : undefined}>
-      <legend>{CANCEL_LABELS.refund}</legend>
-      {form.errors?.refund ? (
-        <p id="f-refund-error" class="field-error">
-          {form.errors.refund}
-        </p>
-      ) : null}
-      {choices.map((choice, i) => {
-        const id = i === 0 ? 'f-refund' : `f-refund-${choice.value}`;
-        return (
-          <div class="radio">
-            <input type="radio" id={id} name="refund" value={choice.value} checked={form.refund === choice.value} aria-describedby={`${id}-hint`} />
-            <label for={id}>
-              {choice.label}
-              <small id={`${id}-hint`} class="hint">
-                {choice.hint}
-              </small>
-            </label>
-          </div>
-        );
-      })}
-      <Field label={`${CANCEL_LABELS.refund_amount} (${order.currency})`} name="refund_amount" value={form.refundAmount} error={form.errors?.refund_amount} hint={`At most ${left}, such as ${plainAmount(Math.min(refundLeft(order), 5000), order.currency)}.`} />
-    </fieldset>
-  );
-}
-
-function cancelPage(request: PageRequest, facts: BookingFacts, form: CancelFormState): PageOutcome {
-  const { operator, links } = request;
-  const { booking: b, room } = facts.story;
-  if (!isCancellable(b)) return notNow(b, 'cancelled');
-  const order = refundableOrder(facts);
-  return {
-    status: form.status ?? 200,
-    html: (
-      <Page title="Cancel this booking?" links={links} operator={operator} nav="bookings" notice={request.notice}>
-        <p>
-          <a href={links.to(bookingPath(b.id))}>{titleOf(b)}</a>
-        </p>
-        <ErrorSummary errors={form.errors ?? {}} labels={CANCEL_LABELS} />
-        <Dl
-          rows={[
-            ['Guest name', b.guest_name],
-            ['Stay', `${b.check_in_date} to ${b.check_out_date} (${nights(b)} ${nights(b) === 1 ? 'night' : 'nights'})`],
-            ['Room', room ? `${room.number} (${room.category})` : 'No room'],
-            ...(facts.story.order ? [['Paid online', formatAmount(facts.story.order.paid_minor, facts.story.order.currency)] as const] : []),
-          ]}
-        />
-        <p>The room is free again for these nights at once. Your PMS is told, and the guest gets an e-mail.</p>
-        <form method="post" action={links.to(cancelPath(b.id))} aria-label="Cancel booking" novalidate>
-          <div class="field">
-            <label for="f-reason">{CANCEL_LABELS.reason}</label>
-            <small id="f-reason-hint" class="hint">
-              Kept with the booking and sent to your PMS (at most {MAX_REASON} characters).
-            </small>
-            {form.errors?.reason ? (
-              <small id="f-reason-error" class="field-error">
-                {form.errors.reason}
-              </small>
-            ) : null}
-            <textarea id="f-reason" name="reason" rows={3} aria-invalid={form.errors?.reason ? 'true' : undefined} aria-describedby={['f-reason-hint', form.errors?.reason ? 'f-reason-error' : ''].filter(Boolean).join(' ')}>
-              {form.reason}
-            </textarea>
-          </div>
-          {order ? <RefundChoice order={order} form={form} /> : null}
-          <div class="actions">
-            <button type="submit" class="destructive">
-              Cancel booking
-            </button>
-            <a href={links.to(bookingPath(b.id))}>Keep the booking</a>
-          </div>
-        </form>
-      </Page>
-    ),
-  };
-}
-
-export const cancelBookingPage: PageAction = async (request) => cancelPage(request, await bookingFactsOf(request), { reason: '', refund: 'none', refundAmount: '' });
-
-/** The refund the form asks for with the cancellation, or what is wrong with it. */
-function refundOf(form: CancelFormState, order: RefundableOrder | undefined): { refund?: CancelRefund; error?: Partial<Record<CancelField, string>> } {
-  if (!order || form.refund === 'none' || form.refund === '') return { refund: 'none' };
-  if (form.refund === 'full') return { refund: 'full' };
-  if (form.refund !== 'amount') return { error: { refund: 'Choose whether to refund the guest' } };
-  const left = refundLeft(order);
-  const amount = typedAmountMinor(form.refundAmount, order.currency);
-  if (!form.refundAmount) return { error: { refund_amount: `Enter the amount to refund, at most ${formatAmount(left, order.currency)}` } };
-  if (amount === undefined || amount < 1) return { error: { refund_amount: `Enter an amount in ${order.currency}, such as ${plainAmount(Math.min(left, 5000), order.currency)}` } };
-  if (amount > left) return { error: { refund_amount: `Enter at most ${formatAmount(left, order.currency)}: that is what is left to refund` } };
-  return { refund: amount };
-}
-
-export const cancelBookingAction: PageAction = async (request) => {
-  const facts = await bookingFactsOf(request);
-  const b = facts.story.booking;
-  // A cancelled one goes on: cancelling it again answers as it is.
-  if (!ours(b)) return notNow(b, 'cancelled');
-  const form: CancelFormState = {
-    reason: (request.form.get('reason') ?? '').replace(/\r\n?/g, '\n').trim(),
-    refund: request.form.get('refund') ?? 'none',
-    refundAmount: (request.form.get('refund_amount') ?? '').trim(),
-  };
-  const { refund, error } = refundOf(form, refundableOrder(facts));
-  const errors = { ...(form.reason.length > MAX_REASON ? { reason: `Shorten the reason to ${MAX_REASON} characters or fewer (it has ${form.reason.length})` } : {}), ...error };
-  if (Object.keys(errors).length) return cancelPage(request, facts, { ...form, errors, status: 400 });
-
-  let cancelled;
-  try {
-    cancelled = await cancelBooking(request.operator, b.id, { ...(form.reason ? { reason: form.reason } : {}), refund }, request.now);
-  } catch (thrown) {
-    if (!isRefusal(thrown) || thrown.code === 'NOT_FOUND') throw thrown;
-    return { redirect: bookingPath(b.id), notice: refusalNotice(thrown, 'cancelled') };
-  }
-  const path = bookingPath(b.id);
-  if (cancelled.repeated) return { redirect: path, notice: { kind: 'success', message: 'This booking was already cancelled: nothing changed.' } };
-  const freed = 'Booking cancelled: the room is free again for its nights.';
-  if (cancelled.refund_error) {
-    return { redirect: path, notice: { kind: 'error', message: `${freed} The refund was not made (${cancelled.refund_error.message}): refund it below.` } };
-  }
-  const made = cancelled.refund;
-  if (!made) return { redirect: path, notice: { kind: 'success', message: freed } };
-  const amount = formatAmount(made.amount_minor, made.currency);
-  const refunded = made.status === 'succeeded' ? `Refunded ${amount}.` : made.status === 'pending' ? `A refund of ${amount} was asked for: the payment provider has not confirmed it yet.` : `The refund of ${amount} failed at the payment provider.`;
-  return { redirect: path, notice: { kind: made.status === 'failed' ? 'error' : 'success', message: `${freed} ${refunded}` } };
+  const nightsText = `${formatDate(stay.check_in_date)} to ${formatDate(stay.check_out_date)}, ${nights(stay)} ${nights(stay) === 1 ? 'night' : 'nights'}`;
+  const totalText = changed.booking.total_amount === undefined ? '' : ` Total ${formatPrice(changed.booking.total_amount, facts.story.currency)}.`;
+  return { redirect: bookingPath(b.id), notice: { kind: 'success', message: `Booking changed: ${nightsText}, ${stay.guests} ${stay.guests === 1 ? 'guest' : 'guests'}.${totalText}` } };
 };
 
 // ---- Mark no-show

@@ -7,21 +7,22 @@
  * offering the rooms free for its stay with their category and price a night.
  */
 import type { VNode } from 'preact';
+import { bookingMoney } from '../../domain/bookings/booking-money';
 import type { BookingStory } from '../../domain/bookings/booking-story';
 import { bookingRoom, type RoomName, roomNames } from '../../domain/bookings/room-names';
 import { findClient } from '../../domain/clients';
-import { refundOrder } from '../../domain/operator-actions/booking-changes';
 import { assignRoom as assignBookingRoom } from '../../domain/operator-actions/bookings';
 import { findAvailableRooms } from '../../domain/property-sync/availability';
 import { type AppError, errors } from '../../errors';
-import { formatPrice, formatTime as when, inWords } from '../format';
+import { formatDate, formatPrice, formatTime, inWords } from '../format';
 import { Dl, Empty, ErrorSummary, NoticeBox, Page, Select } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 import { BookingActions } from './booking-changes';
 import { type BookingFacts, bookingFactsOf, bookingIdOf, titleOf } from './booking-facts';
 import { BookingHistory, roomName, WAYS } from './booking-history';
 import { LIST, assignPath, bookingPath, isRefusal, nights } from './bookings-common';
-import { orderRefunds, parseRefundForm, REFUND_LABELS, RefundForm, type RefundFormState, refundLeft, refundNotice, refundRefusal, RefundsList } from './refund-form';
+import { orderRefunds, RefundForm, type RefundableOrder, refundLeft, RefundsList } from './refund-form';
+import { confirmRefund, type RefundPlace, refundPage } from './refund-page';
 
 // ---- one booking
 
@@ -34,23 +35,24 @@ const refundPath = (bookingId: string) => `${bookingPath(bookingId)}/refund`;
 const CANCELLED_BY: Record<NonNullable<BookingRecord['cancelled_by']>, string> = { staff: 'Staff', guest: 'The guest', pms: 'Your PMS' };
 
 /** Who cancelled it: the operator named by the staff action, else the guest or the PMS. */
-function cancelledBy(story: BookingStory): string {
+function cancelledBy(story: BookingStory, zone: string): string {
   const b = story.booking;
   const staff = story.entries.find((entry) => entry.kind === 'staff' && entry.entry.action === 'booking.cancel');
   const who = staff?.kind === 'staff' ? staff.entry.operator : b.cancelled_by ? CANCELLED_BY[b.cancelled_by] : 'Unknown';
-  return `${who}${b.cancelled_at ? `, ${when(b.cancelled_at)}` : ''}`;
+  const asked = b.cancelled_by === 'staff' && b.cancellation_asked_by === 'guest' ? ' (the guest asked)' : '';
+  return `${who}${asked}${b.cancelled_at ? `, ${formatTime(zone, b.cancelled_at)}` : ''}`;
 }
 
 /** What became of a guest booking's confirmation e-mail, as it stands now (its history says when). */
-function emailState(email: Extract<BookingStory['entries'][number], { kind: 'email' }>): string {
+function emailState(email: Extract<BookingStory['entries'][number], { kind: 'email' }>, zone: string): string {
   const tries = `${email.attempts} ${email.attempts === 1 ? 'try' : 'tries'}`;
   switch (email.status) {
     case 'sent':
-      return `sent at ${when(email.at)} to ${email.to}`;
+      return `sent at ${formatTime(zone, email.at)} to ${email.to}`;
     case 'pending':
       return `not sent yet (to ${email.to})`;
     case 'retrying':
-      return `failed, will retry at ${when(email.next_at)} (${tries} to ${email.to}; last error: ${email.last_error ?? 'unknown'})`;
+      return `failed, will retry at ${formatTime(zone, email.next_at)} (${tries} to ${email.to}; last error: ${email.last_error ?? 'unknown'})`;
     case 'failed':
       return `failed after ${tries} to ${email.to}, not retried (last error: ${email.last_error ?? 'unknown'})`;
     case 'expired':
@@ -59,11 +61,12 @@ function emailState(email: Extract<BookingStory['entries'][number], { kind: 'ema
 }
 
 /** The booking as it stands: who, when, which room, how it was made and paid, its references. */
-function Facts({ story, request }: { story: BookingStory; request: PageRequest }) {
+function Facts({ story, request, zone }: { story: BookingStory; request: PageRequest; zone: string }) {
   const { booking: b, room, order } = story;
   const made = story.entries.find((entry) => entry.kind === 'booked');
   const email = story.entries.find((entry) => entry.kind === 'email' && entry.email_kind === 'booking_confirmation');
   const link = (path: string, text: string) => <a href={request.links.to(path)}>{text}</a>;
+  const money = bookingMoney(b, order ? { status: order.status, amount_minor: order.amount_minor, currency: order.currency, amount_refunded_minor: order.refunded_minor } : null);
   return (
     <Dl
       rows={[
@@ -71,27 +74,29 @@ function Facts({ story, request }: { story: BookingStory; request: PageRequest }
         ['Guest email', b.guest_email || null],
         ...(b.guest_phone ? [['Guest phone', b.guest_phone] as const] : []),
         ['Guests', b.guests],
-        ['Check-in', b.check_in_date],
-        ['Check-out', b.check_out_date],
+        ['Check-in', formatDate(b.check_in_date)],
+        ['Check-out', formatDate(b.check_out_date)],
         ['Nights', nights(b)],
         ['Room', room ? roomName(room) : story.awaiting_room ? 'No room yet' : b.room_id ? 'A room no longer there' : 'No room'],
         ['Status', inWords(b.status)],
         ...(b.status === 'cancelled'
           ? ([
-              ['Cancelled by', cancelledBy(story)],
+              ['Cancelled by', cancelledBy(story, zone)],
               ['Cancellation reason', b.cancellation_reason ?? 'None given'],
+              ...(b.guest_message ? ([['Message to the guest', b.guest_message]] as const) : []),
             ] as const)
           : []),
-        ...(b.status === 'no_show' && b.no_show_at ? [['Marked no-show', when(b.no_show_at)] as const] : []),
+        ...(b.status === 'no_show' && b.no_show_at ? [['Marked no-show', formatTime(zone, b.no_show_at)] as const] : []),
         ['Origin', made?.kind === 'booked' ? WAYS[made.way] : inWords(b.origin)],
-        ['Payment', [inWords(b.payment_status), b.payment_method ? inWords(b.payment_method) : ''].filter(Boolean).join(' · ')],
+        ['Payment', money.words],
         ['Total', b.total_amount === undefined ? null : formatPrice(b.total_amount, story.currency)],
+        ['Balance due', formatPrice(money.balance_due, story.currency)],
         ...(b.below_rate
           ? [['Rate check', <strong class="status-failed">Paid below the room's rate (or in another currency): check the payment before the guest arrives</strong>] as const]
           : []),
         ['Booking reference', b.booking_reference ?? null],
         ['Confirmation code', b.confirmation_code ?? null],
-        ...(email?.kind === 'email' ? [['Confirmation e-mail', emailState(email)] as const] : []),
+        ...(email?.kind === 'email' ? [['Confirmation e-mail', emailState(email, zone)] as const] : []),
         ...(b.external_booking_id ? [['PMS booking', `${b.external_booking_id} (${b.external_source ?? 'PMS'})`] as const] : []),
         ...(order ? [['Payment order', link(`/dashboard/payments/${encodeURIComponent(order.order_reference)}`, order.order_reference)] as const] : []),
       ]}
@@ -100,7 +105,7 @@ function Facts({ story, request }: { story: BookingStory; request: PageRequest }
 }
 
 /** A paid order's refunds on its booking's page: what is refunded, each refund, and "Refund" while something is left. */
-async function refundsSection(facts: BookingFacts, request: PageRequest, form?: RefundFormState): Promise<VNode | null> {
+async function refundsSection(facts: BookingFacts, request: PageRequest): Promise<VNode | null> {
   const reference = facts.story.order?.order_reference;
   const found = reference ? await orderRefunds(request.operator.client_id, reference) : undefined;
   if (!found) return null;
@@ -108,13 +113,13 @@ async function refundsSection(facts: BookingFacts, request: PageRequest, form?: 
   return (
     <>
       <h2>Refunds</h2>
-      <RefundsList refunds={refunds} order={order} />
-      {refundLeft(order) > 0 ? <RefundForm links={request.links} action={refundPath(facts.story.booking.id)} order={order} state={form} /> : null}
+      <RefundsList refunds={refunds} order={order} zone={facts.clock.timeZone} />
+      {refundLeft(order) > 0 ? <RefundForm links={request.links} action={refundPath(facts.story.booking.id)} order={order} /> : null}
     </>
   );
 }
 
-function bookingView(request: PageRequest, facts: BookingFacts, refunds: VNode | null, refundForm?: RefundFormState, status?: number): PageOutcome {
+function bookingView(request: PageRequest, facts: BookingFacts, refunds: VNode | null): PageOutcome {
   const { operator, links } = request;
   const { story } = facts;
   const b = story.booking;
@@ -134,15 +139,13 @@ function bookingView(request: PageRequest, facts: BookingFacts, refunds: VNode |
             </form>
           </div>
         ) : null}
-        {refundForm ? <ErrorSummary errors={refundForm.errors} labels={REFUND_LABELS} /> : null}
         <BookingActions booking={b} links={links} clock={facts.clock} />
-        <Facts story={story} request={request} />
+        <Facts story={story} request={request} zone={facts.clock.timeZone} />
         {refunds}
         <h2>History</h2>
-        <BookingHistory entries={story.entries} links={links} currency={story.currency} moreStaffActions={story.more_staff_actions} />
+        <BookingHistory entries={story.entries} links={links} currency={story.currency} moreStaffActions={story.more_staff_actions} zone={facts.clock.timeZone} />
       </Page>
     ),
-    ...(status ? { status } : {}),
   };
 }
 
@@ -151,25 +154,31 @@ export const bookingPage: PageAction = async (request) => {
   return bookingView(request, facts, await refundsSection(facts, request));
 };
 
-/** "Refund" on the booking's page: its paid order refunded (refundOrder, audited), or the form back with the refusal. */
-export const refundBooking: PageAction = async (request) => {
+/** The booking's refund page, or its page back with a notice when it has no online payment to refund. */
+async function bookingRefund(request: PageRequest): Promise<{ place: RefundPlace; order: RefundableOrder } | { redirect: string }> {
   const facts = await bookingFactsOf(request);
+  const b = facts.story.booking;
   const reference = facts.story.order?.order_reference;
   const order = reference ? (await orderRefunds(request.operator.client_id, reference))?.order : undefined;
-  const path = bookingPath(facts.story.booking.id);
-  if (!order) return { redirect: path, notice: { kind: 'error', message: 'This booking has no online payment to refund.' } };
-  const parsed = parseRefundForm(request, order);
-  if (!parsed.ok) return bookingView(request, facts, await refundsSection(facts, request, parsed.state), parsed.state, 400);
-  try {
-    const refund = await refundOrder(request.operator, order.order_reference, parsed.input, request.now);
-    return { redirect: path, notice: refundNotice(refund) };
-  } catch (error) {
-    const state = refundRefusal(error, order, { amount: request.form.get('refund_amount') ?? '', reason: request.form.get('refund_reason') ?? '' });
-    if (!state) throw error;
-    // The booking and its order as they are now (a refund may just have been made).
-    const now = await bookingFactsOf(request);
-    return bookingView(request, now, await refundsSection(now, request, state), state, state.errors.form ? 409 : 400);
-  }
+  const back = bookingPath(b.id);
+  if (!order) return { redirect: back };
+  return { place: { subject: titleOf(b), back, path: refundPath(b.id), guest: b.guest_name, nav: 'bookings' }, order };
+}
+
+const NOTHING_TO_REFUND = { kind: 'error', message: 'This booking has no online payment to refund.' } as const;
+
+/** "Refund" on the booking's page opens this page: the amount, a reason, "Confirm refund". */
+export const refundBookingPage: PageAction = async (request) => {
+  const found = await bookingRefund(request);
+  if ('redirect' in found) return { redirect: found.redirect, notice: NOTHING_TO_REFUND };
+  return refundPage(request, found.place, found.order);
+};
+
+/** "Confirm refund": its paid order refunded (refundOrder, audited), or the page back with the refusal. */
+export const refundBooking: PageAction = async (request) => {
+  const found = await bookingRefund(request);
+  if ('redirect' in found) return { redirect: found.redirect, notice: NOTHING_TO_REFUND };
+  return confirmRefund(request, found.place, found.order, async () => (await orderRefunds(request.operator.client_id, found.order.order_reference))?.order);
 };
 
 // ---- assigning a room
@@ -228,8 +237,8 @@ async function assignRoomPage(request: PageRequest, found: { booking: BookingRec
           rows={[
             ['Guest name', b.guest_name],
             ['Guests', b.guests],
-            ['Check-in', b.check_in_date],
-            ['Check-out', b.check_out_date],
+            ['Check-in', formatDate(b.check_in_date)],
+            ['Check-out', formatDate(b.check_out_date)],
             ['Nights', nights(b)],
             ['Payment', inWords(b.payment_status)],
           ]}

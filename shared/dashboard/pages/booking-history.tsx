@@ -6,7 +6,7 @@
 import type { BookingWay, StoryEntry } from '../../domain/bookings/booking-story';
 import type { RoomName } from '../../domain/bookings/room-names';
 import { auditSentence } from '../audit-words';
-import { formatTime as when, inWords, orderAmount } from '../format';
+import { formatTime, inWords, orderAmount } from '../format';
 import { Empty, type Links } from '../layout';
 
 export const roomName = (room: RoomName) => `Room ${room.number} (${room.category})`;
@@ -65,7 +65,7 @@ function booked(entry: Entry<'booked'>, links: Links) {
 }
 
 /** A notification to the PMS: its state in words, "Retry" when it failed or was refused, its details. */
-function notification(entry: Entry<'pms_notification'>, links: Links, id: string) {
+function notification(entry: Entry<'pms_notification'>, links: Links, id: string, zone: string) {
   const what = PMS_EVENTS[entry.event] ?? inWords(entry.event.replace(/\./g, '_'));
   const room = entry.event === 'booking.confirmed' ? (entry.room_number ? ` with room ${entry.room_number}` : ' without a room') : '';
   const subject = what ? `${what} sent to your PMS` : `Sent to your PMS${room}`;
@@ -85,7 +85,7 @@ function notification(entry: Entry<'pms_notification'>, links: Links, id: string
       case 'pending':
         return `${subject}: waiting to be sent`;
       case 'retrying':
-        return `${failing} failed ${times(entry.attempts, 'time', 'times')}; trying again at ${when(entry.next_at)}${error}`;
+        return `${failing} failed ${times(entry.attempts, 'time', 'times')}; trying again at ${formatTime(zone, entry.next_at)}${error}`;
       case 'failed':
         return <strong class="status-failed">{failed}</strong>;
       case 'needs_review':
@@ -118,32 +118,7 @@ const EMAIL_KINDS: Record<Entry<'email'>['email_kind'], string> = {
   refund: 'Refund e-mail',
 };
 
-/** Staff's changes to the booking, as sentences without the operator; undefined for other actions. */
-function changeSentence({ entry, room }: Entry<'staff'>, currency: string): string | undefined {
-  const c = entry.changes;
-  const amount = typeof c.refund_amount_minor === 'number' ? orderAmount(c.refund_amount_minor, String(c.refund_currency ?? currency)) : '';
-  const refunded = amount ? (c.refund_status === 'failed' ? `; the refund of ${amount} failed` : `; refunded ${amount}`) : c.refund_error ? '; the refund was not made' : '';
-  switch (entry.action) {
-    case 'booking.cancel':
-      if (c.repeated) return undefined;
-      return `Cancelled${c.cancellation_reason ? ` ("${String(c.cancellation_reason)}")` : ''}${refunded}`;
-    case 'booking.modify': {
-      const was = entry.previous;
-      const stay = `${String(c.check_in_date)} to ${String(c.check_out_date)}, ${String(c.guests)} ${c.guests === 1 ? 'guest' : 'guests'}`;
-      const before = was ? ` (was ${String(was.check_in_date)} to ${String(was.check_out_date)}, ${String(was.guests)} ${was.guests === 1 ? 'guest' : 'guests'})` : '';
-      const moved = was && was.room_id !== c.room_id && room ? `${roomName(room)}, ` : '';
-      return `Changed to ${moved}${stay}${before}`;
-    }
-    case 'booking.no_show':
-      return 'Marked a no-show';
-    case 'order.refund':
-      return `Refunded ${amount || 'the payment'}${c.reason ? ` ("${String(c.reason)}")` : ''}`;
-    default:
-      return undefined;
-  }
-}
-
-function email(entry: Entry<'email'>) {
+function email(entry: Entry<'email'>, zone: string) {
   const kind = EMAIL_KINDS[entry.email_kind] ?? 'E-mail';
   const tries = times(entry.attempts, 'try', 'tries');
   const error = entry.last_error ? `; last error: ${entry.last_error}` : '';
@@ -153,7 +128,7 @@ function email(entry: Entry<'email'>) {
     case 'pending':
       return `${kind} to ${entry.to}: not sent yet`;
     case 'retrying':
-      return <strong class="status-failed">{`${kind} to ${entry.to} failed; trying again at ${when(entry.next_at)} (${tries}${error})`}</strong>;
+      return <strong class="status-failed">{`${kind} to ${entry.to} failed; trying again at ${formatTime(zone, entry.next_at)} (${tries}${error})`}</strong>;
     case 'failed':
       return <strong class="status-failed">{`${kind} to ${entry.to} failed after ${tries}, not tried again${error}`}</strong>;
     case 'expired':
@@ -161,7 +136,7 @@ function email(entry: Entry<'email'>) {
   }
 }
 
-function sentence(entry: StoryEntry, links: Links, id: string, currency: string) {
+function sentence(entry: StoryEntry, links: Links, id: string, currency: string, zone: string) {
   switch (entry.kind) {
     case 'booked':
       return booked(entry, links);
@@ -185,15 +160,15 @@ function sentence(entry: StoryEntry, links: Links, id: string, currency: string)
           ? `Payment of ${orderAmount(entry.amount_minor, entry.currency)} received`
           : `${inWords(entry.transaction_kind)} of ${orderAmount(entry.amount_minor, entry.currency)}`;
     case 'pms_notification':
-      return notification(entry, links, id);
+      return notification(entry, links, id, zone);
     case 'email':
-      return email(entry);
+      return email(entry, zone);
     case 'staff':
       if (entry.entry.action === 'booking.assign_room') {
         const room = entry.room ? roomName(entry.room) : `Room ${String(entry.entry.changes.room_number ?? '')}`;
         return `${room} assigned by ${entry.entry.operator}`;
       }
-      return `${changeSentence(entry, currency) ?? auditSentence(entry.entry, { currency, ...(entry.room ? { roomLabel: `${entry.room.number} (${entry.room.category})` } : {}) })}, by ${entry.entry.operator}`;
+      return `${auditSentence(entry.entry, { currency, timeZone: zone, ...(entry.room ? { roomLabel: `${entry.room.number} (${entry.room.category})` } : {}) })}, by ${entry.entry.operator}`;
     case 'cancelled':
       return `Cancelled by ${entry.by === 'guest' ? 'the guest from their confirmation page' : 'your PMS'}${entry.reason ? ` ("${entry.reason}")` : ''}`;
     case 'checked_in':
@@ -203,15 +178,15 @@ function sentence(entry: StoryEntry, links: Links, id: string, currency: string)
   }
 }
 
-export function BookingHistory({ entries, links, currency, moreStaffActions }: { entries: readonly StoryEntry[]; links: Links; currency: string; moreStaffActions: boolean }) {
+export function BookingHistory({ entries, links, currency, moreStaffActions, zone }: { entries: readonly StoryEntry[]; links: Links; currency: string; moreStaffActions: boolean; zone: string }) {
   if (entries.length === 0) return <Empty>Nothing has happened to this booking yet.</Empty>;
   return (
     <>
       <ol class="story">
         {entries.map((entry, i) => (
           <li>
-            <time datetime={entry.at}>{when(entry.at)}</time>
-            <span class="what">{sentence(entry, links, `story-${i}`, currency)}</span>
+            <time datetime={entry.at}>{formatTime(zone, entry.at)}</time>
+            <span class="what">{sentence(entry, links, `story-${i}`, currency, zone)}</span>
           </li>
         ))}
       </ol>

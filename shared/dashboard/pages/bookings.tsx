@@ -12,7 +12,8 @@ import { roomLabels } from '../../domain/rooms/room-list';
 import { AppError } from '../../errors';
 import { BOOKING_ORIGINS } from '../../schemas/bookings';
 import { BOOKING_STATUSES } from '../../schemas/property-sync';
-import { formatPrice, inWords } from '../format';
+import { type BookingMoney, bookingsMoney } from '../../domain/bookings/booking-money';
+import { formatDate, formatPrice, inWords } from '../format';
 import { Empty, ErrorSummary, Field, type Links, Page, Pager, Select, Table } from '../layout';
 import type { PageAction } from '../page-function';
 
@@ -72,11 +73,13 @@ interface RowWords {
   currency: string;
   /** Room id to "101 (Deluxe Double)", as a booking's page names its room. */
   rooms: Map<string, string>;
+  /** Each listed booking's money in words (bookingsMoney: their orders read in one batch). */
+  money: Map<BookingView, BookingMoney>;
 }
 
 async function rowWordsOf(clientId: string): Promise<RowWords> {
   const [client, rooms] = await Promise.all([requireClient(clientId), roomLabels(clientId)]);
-  return { currency: client.currency, rooms };
+  return { currency: client.currency, rooms, money: new Map() };
 }
 
 function roomCell(b: BookingView, words: RowWords) {
@@ -99,8 +102,8 @@ function AwaitingTable({ links, bookings, words }: { links: Links; bookings: Boo
           <td id={`awaiting-${b.booking_id}`}>
             <a href={links.to(bookingPath(b.booking_id))}>{b.guest_name}</a>
           </td>
-          <td class="nowrap">{b.check_in_date}</td>
-          <td class="nowrap">{b.check_out_date}</td>
+          <td class="nowrap">{formatDate(b.check_in_date)}</td>
+          <td class="nowrap">{formatDate(b.check_out_date)}</td>
           <td>{b.guests}</td>
           <td class="amount">{formatPrice(b.total_amount, words.currency)}</td>
           <td>
@@ -121,14 +124,13 @@ function BookingsTable({ links, bookings, words }: { links: Links; bookings: Boo
           <td>
             <a href={links.to(bookingPath(b.booking_id))}>{b.guest_name}</a>
           </td>
-          <td class="nowrap">{b.check_in_date}</td>
-          <td class="nowrap">{b.check_out_date}</td>
+          <td class="nowrap">{formatDate(b.check_in_date)}</td>
+          <td class="nowrap">{formatDate(b.check_out_date)}</td>
           <td>{roomCell(b, words)}</td>
           <td>{inWords(b.status)}</td>
           <td>{inWords(b.origin)}</td>
           <td>
-            {inWords(b.payment_status)}
-            {b.payment_method ? ` · ${inWords(b.payment_method)}` : null}
+            {words.money.get(b)?.words ?? '—'}
             {b.below_rate ? <strong class="status-failed"> · paid below rate</strong> : null}
           </td>
           <td class="amount">{formatPrice(b.total_amount, words.currency)}</td>
@@ -165,6 +167,7 @@ export const bookingsPage: PageAction = async (request) => {
     ),
     rowWordsOf(operator.client_id),
   ]);
+  if ('found' in listed) words.money = await bookingsMoney(listed.found.bookings);
   const problems = 'error' in listed ? splitErrors(listed.error, { from: 'from', to: 'to', status: 'status', origin: 'origin' }) : { fields: {} };
   return {
     status: 'error' in listed ? 400 : 200,

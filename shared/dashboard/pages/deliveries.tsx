@@ -16,13 +16,12 @@ import { DELIVERY_STATUSES, type DeliveryView, describeDeliveries, listDeliverie
 import { bulkResendInProgress } from '../../domain/callbacks/bulk-resend';
 import { afterRetryAttempt, retryFailedDeliveries, retryOneDelivery } from '../../domain/callbacks/operator-retries';
 import { timeZoneOf } from '../../domain/client-settings';
-import { localDateTime } from '../../domain/hotel-time';
 import { AppError, errors } from '../../errors';
 import { RETRYABLE_DELIVERY_STATUSES, WAITING_DELIVERY_STATUSES } from '../../schemas/deliveries';
 import { getClient } from '../../store/api-key-store';
 import type { DeliveryRecord, DeliveryStatus } from '../../store/delivery-store';
 import { type EndpointConfig, type EndpointKind, getEndpoint } from '../../store/endpoint-store';
-import { formatCount, inWords } from '../format';
+import { formatCount, formatTime, inWords } from '../format';
 import { Dl, Empty, type Links, Page, Pager, Select, Table } from '../layout';
 import type { Notice } from '../notice';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
@@ -137,7 +136,7 @@ export const deliveriesPage: PageAction = async (request) => {
           <Table head={['Created', 'Event', 'Guest, room and stay', 'Status', 'Sent to', 'Attempts', 'Last error', 'Action']}>
             {page.deliveries.map((delivery) => (
               <tr>
-                <td>{localDateTime(zone, delivery.created_at)}</td>
+                <td>{formatTime(zone, delivery.created_at)}</td>
                 <td>
                   <a href={links.to(detailPath(delivery.delivery_id))}>{eventInWords(delivery.event)}</a>
                 </td>
@@ -236,7 +235,7 @@ function Outcome({ delivery, zone, request }: { delivery: DeliveryView; zone: st
     case 'delivered':
       return (
         <p class="outcome">
-          <Status status="delivered" />: {receiver} accepted it{last ? ` (${answer}) on ${localDateTime(zone, last.at)}` : ''}. It was delivered; nothing more to do.
+          <Status status="delivered" />: {receiver} accepted it{last ? ` (${answer}) on ${formatTime(zone, last.at)}` : ''}. It was delivered; nothing more to do.
         </p>
       );
     case 'needs_review':
@@ -255,7 +254,7 @@ function Outcome({ delivery, zone, request }: { delivery: DeliveryView; zone: st
     default:
       return (
         <p class="outcome">
-          <Status status={delivery.status} />: {answer ? `the last attempt failed (${answer}); ` : ''}the next attempt is at {localDateTime(zone, delivery.due_at)}, by itself.
+          <Status status={delivery.status} />: {answer ? `the last attempt failed (${answer}); ` : ''}the next attempt is at {formatTime(zone, delivery.due_at)}, by itself.
         </p>
       );
   }
@@ -286,9 +285,9 @@ export const deliveryPage: PageAction = async (request) => {
             ['About', <About delivery={delivery} links={links} />],
             ['Status', <Status status={delivery.status} />],
             ['Sent to', <Target delivery={delivery} endpoints={endpoints} />],
-            ['Created', localDateTime(zone, delivery.created_at)],
-            ['Updated', localDateTime(zone, delivery.updated_at)],
-            ...(waiting ? [['Next attempt', localDateTime(zone, delivery.due_at)] as const] : []),
+            ['Created', formatTime(zone, delivery.created_at)],
+            ['Updated', formatTime(zone, delivery.updated_at)],
+            ...(waiting ? [['Next attempt', formatTime(zone, delivery.due_at)] as const] : []),
             ['Attempts', String(delivery.attempts.length)],
           ]}
         />
@@ -300,7 +299,7 @@ export const deliveryPage: PageAction = async (request) => {
             {delivery.attempts.map((attempt, i) => (
               <tr>
                 <td>{i + 1}</td>
-                <td>{localDateTime(zone, attempt.at)}</td>
+                <td>{formatTime(zone, attempt.at)}</td>
                 <td>{attempt.status_code ? `HTTP ${attempt.status_code}` : 'none'}</td>
                 <td>{attempt.duration_ms} ms</td>
                 <td>{attempt.error ?? '—'}</td>

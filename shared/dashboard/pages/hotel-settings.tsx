@@ -12,9 +12,10 @@
 import type { ComponentChildren } from 'preact';
 import { type AppliedSettings, clientSettingsOf, DEFAULT_FREE_CANCELLATION_HOURS, MAX_FREE_CANCELLATION_HOURS, MAX_SETTING_TEXT } from '../../domain/client-settings';
 import { requireClient } from '../../domain/clients';
-import { isTimeZone, localDateTime } from '../../domain/hotel-time';
+import { isTimeZone } from '../../domain/hotel-time';
 import { type ClientSettingsChange, HOTEL_SETTINGS, type HotelSetting, saveHotelSettings as saveSettings } from '../../domain/operator-actions/hotel-settings';
 import { AppError } from '../../errors';
+import { formatTime } from '../format';
 import { ErrorSummary, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 
@@ -157,7 +158,7 @@ function settingsView(request: PageRequest, values: SettingsForm, errors: Errors
             )}
             {zones.map((zone) => (
               <option value={zone} selected={zone === values.time_zone}>
-                {zone.replace(/_/g, ' ')}
+                {zone === 'UTC' ? 'Universal time (no offset)' : zone.replace(/_/g, ' ')}
               </option>
             ))}
           </select>
@@ -228,7 +229,7 @@ function settingsView(request: PageRequest, values: SettingsForm, errors: Errors
 
 export const hotelSettingsPage: PageAction = async (request) => {
   const settings = clientSettingsOf(await requireClient(request.operator.client_id));
-  return settingsView(request, formOf(settings), {}, localDateTime(settings.time_zone, request.now));
+  return settingsView(request, formOf(settings), {}, formatTime(settings.time_zone, request.now));
 };
 
 export const saveHotelSettings: PageAction = async (request) => {

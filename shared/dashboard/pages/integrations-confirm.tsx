@@ -13,6 +13,7 @@ import { rotateSigningSecret } from '../../domain/operator-actions/endpoints';
 import { revokeApiKey } from '../../domain/operator-actions/keys';
 import { AppError, errors } from '../../errors';
 import { formatTime } from '../format';
+import { hotelZone } from '../hotel-zone';
 import { Dl, type Links, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 import { ENDPOINT_WORDS, hotelTime, PAGE } from './integrations';
@@ -52,7 +53,7 @@ const KEY_EFFECT: Record<ApiKeyRecord['kind'], string> = {
 };
 
 export const revokeKeyPage: PageAction = async (request) => {
-  const key = await keyOf(request);
+  const [key, zone] = await Promise.all([keyOf(request), hotelZone(request.operator.client_id)]);
   const { links } = request;
   const kindWords = key.kind === 'sync' ? 'sync key' : 'payment key';
   return {
@@ -63,13 +64,13 @@ export const revokeKeyPage: PageAction = async (request) => {
             ['Name', key.name ?? '—'],
             ['Key id', <code>{key.key_id}</code>],
             key.kind === 'sync' ? ['Scopes', key.scopes.join(', ')] : ['Allowed origins', key.origins.join(', ') || 'any (server to server)'],
-            ['Created', formatTime(key.created_at)],
-            ['Last used', formatTime(key.last_used_at, 'never')],
+            ['Created', formatTime(zone, key.created_at)],
+            ['Last used', formatTime(zone, key.last_used_at, 'never')],
           ]}
         />
         {key.revoked_at ? (
           <>
-            <p>This key was already revoked on {formatTime(key.revoked_at)}.</p>
+            <p>This key was already revoked on {formatTime(zone, key.revoked_at)}.</p>
             <p>
               <a href={links.to(`${PAGE}#${key.kind}-keys`)}>Back to Integrations</a>
             </p>

@@ -14,7 +14,6 @@ import { DELIVERY_SCOPES, KEY_SCOPES } from '../../../definitions/scopes';
 import { config } from '../../config';
 import { clientSettingsOf } from '../../domain/client-settings';
 import { emailEnabled } from '../../domain/guest-email/outbox';
-import { localDateTime } from '../../domain/hotel-time';
 import { type ApiKeyRecord, type EndpointConfig, type EndpointKind, integrationsOf, type ProviderSettings } from '../../domain/integrations';
 import type { LinkedStripeAccount } from '../../domain/payments/provider-accounts';
 import { PROVIDERS } from '../../domain/payments/providers';
@@ -46,8 +45,8 @@ export const ENDPOINT_WORDS: Record<EndpointKind, { title: string; events: strin
   webhook: { title: 'Webhook URL', events: 'payment orders as they are paid and refunded (payment_order.paid, payment_order.refunded), to your website', receiver: 'your website' },
 };
 
-/** An instant in the hotel's zone, saying which: `2026-11-24 10:10 hotel time (Europe/Paris)`, or `… UTC`. */
-export const hotelTime = (zone: string, iso: string) => `${localDateTime(zone, iso)} ${zone === 'UTC' ? 'UTC' : `hotel time (${zone})`}`;
+/** An instant in the hotel's zone, saying so: "24 Nov 2026, 10:10 (hotel time)". */
+export const hotelTime = (zone: string, iso: string) => `${formatTime(zone, iso)} (hotel time)`;
 
 /** Where a form posts: its action, with its section's anchor so the answer opens at the form. */
 export const formAction = (links: Links, path: string, form: IntegrationsForm) => `${links.to(path)}#${form}`;
@@ -76,7 +75,7 @@ function ConfirmLink({ href, label, name, destructive }: { href: string; label: 
   );
 }
 
-function KeyTable({ keys, links, kind }: { keys: ApiKeyRecord[]; links: Links; kind: 'sync' | 'payment' }) {
+function KeyTable({ keys, links, kind, zone }: { keys: ApiKeyRecord[]; links: Links; kind: 'sync' | 'payment'; zone: string }) {
   if (keys.length === 0) return <Empty>No {kind} keys yet.</Empty>;
   return (
     <div class="table-wrap" tabIndex={0} role="region" aria-label={`${kind === 'sync' ? 'Sync' : 'Payment'} keys`}>
@@ -99,11 +98,11 @@ function KeyTable({ keys, links, kind }: { keys: ApiKeyRecord[]; links: Links; k
                 <code>{key.key_id}</code>
               </td>
               <td>{kind === 'sync' ? key.scopes.join(', ') : key.origins.join(', ') || 'any (server to server)'}</td>
-              <td>{formatTime(key.created_at)}</td>
-              <td>{formatTime(key.last_used_at, 'never')}</td>
+              <td>{formatTime(zone, key.created_at)}</td>
+              <td>{formatTime(zone, key.last_used_at, 'never')}</td>
               <td>
                 {key.revoked_at ? (
-                  `revoked ${formatTime(key.revoked_at)}`
+                  `revoked ${formatTime(zone, key.revoked_at)}`
                 ) : (
                   <>
                     active{' '}
@@ -203,7 +202,7 @@ function EndpointForm(props: { links: Links; kind: EndpointKind; endpoint?: Endp
         We send {words.events}, each signed with its signing secret.{' '}
         {endpoint ? (
           <>
-            Now: <span class="url">{endpoint.url}</span> (since {formatTime(endpoint.updated_at)}).
+            Now: <span class="url">{endpoint.url}</span> (since {formatTime(props.zone, endpoint.updated_at)}).
           </>
         ) : (
           'Not set: nothing is sent.'
@@ -370,12 +369,12 @@ export async function integrationsView(request: PageRequest, problem?: FormProbl
 
       <h2 id="sync-keys">Sync keys</h2>
       <p class="muted">For your PMS: room categories, rooms, bookings, check-ins and availability.</p>
-      <KeyTable keys={syncKeys} links={links} kind="sync" />
+      <KeyTable keys={syncKeys} links={links} kind="sync" zone={settings.time_zone} />
       <SyncKeyForm links={links} problem={problem} />
 
       <h2 id="payment-keys">Payment keys</h2>
       <p class="muted">For your website's server: creating payment orders and looking them up.</p>
-      <KeyTable keys={paymentKeys} links={links} kind="payment" />
+      <KeyTable keys={paymentKeys} links={links} kind="payment" zone={settings.time_zone} />
       <PaymentKeyForm links={links} problem={problem} allowed={PAYMENT_KEY_PLANS.includes(client.plan)} />
 
       {ENDPOINT_KINDS.map((kind) => (

@@ -5,13 +5,14 @@
  * needing attention and orders paid today. An arrival whose booking has not reached the PMS is
  * flagged "Not yet in your PMS", with "Retry" when sending it has stopped.
  */
+import { type BookingMoney, bookingsMoney } from '../../domain/bookings/booking-money';
 import type { BookingView } from '../../domain/bookings/list-bookings';
 import type { DeliveryView, PmsReceipt } from '../../domain/callbacks/delivery-views';
 import { timeZoneOf } from '../../domain/client-settings';
 import { findClient } from '../../domain/clients';
 import { hotelClock, localTime } from '../../domain/hotel-time';
 import { type ArrivalView, type OccupancyNight, overviewOf } from '../../domain/overview';
-import { formatAmount, inWords } from '../format';
+import { formatAmount, formatPrice, inWords } from '../format';
 import { Empty, type Links, Page } from '../layout';
 import type { PageAction } from '../page-function';
 import { eventInWords, stayDates, subjectOf } from './delivery-words';
@@ -79,13 +80,14 @@ function PmsFlag({ receipt, links, guest }: { receipt: PmsReceipt; links: Links;
   );
 }
 
-function Arrivals({ arrivals, links }: { arrivals: ArrivalView[]; links: Links }) {
+function Arrivals({ arrivals, links, money, currency }: { arrivals: ArrivalView[]; links: Links; money: Map<BookingView, BookingMoney>; currency: string }) {
   if (arrivals.length === 0) return <Empty>No arrivals today.</Empty>;
   return (
     <ul>
       {arrivals.map((b) => (
         <li>
           <Stay booking={b} links={links} status />
+          {` · ${b.guests} ${b.guests === 1 ? 'guest' : 'guests'} · Balance due ${formatPrice(money.get(b)?.balance_due ?? 0, currency)}`}
           <PmsFlag receipt={b.pms} links={links} guest={b.guest_name} />
         </li>
       ))}
@@ -149,6 +151,8 @@ export const overviewPage: PageAction = async (request) => {
   const zone = client ? timeZoneOf(client) : 'UTC';
   const { today } = hotelClock(zone, request.now);
   const overview = await overviewOf(clientId, today, zone);
+  const arrivalsMoney = await bookingsMoney(overview.arrivals);
+  const currency = client?.currency ?? '';
   const { links } = request;
   return {
     html: (
@@ -159,7 +163,7 @@ export const overviewPage: PageAction = async (request) => {
         <div class="cards">
           <section class="card" aria-labelledby="arrivals">
             <h2 id="arrivals">Arrivals today ({overview.arrivals.length})</h2>
-            <Arrivals arrivals={overview.arrivals} links={links} />
+            <Arrivals arrivals={overview.arrivals} links={links} money={arrivalsMoney} currency={currency} />
           </section>
           <section class="card" aria-labelledby="departures">
             <h2 id="departures">Departures today ({overview.departures.length})</h2>
@@ -212,7 +216,9 @@ export const overviewPage: PageAction = async (request) => {
             <ul>
               {overview.paid_today.map((o) => (
                 <li>
-                  <a href={links.to(`/dashboard/payments/${encodeURIComponent(o.order_reference)}`)}>{o.order_reference}</a> · {formatAmount(o.amount_minor, o.currency)}
+                  <a href={links.to(`/dashboard/payments/${encodeURIComponent(o.order_reference)}`)}>{o.customer_name ?? o.customer_email}</a>
+                  {o.stay ? ` · ${stayDates(o.stay.check_in_date, o.stay.check_out_date)}` : ''} · {formatAmount(o.amount_minor, o.currency)}
+                  {o.status === 'partially_refunded' ? ' · partly refunded' : ''}
                   {o.paid_at ? ` · paid at ${localTime(zone, new Date(o.paid_at))}` : null}
                 </li>
               ))}

@@ -8,24 +8,15 @@
  */
 import { bookingRoom, isGuestPageOrder } from '../../domain/bookings/room-names';
 import { clientOrderDetail, listClientOrders, type OrderDetailView, type OrderSummary } from '../../domain/payments/list-orders';
-import { refundOrder } from '../../domain/operator-actions/booking-changes';
 import { errors } from '../../errors';
 import { nightsBetween } from '../../schemas/common';
-import { formatAmount, formatTime as when, inWords } from '../format';
-import { Dl, Empty, ErrorSummary, type Links, Page, Pager, Table } from '../layout';
+import { formatAmount, formatDate, formatTime, inWords } from '../format';
+import { hotelZone } from '../hotel-zone';
+import { Dl, Empty, type Links, Page, Pager, Table } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 import { roomName } from './booking-history';
-import {
-  orderRefunds,
-  parseRefundForm,
-  REFUND_LABELS,
-  RefundForm,
-  type RefundFormState,
-  refundLeft,
-  refundNotice,
-  refundRefusal,
-  RefundsList,
-} from './refund-form';
+import { orderRefunds, RefundForm, refundLeft, RefundsList } from './refund-form';
+import { confirmRefund, type RefundPlace, refundPage } from './refund-page';
 
 const PAGE = '/dashboard/payments';
 const PAGE_SIZE = 50;
@@ -41,7 +32,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** "2027-11-10 to 2027-11-12, 2 nights, 2 guests". */
 function stayWords(stay: NonNullable<OrderSummary['stay']>): string {
   const nights = nightsBetween(stay.check_in_date, stay.check_out_date);
-  return [`${stay.check_in_date} to ${stay.check_out_date}`, plural(nights, 'night', 'nights'), stay.guests ? plural(stay.guests, 'guest', 'guests') : ''].filter(Boolean).join(', ');
+  return [`${formatDate(stay.check_in_date)} to ${formatDate(stay.check_out_date)}`, plural(nights, 'night', 'nights'), stay.guests ? plural(stay.guests, 'guest', 'guests') : ''].filter(Boolean).join(', ');
 }
 
 /** What the order pays for, as the hotel knows it: a stay (from its booking page or a partner), or the partner's reference. */
@@ -53,7 +44,8 @@ function paysFor(order: OrderSummary): string {
 
 export const paymentsPage: PageAction = async (request) => {
   const { links, query } = request;
-  const page = await listClientOrders(request.operator.client_id, { limit: limitOf(query), cursor: query.cursor || undefined });
+  const [page, zone] = await Promise.all([listClientOrders(request.operator.client_id, { limit: limitOf(query), cursor: query.cursor || undefined }), hotelZone(request.operator.client_id)]);
+  const when = (iso: string | null | undefined) => formatTime(zone, iso);
   return {
     html: (
       <Page title="Payments" links={links} operator={request.operator} nav="payments" notice={request.notice}>
@@ -62,7 +54,7 @@ export const paymentsPage: PageAction = async (request) => {
         {page.orders.length === 0 ? (
           <Empty>No payment orders yet.</Empty>
         ) : (
-          <Table head={['Order reference', 'For', 'Amount', 'Status', 'Created', 'Paid', 'Customer']}>
+          <Table head={['Order reference', 'For', 'Amount', 'Status', 'Created', 'Paid', 'Guest']}>
             {page.orders.map((order) => (
               <tr>
                 <td>
@@ -77,7 +69,7 @@ export const paymentsPage: PageAction = async (request) => {
                 </td>
                 <td>{when(order.created_at)}</td>
                 <td>{when(order.paid_at)}</td>
-                <td>{order.customer_email}</td>
+                <td>{order.customer_name ? `${order.customer_name} (${order.customer_email})` : order.customer_email}</td>
               </tr>
             ))}
           </Table>
@@ -116,25 +108,25 @@ async function orderOf(request: PageRequest) {
   return detail;
 }
 
-async function paymentView(request: PageRequest, detail: Awaited<ReturnType<typeof orderOf>>, refundForm?: RefundFormState, status?: number): Promise<PageOutcome> {
+async function paymentView(request: PageRequest, detail: Awaited<ReturnType<typeof orderOf>>): Promise<PageOutcome> {
   const clientId = request.operator.client_id;
   const { order, attempts, provider_events: events, transactions } = detail;
   // The room is the booking's as it is now (staff may have assigned one since it was paid), not the order's record of how it was paid.
-  const [booking, refunded] = await Promise.all([
+  const [booking, refunded, zone] = await Promise.all([
     order.booking_sync.booking_id ? bookingRoom(clientId, order.booking_sync.booking_id) : undefined,
     orderRefunds(clientId, order.order_reference),
+    hotelZone(clientId),
   ]);
+  const when = (iso: string | null | undefined) => formatTime(zone, iso);
   const refundable = refunded?.order;
   const fromBookingPage = isGuestPageOrder({ external_reference: order.reference });
   const { links } = request;
   return {
-    ...(status ? { status } : {}),
     html: (
       <Page title={`Payment order ${order.order_reference}`} links={links} operator={request.operator} nav="payments" notice={request.notice}>
         <p>
           <a href={links.to(PAGE)}>All payment orders</a>
         </p>
-        {refundForm ? <ErrorSummary errors={refundForm.errors} labels={REFUND_LABELS} /> : null}
         <Dl
           rows={[
             fromBookingPage ? ['Made on', 'Your booking page'] : ['Partner reference', order.reference],
@@ -156,8 +148,8 @@ async function paymentView(request: PageRequest, detail: Awaited<ReturnType<type
         {refundable ? (
           <>
             <h2>Refunds</h2>
-            <RefundsList refunds={refunded.refunds} order={refundable} />
-            {refundLeft(refundable) > 0 ? <RefundForm links={links} action={refundsPath(order.order_reference)} order={refundable} state={refundForm} /> : null}
+            <RefundsList refunds={refunded.refunds} order={refundable} zone={zone} />
+            {refundLeft(refundable) > 0 ? <RefundForm links={links} action={refundsPath(order.order_reference)} order={refundable} /> : null}
           </>
         ) : null}
 
@@ -229,20 +221,27 @@ async function paymentView(request: PageRequest, detail: Awaited<ReturnType<type
 
 export const paymentPage: PageAction = async (request) => paymentView(request, await orderOf(request));
 
-/** "Refund" on the order's page: refunded (refundOrder, audited), or the form back with the refusal beside its field. */
-export const refundPayment: PageAction = async (request) => {
+/** The order's refund page's place, and the order as it can be refunded; undefined for an order not paid. */
+async function orderRefund(request: PageRequest) {
   const detail = await orderOf(request);
   const order = (await orderRefunds(request.operator.client_id, detail.order.order_reference))?.order;
   const path = orderPath(detail.order.order_reference);
-  if (!order) return { redirect: path, notice: { kind: 'error', message: 'This order is not paid: there is nothing to refund.' } };
-  const parsed = parseRefundForm(request, order);
-  if (!parsed.ok) return paymentView(request, detail, parsed.state, 400);
-  try {
-    const refund = await refundOrder(request.operator, order.order_reference, parsed.input, request.now);
-    return { redirect: path, notice: refundNotice(refund) };
-  } catch (error) {
-    const state = refundRefusal(error, order, { amount: request.form.get('refund_amount') ?? '', reason: request.form.get('refund_reason') ?? '' });
-    if (!state) throw error;
-    return paymentView(request, await orderOf(request), state, state.errors.form ? 409 : 400);
-  }
+  const place: RefundPlace = { subject: `Payment order ${detail.order.order_reference}`, back: path, path: refundsPath(detail.order.order_reference), guest: detail.order.customer.name ?? detail.order.customer.email, nav: 'payments' };
+  return { order, place };
+}
+
+const NOT_PAID = { kind: 'error', message: 'This order is not paid: there is nothing to refund.' } as const;
+
+/** "Refund" on the order's page opens this page: the amount, a reason, "Confirm refund". */
+export const refundPaymentPage: PageAction = async (request) => {
+  const { order, place } = await orderRefund(request);
+  if (!order) return { redirect: place.back, notice: NOT_PAID };
+  return refundPage(request, place, order);
+};
+
+/** "Confirm refund": refunded (refundOrder, audited), or the page back with the refusal beside its field. */
+export const refundPayment: PageAction = async (request) => {
+  const { order, place } = await orderRefund(request);
+  if (!order) return { redirect: place.back, notice: NOT_PAID };
+  return confirmRefund(request, place, order, async () => (await orderRefunds(request.operator.client_id, order.order_reference))?.order);
 };

@@ -27,7 +27,7 @@ import {
 import { createDeskBooking } from '../../domain/operator-actions/bookings';
 import { AppError, type ErrorDetail } from '../../errors';
 import { minorUnits } from '../../schemas/payments';
-import { formatPrice } from '../format';
+import { formatDate, formatPrice } from '../format';
 import { Dl, Empty, ErrorSummary, Field, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
 
@@ -76,8 +76,8 @@ function StaySummary({ request, stay, room, currency }: { request: PageRequest; 
     <>
       <Dl
         rows={[
-          ['Check-in', stay.check_in_date],
-          ['Check-out', `${stay.check_out_date} (${nightsText(stay.nights)})`],
+          ['Check-in', formatDate(stay.check_in_date)],
+          ['Check-out', `${formatDate(stay.check_out_date)} (${nightsText(stay.nights)})`],
           ['Guests', String(stay.guests)],
           ...(room ? ([['Room', roomLine(room, currency)]] as const) : []),
           ...(room?.rate_plan ? ([['Rate', room.rate_plan.name]] as const) : []),
@@ -172,7 +172,7 @@ function roomStep(request: PageRequest, desk: ReceptionDesk, stay: ReceptionStay
         <StaySummary request={request} stay={stay} currency={desk.currency} />
         {rooms.length === 0 ? (
           <Empty>
-            No room is free for {guestsText(stay.guests)} from {stay.check_in_date} to {stay.check_out_date}.{' '}
+            No room is free for {guestsText(stay.guests)} from {formatDate(stay.check_in_date)} to {formatDate(stay.check_out_date)}.{' '}
             <a href={links.to(NEW, { ...stayQuery(stay), change: 'stay' })}>Change the dates or guests</a>.
           </Empty>
         ) : (

@@ -5,13 +5,12 @@
  * field they concern (GOV.UK pattern), what was typed kept. Also the amounts people type, and the
  * refunds an order has had, in words.
  */
-import { randomUUID } from 'node:crypto';
 import { refundViewsOf } from '../../domain/payments/refunds';
 import { AppError } from '../../errors';
 import { minorUnits } from '../../schemas/payments';
 import { getOrder } from '../../store/payment-store';
 import { REFUNDABLE_STATUSES } from '../../store/refund-store';
-import { formatAmount, formatTime as when, inWords } from '../format';
+import { formatAmount, formatTime, inWords } from '../format';
 import { Empty, Field, type Links, Table } from '../layout';
 import type { PageRequest } from '../page-function';
 
@@ -136,27 +135,27 @@ export function refundNotice(refund: { amount_minor: number; currency: string; s
   return { kind: 'error', message: `The refund of ${amount} failed at the payment provider: nothing was refunded.` };
 }
 
-/** The form: amount (empty: what is left), reason, "Refund". */
-export function RefundForm({ links, action, order, state }: { links: Links; action: string; order: RefundableOrder; state?: RefundFormState }) {
+/**
+ * "Refund" on a booking's or an order's page: a GET form (an amount, optional) that opens the
+ * refund's own page (./refund-page.tsx). Nothing is refunded from here.
+ */
+export function RefundForm({ links, action, order }: { links: Links; action: string; order: RefundableOrder }) {
   const left = formatAmount(refundLeft(order), order.currency);
   return (
-    <form method="post" action={links.to(action)} aria-label="Refund" novalidate>
-      <input type="hidden" name="refund_token" value={randomUUID()} />
+    <form method="get" action={links.to(action)} aria-label="Refund" novalidate>
       <Field
         label={`${REFUND_LABELS.refund_amount} (${order.currency})`}
         name="refund_amount"
-        value={state?.amount ?? ''}
-        error={state?.errors.refund_amount}
-        hint={`Leave it empty to refund what is left: ${left}.`}
+        value=""
+        hint={`Leave it empty to refund what is left: ${left}. You confirm the refund on the next page.`}
       />
-      <Field label={`${REFUND_LABELS.refund_reason} (optional)`} name="refund_reason" value={state?.reason ?? ''} error={state?.errors.refund_reason} />
       <button type="submit">Refund</button>
     </form>
   );
 }
 
 /** What was refunded and each refund with its state, newest first. */
-export function RefundsList({ refunds, order }: { refunds: readonly RefundLine[]; order: RefundableOrder }) {
+export function RefundsList({ refunds, order, zone }: { refunds: readonly RefundLine[]; order: RefundableOrder; zone: string }) {
   if (refunds.length === 0) return <Empty>No refunds.</Empty>;
   return (
     <>
@@ -168,7 +167,7 @@ export function RefundsList({ refunds, order }: { refunds: readonly RefundLine[]
           .sort((a, b) => (a.created_at < b.created_at ? 1 : -1))
           .map((refund) => (
             <tr>
-              <td>{when(refund.created_at)}</td>
+              <td>{formatTime(zone, refund.created_at)}</td>
               <td class="amount">{formatAmount(refund.amount_minor, refund.currency)}</td>
               <td>
                 <span class={`status-${refund.status === 'succeeded' ? 'paid' : refund.status}`}>{refund.status === 'succeeded' ? 'Refunded' : inWords(refund.status)}</span>

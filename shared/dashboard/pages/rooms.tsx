@@ -24,6 +24,8 @@ async function roomsPage(request: PageRequest, form?: { values: Record<string, s
   const { today } = hotelClock(timeZoneOf(client), request.now);
   const [views, grid] = await Promise.all([listClientRooms(clientId), roomGrid(clientId, today)]);
   const { links } = request;
+  // Tonight's state of each room: taken by a booking, or free (the grid's first night is tonight).
+  const takenTonight = new Set(grid.rooms.filter((row) => row.booked[0]).map((row) => row.room.id));
   const values = form?.values ?? {};
   const errors = form?.errors ?? {};
   return (
@@ -54,7 +56,7 @@ async function roomsPage(request: PageRequest, form?: { values: Record<string, s
                   'Added here; not linked to your PMS yet'
                 )}
               </td>
-              <td>{active ? 'In use' : 'Not in use: not offered for booking'}</td>
+              <td>{!active ? 'Not offered for booking' : takenTonight.has(view.id) ? 'Occupied tonight' : 'Free tonight'}</td>
             </tr>
           ))}
         </Table>

@@ -7,7 +7,7 @@
  */
 import { MAX_SEARCH_LENGTH, type SearchResult, searchBookings } from '../../domain/bookings/search';
 import { AppError } from '../../errors';
-import { inWords } from '../format';
+import { formatDate, inWords } from '../format';
 import { Empty, ErrorSummary, Field, type Links, Page, SEARCH_PATH, Table } from '../layout';
 import type { PageAction } from '../page-function';
 import { bookingPath } from './bookings-common';
@@ -42,8 +42,8 @@ function Results({ links, result }: { links: Links; result: SearchResult }) {
             <td>
               <a href={links.to(bookingPath(b.booking_id))}>{b.guest_name}</a>
             </td>
-            <td>{b.check_in_date}</td>
-            <td>{b.check_out_date}</td>
+            <td>{formatDate(b.check_in_date)}</td>
+            <td>{formatDate(b.check_out_date)}</td>
             <td>{b.room_number ?? (b.awaiting_room ? 'Awaiting a room' : '—')}</td>
             <td>{inWords(b.status)}</td>
             <td>{found_by}</td>

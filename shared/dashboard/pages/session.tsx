@@ -146,12 +146,54 @@ async function mfaSetupPage(links: Links, setup: { email: string; secret: string
   );
 }
 
+/** The set-up page as it was shown: what COOKIE.mfaSetupPage keeps. */
+interface ShownSetup {
+  email: string;
+  secret: string;
+  pending?: Pending;
+}
+
+function shownSetupCookie(setup: ShownSetup, scope: Request['cookieScope'], maxAge = MFA_SETUP_MAX_AGE_SECONDS): string {
+  return serializeCookie(COOKIE.mfaSetupPage, maxAge ? Buffer.from(JSON.stringify(setup)).toString('base64url') : '', scopedCookieOptions(scope, maxAge));
+}
+
+function shownSetupOf(cookies: Record<string, string>): ShownSetup | undefined {
+  try {
+    const setup = JSON.parse(Buffer.from(cookies[COOKIE.mfaSetupPage] ?? '', 'base64url').toString('utf8')) as ShownSetup;
+    return typeof setup.email === 'string' && isTotpSecret(setup.secret) ? setup : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * To the set-up page (POST-redirect-GET), with the cookie that shows it, and shows it again on a
+ * reload or on going back, with the same key.
+ */
+function showSetup(request: Request, setup: ShownSetup, more: string[] = []): PageOutcome {
+  return { redirect: '/dashboard/sign-in/mfa-setup', cookies: [...more, shownSetupCookie(setup, request.cookieScope)] };
+}
+
+/**
+ * GET of the set-up page (a reload, going back to it): the page again with the same key while
+ * the sign-in waits; else the sign-in page, never a raw error.
+ */
+export const mfaSetupAgain: PublicPageAction = async (request) => {
+  const shown = shownSetupOf(request.cookies);
+  if (!shown || (!shown.pending && !request.cookies[COOKIE.mfaSetup])) {
+    return { redirect: '/dashboard/sign-in', notice: { kind: 'error', message: 'That set-up expired: sign in again to set up your authenticator app.' } };
+  }
+  return { html: await mfaSetupPage(request.links, shown) };
+};
+
 /** The page or redirect of each step of a sign-in. */
 async function outcomeOf(step: SignInStep, email: string, request: Request): Promise<PageOutcome> {
   const { links, cookieScope } = request;
   switch (step.kind) {
     case 'signed_in':
-      return { redirect: '/dashboard', cookies: sessionCookies(step.tokens, cookieScope) };
+      // A set-up page left behind (the set-up just done) is not shown again.
+      const leftBehind = request.cookies[COOKIE.mfaSetupPage] ? [shownSetupCookie({ email, secret: '' }, cookieScope, 0)] : [];
+      return { redirect: '/dashboard', cookies: [...sessionCookies(step.tokens, cookieScope), ...leftBehind] };
     case 'new_password_required':
       return { html: newPasswordForm(links, { email, username: step.username, session: step.session }) };
     case 'code_required':
@@ -159,12 +201,12 @@ async function outcomeOf(step: SignInStep, email: string, request: Request): Pro
     case 'mfa_setup': {
       const setup = await startTotpSetup({ session: step.session }, email);
       const pending = { email, username: step.username, session: setup.session ?? step.session };
-      return { html: await mfaSetupPage(links, { email, secret: setup.secret, pending }) };
+      return showSetup(request, { email, secret: setup.secret, pending });
     }
     case 'mfa_setup_required': {
       const setup = await startTotpSetup({ accessToken: step.accessToken }, email);
       const cookie = serializeCookie(COOKIE.mfaSetup, step.accessToken, scopedCookieOptions(cookieScope, MFA_SETUP_MAX_AGE_SECONDS));
-      return { html: await mfaSetupPage(links, { email, secret: setup.secret }), cookies: [cookie] };
+      return showSetup(request, { email, secret: setup.secret }, [cookie]);
     }
   }
 }
@@ -238,7 +280,7 @@ export const submitMfaSetup: PublicPageAction = async (request): Promise<PageOut
   // The password alone opened no session: the operator signs in again, now with a code.
   return {
     redirect: '/dashboard/sign-in',
-    cookies: [serializeCookie(COOKIE.mfaSetup, '', scopedCookieOptions(cookieScope, 0))],
+    cookies: [serializeCookie(COOKIE.mfaSetup, '', scopedCookieOptions(cookieScope, 0)), shownSetupCookie({ email, secret }, cookieScope, 0)],
     notice: { kind: 'success', message: 'Two-step verification is on. Sign in with your password and a code from your app.' },
   };
 };

@@ -8,6 +8,8 @@
  * booking.no_show, with the next `booking.sequence`) and the guest's e-mail. A change the PMS
  * makes itself emits nothing back to it. Synced bookings belong to their PMS and are refused.
  */
+import { stayTotals } from './change-pricing';
+import { changedTotal, type TotalChoice } from './stay-total';
 import { errors, type ErrorDetail } from '../../errors';
 import { isCalendarDate, MAX_STAY_NIGHTS, nightsBetween } from '../../schemas/common';
 import { getClient } from '../../store/api-key-store';
@@ -45,6 +47,8 @@ export interface StayChange {
   check_out_date?: string;
   room_id?: string;
   guests?: number;
+  /** The new total: recalculated from the room's price for the new stay, kept, or an amount (major units). @default 'keep' */
+  total?: TotalChoice;
 }
 
 /** A reason kept with a cancellation: at most this many characters. */
@@ -111,7 +115,7 @@ async function commitChange(
             }),
           ]
         : [];
-      const email = event === 'booking.no_show' ? undefined : await bookingChangeEmail(clientId, next, emailKind, { sequence, reason: next.cancellation_reason, ...(refund !== undefined ? { refund } : {}) }, now);
+      const email = event === 'booking.no_show' ? undefined : await bookingChangeEmail(clientId, next, emailKind, { sequence, ...(refund !== undefined ? { refund } : {}) }, now);
       await transactWrite(
         bookingChangeItems({ clientId, read, next, holds: planned.holds, deliveries, extra: [...(email ? [guestEmailItem(email)] : []), ...(planned.extra ?? [])] }),
       );
@@ -140,6 +144,10 @@ export async function cancelServiceBooking(
   input: {
     reason?: string;
     source: ChangeSource;
+    /** Staff's message to the guest: the only words of the cancellation their e-mail carries. */
+    guestMessage?: string;
+    /** Staff's cancellation: who asked for it (the guest's e-mail says who cancelled). @default 'hotel' */
+    askedBy?: 'guest' | 'hotel';
     /** What the canceller will refund of an online payment (staff's choice), for the guest's e-mail; the refund itself is the caller's, after this. */
     refund?: 'full' | 'none' | number;
     /**
@@ -151,6 +159,7 @@ export async function cancelServiceBooking(
   now = new Date(),
 ): Promise<ChangedBooking> {
   const reason = input.reason?.trim().slice(0, MAX_REASON_LENGTH) || undefined;
+  const guestMessage = input.guestMessage?.trim().slice(0, MAX_REASON_LENGTH) || undefined;
   return commitChange(clientId, bookingId, 'booking.cancelled', 'booking_cancelled', input.source, now, async (booking) => {
     if (booking.status === 'cancelled') return { repeated: booking };
     if (booking.status !== 'confirmed' && booking.status !== 'pending') throw errors.bookingNotCancellable(booking.id, booking.status);
@@ -162,6 +171,8 @@ export async function cancelServiceBooking(
       cancelled_at: timestamp,
       cancelled_by: input.source,
       ...(reason ? { cancellation_reason: reason } : {}),
+      ...(guestMessage ? { guest_message: guestMessage } : {}),
+      ...(input.source === 'staff' ? { cancellation_asked_by: input.askedBy ?? 'hotel' } : {}),
     };
     const order = booking.payment_order_reference;
     const extra = input.refundDue && order ? await cancellationRefundItems(clientId, order, input.refundDue, now) : [];
@@ -208,11 +219,21 @@ export async function modifyServiceBooking(clientId: string, bookingId: string, 
     const roomId = change.room_id ?? booking.room_id;
     const next: BookingRecord = { ...booking, ...stay, ...(roomId ? { room_id: roomId } : {}) };
     if (roomId && roomId !== booking.room_id) delete next.room_assignment_reason;
-    if (!roomId) return { next, holds: [], room: undefined };
+    const total = async (room: RoomRecord | undefined) => {
+      const recalculate = change.total === 'recalculate' && room;
+      const recalculated = recalculate ? (await stayTotals(clientId, [room], stay, client?.currency ?? 'USD')).get(room.id) : undefined;
+      const amount = changedTotal(change.total ?? 'keep', booking.total_amount, recalculated);
+      if (amount !== undefined) next.total_amount = amount;
+    };
+    if (!roomId) {
+      await total(undefined);
+      return { next, holds: [], room: undefined };
+    }
 
     const timestamp = now.toISOString();
     const [room, holds] = await Promise.all([getRoom(clientId, roomId), getRoomHolds(clientId, roomId)]);
     if (!room) throw errors.roomNotFound(roomId);
+    await total(room);
     const problem = await roomProblem(room, stay, holds.holds, { now, bookingId: booking.id });
     if (problem) throw errors.roomNotAssignable(room.room_number, roomId, problem);
     const taken = { roomId, holds: holdsWith(holds.holds, next, timestamp), readVersion: holds.version };

@@ -245,6 +245,10 @@ export async function bookingStory(clientId: string, bookingId: string): Promise
     named.length ? getDeliveries(named) : [],
   ]);
   own.push(...changeDeliveries.filter((d) => d.client_id === clientId && d.booking_id === bookingId));
+  // Every refund e-mail the guest was sent about this booking's payment (one per refund).
+  const refundEmails = history && order?.client_id === clientId
+    ? await Promise.all(history.refunds.map((r) => getEmail(guestEmailId(clientId, bookingId, 'refund', String(r.refund_id)))))
+    : [];
   const retries = await Promise.all(own.map((d) => auditAbout(clientId, d.delivery_id, DELIVERY_ACTIONS)));
   const ownOrder = order && order.client_id === clientId ? order : undefined;
   const facts = ownOrder && history ? orderFacts(ownOrder, history.transactions) : null;
@@ -264,7 +268,7 @@ export async function bookingStory(clientId: string, bookingId: string): Promise
     },
     ...(ownOrder && history ? orderEntries(ownOrder, history) : []),
     ...own.map((delivery) => notificationEntry(delivery, own)),
-    ...[confirmLink, confirmation, ...changeEmails].filter((e): e is EmailRecord => Boolean(e)).map(emailEntry),
+    ...[confirmLink, confirmation, ...changeEmails, ...refundEmails].filter((e): e is EmailRecord => Boolean(e)).map(emailEntry),
     ...staff.entries
       .filter((e) => e !== made)
       .map((entry): StoryEntry => ({ at: entry.at, kind: 'staff', entry, room: typeof entry.changes.room_id === 'string' ? (rooms.get(entry.changes.room_id) ?? null) : null })),

@@ -134,7 +134,8 @@ export async function guestBookingPage(clientId: string, token: string, now = ne
               cancellation: {
                 at: booking.cancelled_at ?? booking.updated_at,
                 by: booking.cancelled_by ?? 'staff',
-                ...(booking.cancellation_reason ? { reason: booking.cancellation_reason } : {}),
+                // The reason is the hotel's and its PMS's: the guest reads only staff's message to them.
+                ...(booking.guest_message ? { reason: booking.guest_message } : {}),
               },
             }
           : {}),

@@ -19,7 +19,6 @@ import { isGuestPageOrder } from '../payments/order-references';
 export interface BookingChangeFacts {
   /** The event's sequence: one e-mail per change. */
   sequence: number;
-  reason?: string;
   /**
    * A cancellation: what it does with an online payment, where the one cancelling said (staff's
    * `full`, `none` or an amount in minor units). Unsaid: a guest's own cancellation refunds what
@@ -69,13 +68,15 @@ export async function bookingChangeEmail(
   const to = booking.guest_email ?? paidBy?.customer.email;
   if (!to) return undefined;
   const stay = await stayFacts(clientId, booking, paidBy);
-  const told = booking as BookingRecord & { cancelled_by?: string; cancellation_reason?: string };
-  const byGuest = told.cancelled_by === 'guest';
-  const reason = facts.reason ?? told.cancellation_reason;
+  // Who cancelled, as the guest is told: they did (their own page, or staff at their request), or the hotel.
+  const byGuest = booking.cancelled_by === 'guest' || booking.cancellation_asked_by === 'guest';
+  const ownPage = booking.cancelled_by === 'guest';
+  // The reason is the hotel's and its PMS's; the guest reads only staff's message to them.
+  const said = booking.guest_message;
   const message =
     kind === 'booking_cancelled'
-      ? bookingCancelledEmail({ ...stay, byGuest, ...(reason ? { reason } : {}), refund: refundOutlook(booking, paidBy, byGuest, facts.refund) })
-      : bookingChangedEmail({ ...stay, ...(facts.reason ? { reason: facts.reason } : {}) });
+      ? bookingCancelledEmail({ ...stay, byGuest, ...(said ? { message: said } : {}), refund: refundOutlook(booking, paidBy, ownPage, facts.refund) })
+      : bookingChangedEmail(stay);
   return newGuestEmail({ clientId, bookingId: booking.id, kind, to, fromName: stay.hotel, message, now, occasion: String(facts.sequence) });
 }
 

@@ -5,6 +5,7 @@
  * The entry never undoes what was done: a failure to record it is logged (recordActionQuietly).
  */
 import { type ChangedBooking, cancelServiceBooking, markNoShow, modifyServiceBooking } from '../bookings/booking-changes';
+import type { TotalChoice } from '../bookings/stay-total';
 import { AppError, errors } from '../../errors';
 import { MAX_AMOUNT_MINOR, orderReferenceParam } from '../../schemas/payments';
 import { getBooking } from '../../store/booking-store';
@@ -20,6 +21,8 @@ export interface BookingChange {
   check_out_date?: string;
   room_id?: string;
   guests?: number;
+  /** The new total: recalculated for the new stay, kept, or an amount (major units). @default 'keep' */
+  total?: TotalChoice;
 }
 
 export interface CancelledBooking extends ChangedBooking {
@@ -43,7 +46,7 @@ export const cancelRefundKey = (bookingId: string): string => `cancel:${bookingI
 export async function cancelBooking(
   actor: Actor,
   bookingId: string,
-  input: { reason?: string; refund?: CancelRefund } = {},
+  input: { reason?: string; refund?: CancelRefund; guestMessage?: string; askedBy?: 'guest' | 'hotel' } = {},
   now = new Date(),
 ): Promise<CancelledBooking> {
   const refund = input.refund ?? 'none';
@@ -54,7 +57,14 @@ export async function cancelBooking(
   const cancelled: CancelledBooking = await cancelServiceBooking(
     actor.client_id,
     bookingId,
-    { ...(input.reason ? { reason: input.reason } : {}), source: 'staff', refund, ...(refundDue ? { refundDue } : {}) },
+    {
+      ...(input.reason ? { reason: input.reason } : {}),
+      ...(input.guestMessage ? { guestMessage: input.guestMessage } : {}),
+      ...(input.askedBy ? { askedBy: input.askedBy } : {}),
+      source: 'staff',
+      refund,
+      ...(refundDue ? { refundDue } : {}),
+    },
     now,
   );
   const orderReference = cancelled.booking.payment_order_reference;
@@ -80,6 +90,8 @@ export async function cancelBooking(
       changes: {
         status: booking.status,
         cancellation_reason: booking.cancellation_reason ?? null,
+        guest_message: booking.guest_message ?? null,
+        asked_by: booking.cancellation_asked_by ?? null,
         repeated: cancelled.repeated === true,
         booking_cancelled_delivery: cancelled.delivery_id ?? null,
         refund_requested: String(refund),
@@ -156,8 +168,8 @@ export async function findOrderClient(orderReference: string): Promise<string> {
   return order.client_id;
 }
 
-function stayValues(booking: { room_id?: string; check_in_date: string; check_out_date: string; guests: number }): AuditValues {
-  return { room_id: booking.room_id ?? null, check_in_date: booking.check_in_date, check_out_date: booking.check_out_date, guests: booking.guests };
+function stayValues(booking: { room_id?: string; check_in_date: string; check_out_date: string; guests: number; total_amount?: number }): AuditValues {
+  return { room_id: booking.room_id ?? null, check_in_date: booking.check_in_date, check_out_date: booking.check_out_date, guests: booking.guests, total_amount: booking.total_amount ?? null };
 }
 
 function refundValues(refund: RefundView | undefined): AuditValues {

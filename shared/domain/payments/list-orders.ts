@@ -41,6 +41,8 @@ export interface OrderSummary {
   /** A room booking's stay, from its context, or null. */
   stay: { check_in_date: string; check_out_date: string; guests: number | null } | null;
   customer_email: string;
+  /** The guest's name, as they gave it, or null. */
+  customer_name: string | null;
 }
 
 /** The whole order on its own page. */
@@ -99,6 +101,7 @@ export function orderSummary(order: PaymentOrderRecord): OrderSummary {
         ? { check_in_date: order.context.check_in_date, check_out_date: order.context.check_out_date, guests: order.context.guests ?? null }
         : null,
     customer_email: order.customer.email,
+    customer_name: order.customer.name ?? null,
   };
 }
 

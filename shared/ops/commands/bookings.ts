@@ -8,6 +8,7 @@ import { BOOKING_ORIGINS } from '../../schemas/bookings';
 import { BOOKING_STATUSES } from '../../schemas/property-sync';
 import { type Command, defineCommand, UsageError } from '../cli';
 import { fields } from '../format';
+import { totalChoiceOf } from '../../domain/bookings/stay-total';
 
 const clients = () => import('../../domain/clients');
 const actions = () => Promise.all([import('../../domain/operator-actions/actor'), import('../../domain/operator-actions/bookings')]);
@@ -153,7 +154,9 @@ export const bookingCommands: readonly Command[] = [
     name: 'bookings cancel',
     summary: 'Cancel a booking the service made: its nights are free at once (emits booking.cancelled); optionally refund its paid order',
     flags: {
-      reason: { value: 'R', help: 'Why: kept with the booking, sent with booking.cancelled and told to the guest' },
+      reason: { value: 'R', help: 'Why: kept with the booking and sent with booking.cancelled; never told to the guest' },
+      message: { value: 'TEXT', help: "A message to the guest: the only words of the cancellation their e-mail carries" },
+      'asked-by': { value: 'guest|hotel', help: "Who asked for the cancellation: the guest's e-mail says so", default: 'hotel' },
       refund: { value: 'full|none|AMOUNT_MINOR', help: "Refund the booking's paid order: all that is left, nothing, or an amount in minor units", default: 'none' },
     },
     positionals: [{ name: 'BOOKING_ID', help: 'The booking (see bookings list)' }],
@@ -161,7 +164,12 @@ export const bookingCommands: readonly Command[] = [
       const refund = refundChoice(flags.refund);
       const [{ cliActor }, { cancelBooking }, { findBookingClient }] = await changes();
       const clientId = await findBookingClient(args.BOOKING_ID);
-      const cancelled = await cancelBooking(cliActor(clientId), args.BOOKING_ID, { ...(flags.reason ? { reason: flags.reason } : {}), refund });
+      const cancelled = await cancelBooking(cliActor(clientId), args.BOOKING_ID, {
+        ...(flags.reason ? { reason: flags.reason } : {}),
+        ...(flags.message ? { guestMessage: flags.message } : {}),
+        askedBy: flags['asked-by'] === 'guest' ? 'guest' : 'hotel',
+        refund,
+      });
       const { booking } = cancelled;
       return {
         ...(await bookingWithRoom(clientId, booking)),
@@ -203,11 +211,18 @@ export const bookingCommands: readonly Command[] = [
       'check-out': { value: 'YYYY-MM-DD', help: 'New check-out date' },
       room: { value: 'ROOM_ID', help: 'Another room of the client, free for the stay (see rooms list)' },
       guests: { value: 'N', help: 'New number of guests' },
+      total: {
+        value: 'recalculate|keep|AMOUNT',
+        help: "The new total: recalculated from the room's price per night for the new stay, kept as it is, or an amount in the hotel's currency (such as 807.00)",
+        default: 'recalculate',
+      },
     },
     positionals: [{ name: 'BOOKING_ID', help: 'The booking (see bookings list)' }],
     async run({ args, flags }) {
       const given = flags['check-in'] ?? flags['check-out'] ?? flags.room ?? flags.guests;
       if (given === undefined) throw new UsageError('give at least one of --check-in, --check-out, --room, --guests');
+      const total = totalChoiceOf(flags.total);
+      if (total === undefined) throw new UsageError(`--total must be recalculate, keep or an amount such as 807.00, not ${flags.total}`);
       if (flags.guests !== undefined && !/^[1-9]\d{0,4}$/.test(flags.guests)) throw new UsageError(`--guests must be a whole number from 1, not ${flags.guests}`);
       const [{ cliActor }, { modifyBooking }, { findBookingClient }] = await changes();
       const clientId = await findBookingClient(args.BOOKING_ID);
@@ -216,8 +231,9 @@ export const bookingCommands: readonly Command[] = [
         ...(flags['check-out'] !== undefined ? { check_out_date: flags['check-out'] } : {}),
         ...(flags.room !== undefined ? { room_id: flags.room } : {}),
         ...(flags.guests !== undefined ? { guests: Number(flags.guests) } : {}),
+        total,
       });
-      return { ...(await bookingWithRoom(clientId, changed.booking)), delivery_id: changed.delivery_id ?? null };
+      return { ...(await bookingWithRoom(clientId, changed.booking)), total_amount: changed.booking.total_amount ?? null, delivery_id: changed.delivery_id ?? null };
     },
     render: (result) =>
       fields([
@@ -225,6 +241,7 @@ export const bookingCommands: readonly Command[] = [
         ['room', roomText(result)],
         ['stay', `${result.check_in_date} → ${result.check_out_date}`],
         ['guests', String(result.guests)],
+        ['total', result.total_amount === null ? '(none)' : result.total_amount.toFixed(2)],
         ['booking.modified', result.delivery_id ? `delivery ${result.delivery_id}` : 'not sent (no callback URL)'],
       ]),
   }),
