@@ -172,7 +172,7 @@ describe('a paid guest booking', () => {
     const [booking] = await bookingsOf(h.clientId, guest.email);
     const admin = await signedInOperator(stack, h.clientId, 'staff');
     const detail = textOf((await admin.get(`/dashboard/bookings/${booking!.id}`)).text);
-    expect(detail).toMatch(new RegExp(`Confirmation e-mail sent at \\d{4}-\\d{2}-\\d{2} [\\d:]+ UTC to ${guest.email}`));
+    expect(detail).toMatch(new RegExp(`Confirmation e-mail sent at \\d{1,2} [A-Z][a-z]{2} \\d{4}, \\d{2}:\\d{2} to ${guest.email}`));
     expect(await emailsTo(guest.email)).toHaveLength(1);
   });
 });

@@ -261,6 +261,7 @@ describe("a client's payment orders", () => {
       provider: 'sandbox',
       context_type: 'room_booking',
       stay: { check_in_date: day(40), check_out_date: day(42), guests: 1 },
+      customer_name: 'Ada Lovelace',
       customer_email: 'ada@example.com',
     });
     expect(byRef.get(references[0]!)).toMatchObject({ status: 'processing', paid_at: null, context_type: null, stay: null, customer_email: 'grace@example.com', amount_minor: 1500 });
@@ -552,13 +553,14 @@ describe('overview and rooms grid', () => {
     if (new Date().toISOString().slice(0, 10) === today) expect(paidToday).toEqual([ids.PAID_ORDER]);
   });
 
-  it('a check-out takes the guest off departures and in house', async () => {
+  it('a check-out keeps the guest on departures (checked out) and takes them off in house', async () => {
     const out = await sync(tenant, 'checkins', {
       checkins: [{ external_checkin_id: 'C3', external_booking_id: 'LEAVES', event: 'check_out', occurred_at: `${today}T10:00:00Z` }],
     });
     expect(out.status, out.text).toBe(200);
     const overview = await domain.overview.overviewOf(tenant.clientId, today);
-    expect(overview.departures).toEqual([]);
+    // "Departures today" lists every booking leaving today, checked out or not.
+    expect(overview.departures.map((b) => [b.booking_id, b.status])).toEqual([[ids.LEAVES, 'checked_out']]);
     expect(overview.in_house.map((b) => b.booking_id)).toEqual([ids.STAYS]);
   });
 
@@ -575,8 +577,9 @@ describe('overview and rooms grid', () => {
     expect(perNight).toEqual((await occupancyFromAllBookings(today, 14)).map((n) => n.occupied));
   });
 
-  it('needs Query (table, gsi1, gsi2) and BatchGetItem for the overview; Query (table, gsi1) for the grid', async () => {
-    const overview = await withAccess({ actions: ['Query', 'BatchGetItem'], queries: ['gsi1', 'gsi2'] }, () => domain.overview.overviewOf(tenant.clientId, today));
+  it('needs Query (table, gsi1, gsi2, gsi3) and BatchGetItem for the overview; Query (table, gsi1) for the grid', async () => {
+    // gsi3: the day's check-ins and check-outs, checked-out guests among the departures.
+    const overview = await withAccess({ actions: ['Query', 'BatchGetItem'], queries: ['gsi1', 'gsi2', 'gsi3'] }, () => domain.overview.overviewOf(tenant.clientId, today));
     expect(overview.in_house.length).toBeGreaterThan(0);
     const grid = await withAccess({ actions: ['Query'], queries: ['gsi1'] }, () => domain.overview.roomGrid(tenant.clientId, today));
     expect(grid.rooms).toHaveLength(3);
