@@ -4,9 +4,9 @@
  * sweeper has the rest to do, and stops saying so once it is done. The stack's sweeper runs only
  * at its start here (then hourly), so the test runs it when the page has been read.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot, watchCspViolations } from '../support/browser';
+import { hasChromium, launchChromium, seriousAxeViolations, shoot, signedInDashboard, watchCspViolations } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { writeFailedDeliveries } from '../support/failed-deliveries';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
@@ -42,20 +42,9 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function signedIn(): Promise<Page> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${stack.url}/dashboard`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(OPERATOR_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-  return page;
-}
-
 describe('a retry of all failed deliveries larger than one request, in headless Chromium', () => {
   needsChromium('shows "N of M sent" while the sweeper has the rest to send, and nothing once every delivery is sent', async () => {
-    const page = await signedIn();
+    const page = await signedInDashboard(browser!, stack.url, email, OPERATOR_PASSWORD);
     const csp = watchCspViolations(page);
     await page.goto(`${stack.url}/dashboard/deliveries`);
     await page.getByRole('button', { name: 'Retry all failed and needs review' }).click();
