@@ -16,8 +16,6 @@ import { propertySyncRouteTable } from './property-sync-routes';
 import { sandboxRouteTable } from './sandbox-routes';
 import type { RouteAccess } from './route-access';
 
-export { matchPath } from './path-match';
-
 export { DELIVERY_SCOPES, type DeliveryScope, KEY_SCOPES, type KeyKind, RATE_SCOPES, type RateScope, SYNC_SCOPES, type SyncScope } from './scopes';
 import type { DeliveryScope, KeyKind, RateScope, SyncScope } from './scopes';
 

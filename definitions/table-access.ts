@@ -22,6 +22,7 @@
  */
 import type { PartitionPrefix } from './partitions';
 import type { IndexName } from './table';
+import { REFUND_WRITES } from './route-access';
 
 /** Item actions (and Query on the table itself) a function may call. */
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'ConditionCheckItem' | 'BatchWriteItem';
@@ -57,8 +58,8 @@ export const KEY_PARTITIONS = ['APIKEY#', 'APIKEYID#', 'USAGEKEY#'] as const sat
  */
 export const CLIENT_CONFIG_PARTITION = 'CLIENTCONFIG#' as const satisfies PartitionPrefix;
 
-/** The functions behind no route, by handler file under functions/ (the sweeper's refunds below). */
-const ownSupportFunctionAccess = {
+/** The functions behind no route, by handler file under functions/. */
+export const supportFunctionAccess = {
   // The presented key by its hash and its client's record (plan, usage key), cached together; the
   // key's last use, at most every 5 minutes.
   authorizer: { actions: ['GetItem', 'UpdateItem'], writes: ['APIKEY#'] },
@@ -70,22 +71,11 @@ const ownSupportFunctionAccess = {
   // read), then marked sent, failed or expired. Open bulk resends from gsi1, each claimed by
   // UpdateItem; the deliveries they name from the index each walks (gsi4: one endpoint's, the
   // receivers' replay; gsi2: all of a client's, the operators' "retry all"), each marked due by
-  // conditional UpdateItem.
-  'sweep-deliveries': { actions: ['UpdateItem'], queries: ['gsi1', 'gsi2', 'gsi4'], writes: ['DELIVERY#', 'EMAIL#'] },
-} as const satisfies Record<string, TableAccess>;
-
-/**
- * The sweeper also finishes the refunds nobody finished (shared/domain/payments/refunds.ts
- * driveDueRefunds), as refunding does (REFUND_WRITES): due refunds from gsi1; GetItem and Query
- * of the order, its refunds and the sandbox's; Put and Update of the settled refund with its
- * transaction, webhook delivery and e-mail.
- */
-const SWEEPER_REFUNDS = { actions: ['GetItem', 'Query', 'PutItem'], writes: ['ORDER#', 'SANDBOX#'] } as const;
-const sweeper = ownSupportFunctionAccess['sweep-deliveries'];
-
-export const supportFunctionAccess = {
-  ...ownSupportFunctionAccess,
-  'sweep-deliveries': { ...sweeper, actions: [...sweeper.actions, ...SWEEPER_REFUNDS.actions], writes: [...sweeper.writes, ...SWEEPER_REFUNDS.writes] },
+  // conditional UpdateItem. The refunds nobody finished (shared/domain/payments/refunds.ts
+  // driveDueRefunds), from gsi1, as refunding does (REFUND_WRITES): GetItem and Query of the
+  // order, its refunds and the sandbox's; Put and Update of the settled refund with its
+  // transaction, webhook delivery and e-mail.
+  'sweep-deliveries': { actions: ['UpdateItem', 'GetItem', 'Query', 'PutItem'], queries: ['gsi1', 'gsi2', 'gsi4'], writes: REFUND_WRITES },
 } as const satisfies Record<string, TableAccess>;
 
 export type SupportFunction = keyof typeof supportFunctionAccess;

@@ -54,7 +54,6 @@ export class HotelIntegrationStack extends Stack {
   readonly monitoring: Monitoring;
   /** The nested stack of each area of the route table that the stage serves, and monitoring's. */
   readonly areaStacks: readonly RouteAreaStack[];
-  readonly monitoringStack: NestedStack;
   readonly signingSecretsKey: SigningSecretsKey;
   /** The sandbox checkout's origin, where the stage runs the sandbox provider. */
   readonly sandboxCheckoutUrl?: FunctionUrl;
@@ -255,7 +254,6 @@ export class HotelIntegrationStack extends Stack {
     this.api = api;
     this.monitoring = monitoring;
     this.areaStacks = areas;
-    this.monitoringStack = monitoringStack;
     this.operators = operators;
   }
 }

@@ -37,7 +37,6 @@ export interface ApiRoutesProps {
  * waits for every method (a DependsOn on this nested stack) and changes with them.
  */
 export class ApiRoutes extends Construct {
-  readonly methods: Method[] = [];
 
   constructor(scope: Construct, id: string, props: ApiRoutesProps) {
     super(scope, id);

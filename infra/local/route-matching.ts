@@ -3,7 +3,8 @@
  * exact path, then the route table with literal path segments winning over `{param}` ones.
  */
 import type { IncomingMessage } from 'node:http';
-import { matchPath, type Route } from '../../definitions/routes';
+import { matchPath } from '../../definitions/path-match';
+import type { Route } from '../../definitions/routes';
 
 export interface ExtraRoute {
   method: string;

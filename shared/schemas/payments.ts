@@ -13,6 +13,9 @@ export const MAX_AMOUNT_MINOR = 1_000_000_000_000;
  */
 export const GUEST_ORDER_PREFIX = 'guest:';
 
+/** An order the guest booking page made for itself (its return URLs are the guest's confirmation page), not a partner's. */
+export const isGuestPageOrder = (order: { external_reference: string }) => order.external_reference.startsWith(GUEST_ORDER_PREFIX);
+
 /** What a tester can choose on the sandbox provider's hosted page. */
 export const SANDBOX_OUTCOMES = ['paid', 'cancelled', 'failed'] as const;
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];

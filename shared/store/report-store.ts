@@ -55,11 +55,6 @@ export async function refundsAskedBetween(clientId: string, start: string, end: 
   return (await itemsBetween('gsi2', keys.refundsOfClient(clientId), start, end)).map((item) => fromItem<RefundRecord>(item));
 }
 
-/** The orders of the range's paid-order bookings, by reference: which were made on the hotel's own booking page. */
-export async function ordersByReference(orderReferences: readonly string[]): Promise<PaymentOrderRecord[]> {
-  return (await batchGet([...new Set(orderReferences)].map((reference) => keys.paymentOrder(reference)))).map((item) => fromItem<PaymentOrderRecord>(item));
-}
-
 /** Which of these e-mails exist (a "Confirm your booking" link names a guest's booking paid at the hotel). */
 export async function existingEmails(emailIds: readonly string[]): Promise<Set<string>> {
   return new Set((await batchGet([...new Set(emailIds)].map((id) => keys.email(id)))).map((item) => item.email_id as string));

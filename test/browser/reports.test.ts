@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/schemas/common';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
+import { hasChromium, launchChromium, seriousAxeViolations, shoot, signedInDashboard } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -71,13 +71,8 @@ beforeAll(async () => {
 
   if (hasChromium) {
     browser = await launchChromium();
-    manager = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    const page = await manager.newPage();
-    await page.goto(`${stack.url}/dashboard`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(OPERATOR_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
+    const page = await signedInDashboard(browser, stack.url, email, OPERATOR_PASSWORD, 1280, { acceptDownloads: true });
+    manager = page.context();
     await page.close();
   }
 });

@@ -10,7 +10,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
 
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 const CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium';
@@ -29,8 +29,8 @@ export function launchChromium(): Promise<Browser> {
  * A new page of its own context `width` px wide, signed in to the dashboard at `url` as `email`
  * (its password `password`), on the Overview. No MFA: the operators these tests make have none.
  */
-export async function signedInDashboard(browser: Browser, url: string, email: string, password: string, width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: width > 500 ? 900 : 844 } });
+export async function signedInDashboard(browser: Browser, url: string, email: string, password: string, width = 1280, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: width > 500 ? 900 : 844 }, ...options });
   const page = await context.newPage();
   await page.goto(`${url}/dashboard`);
   await page.getByLabel('Email', { exact: true }).fill(email);

@@ -178,7 +178,7 @@ export const refundBookingPage: PageAction = async (request) => {
 export const refundBooking: PageAction = async (request) => {
   const found = await bookingRefund(request);
   if ('redirect' in found) return { redirect: found.redirect, notice: NOTHING_TO_REFUND };
-  return confirmRefund(request, found.place, found.order, async () => (await orderRefunds(request.operator.client_id, found.order.order_reference))?.order);
+  return confirmRefund(request, found.place, found.order);
 };
 
 // ---- assigning a room

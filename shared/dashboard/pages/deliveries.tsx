@@ -15,13 +15,12 @@ import { showDelivery } from '../../domain/callbacks/deliveries';
 import { DELIVERY_STATUSES, type DeliveryView, describeDeliveries, listDeliveriesPage } from '../../domain/callbacks/delivery-views';
 import { bulkResendInProgress } from '../../domain/callbacks/bulk-resend';
 import { afterRetryAttempt, retryFailedDeliveries, retryOneDelivery } from '../../domain/callbacks/operator-retries';
-import { timeZoneOf } from '../../domain/client-settings';
 import { AppError, errors } from '../../errors';
 import { RETRYABLE_DELIVERY_STATUSES, WAITING_DELIVERY_STATUSES } from '../../schemas/deliveries';
-import { getClient } from '../../store/api-key-store';
 import type { DeliveryRecord, DeliveryStatus } from '../../store/delivery-store';
 import { type EndpointConfig, type EndpointKind, getEndpoint } from '../../store/endpoint-store';
 import { formatCount, formatTime, inWords } from '../format';
+import { hotelZone } from '../hotel-zone';
 import { Dl, Empty, type Links, Page, Pager, Select, Table } from '../layout';
 import type { Notice } from '../notice';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
@@ -52,11 +51,6 @@ type Endpoints = Record<EndpointKind, EndpointConfig | undefined>;
 async function endpointsOf(clientId: string): Promise<Endpoints> {
   const [callback, webhook] = await Promise.all([getEndpoint(clientId, 'callback'), getEndpoint(clientId, 'webhook')]);
   return { callback, webhook };
-}
-
-async function timeZoneOfClient(clientId: string): Promise<string> {
-  const client = await getClient(clientId);
-  return client ? timeZoneOf(client) : 'UTC';
 }
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -95,7 +89,7 @@ export const deliveriesPage: PageAction = async (request) => {
   const limit = limitOf(query, PAGE_SIZE);
   const [page, zone, bulk] = await Promise.all([
     listDeliveriesPage(clientId, { status, limit, cursor: query.cursor || undefined }),
-    timeZoneOfClient(clientId),
+    hotelZone(clientId),
     bulkResendInProgress(clientId),
   ]);
   const kept = { status, limit: query.limit || undefined };
@@ -262,7 +256,7 @@ function Outcome({ delivery, zone, request }: { delivery: DeliveryView; zone: st
 
 export const deliveryPage: PageAction = async (request) => {
   const clientId = request.operator.client_id;
-  const [record, endpoints, zone] = await Promise.all([ownDelivery(request), endpointsOf(clientId), timeZoneOfClient(clientId)]);
+  const [record, endpoints, zone] = await Promise.all([ownDelivery(request), endpointsOf(clientId), hotelZone(clientId)]);
   const delivery = (await describeDeliveries(clientId, [record]))[0]!;
   const { links } = request;
   const waiting = WAITING.includes(delivery.status);

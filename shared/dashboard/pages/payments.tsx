@@ -6,7 +6,8 @@
  * what was refunded and each refund, and "Refund" while something is left (./refund-form.tsx).
  * Another client's order is as absent as a missing one (404): clientOrderDetail answers neither.
  */
-import { bookingRoom, isGuestPageOrder } from '../../domain/bookings/room-names';
+import { bookingRoom } from '../../domain/bookings/room-names';
+import { isGuestPageOrder } from '../../schemas/payments';
 import { clientOrderDetail, listClientOrders, type OrderDetailView, type OrderSummary } from '../../domain/payments/list-orders';
 import { errors } from '../../errors';
 import { nightsBetween } from '../../schemas/common';
@@ -243,5 +244,5 @@ export const refundPaymentPage: PageAction = async (request) => {
 export const refundPayment: PageAction = async (request) => {
   const { order, place } = await orderRefund(request);
   if (!order) return { redirect: place.back, notice: NOT_PAID };
-  return confirmRefund(request, place, order, async () => (await orderRefunds(request.operator.client_id, order.order_reference))?.order);
+  return confirmRefund(request, place, order);
 };

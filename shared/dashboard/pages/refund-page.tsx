@@ -9,7 +9,7 @@ import { refundOrder } from '../../domain/operator-actions/booking-changes';
 import { formatAmount } from '../format';
 import { Dl, ErrorSummary, Field, Page } from '../layout';
 import type { PageOutcome, PageRequest } from '../page-function';
-import { parseRefundForm, plainAmount, REFUND_LABELS, type RefundableOrder, type RefundFormState, refundLeft, refundNotice, refundRefusal, typedAmountMinor } from './refund-form';
+import { orderRefunds, parseRefundForm, plainAmount, REFUND_LABELS, type RefundableOrder, type RefundFormState, refundLeft, refundNotice, refundRefusal, typedAmountMinor } from './refund-form';
 
 /** Where the refund page belongs: the page it came from, and the order it refunds. */
 export interface RefundPlace {
@@ -89,7 +89,7 @@ export function refundPage(request: PageRequest, place: RefundPlace, order: Refu
  * "Confirm refund": the refund made (refundOrder, audited) and the desk sent back with a notice,
  * or the page again with what is wrong. A post without the confirmation refunds nothing.
  */
-export async function confirmRefund(request: PageRequest, place: RefundPlace, order: RefundableOrder, current: () => Promise<RefundableOrder | undefined>): Promise<PageOutcome> {
+export async function confirmRefund(request: PageRequest, place: RefundPlace, order: RefundableOrder): Promise<PageOutcome> {
   if (request.form.get('confirm') !== 'yes') return refundPage(request, place, order, { amount: (request.form.get('refund_amount') ?? '').trim(), reason: request.form.get('refund_reason') ?? '', errors: {} });
   const parsed = parseRefundForm(request, order);
   if (!parsed.ok) return refundPage(request, place, order, parsed.state, 400);
@@ -100,6 +100,6 @@ export async function confirmRefund(request: PageRequest, place: RefundPlace, or
     const state = refundRefusal(error, order, { amount: request.form.get('refund_amount') ?? '', reason: request.form.get('refund_reason') ?? '' });
     if (!state) throw error;
     // The order as it is now (a refund may just have been made).
-    return refundPage(request, place, (await current()) ?? order, state, state.errors.form ? 409 : 400);
+    return refundPage(request, place, (await orderRefunds(request.operator.client_id, order.order_reference))?.order ?? order, state, state.errors.form ? 409 : 400);
   }
 }

@@ -4,14 +4,13 @@
  * by origin and payments by day, a chart drawn on the server, and each table as CSV. The figures
  * come from one use case (shared/domain/reports/); this page only presents them.
  */
-import { timeZoneOf } from '../../domain/client-settings';
-import { findClient } from '../../domain/clients';
 import { hotelClock } from '../../domain/hotel-time';
 import type { NightFigures, ReportFigures, ReportOrigin } from '../../domain/reports/figures';
 import { type ReportRange, reportRange } from '../../domain/reports/report-range';
 import { reportOf } from '../../domain/reports/reports';
 import { AppError, errors } from '../../errors';
-import { formatAmount, formatCount, formatDate, formatPercent } from '../format';
+import { formatCount, formatDate, formatPercent, orderAmount } from '../format';
+import { hotelZone } from '../hotel-zone';
 import { Empty, ErrorSummary, Field, type Links, Page, Table } from '../layout';
 import type { PageAction, PageRequest } from '../page-function';
 import { ReportChart } from '../report-chart';
@@ -22,12 +21,8 @@ const REPORTS = '/dashboard/reports';
 
 const ORIGIN_WORDS: Record<ReportOrigin, string> = { pms: 'PMS', booking_page: 'Booking page', reception: 'Reception', partner: 'Partner orders' };
 
-const money = (minor: number | null, currency: string) => (minor === null ? '—' : formatAmount(minor, currency));
-
-async function hotelToday(request: PageRequest): Promise<{ today: string; zone: string }> {
-  const client = await findClient(request.operator.client_id);
-  const zone = client ? timeZoneOf(client) : 'UTC';
-  return { today: hotelClock(zone, request.now).today, zone };
+async function hotelToday(request: PageRequest): Promise<{ today: string }> {
+  return { today: hotelClock(await hotelZone(request.operator.client_id), request.now).today };
 }
 
 function RangeForm({ links, values, fieldErrors }: { links: Links; values: { from?: string; to?: string }; fieldErrors: Record<string, string | undefined> }) {
@@ -58,9 +53,9 @@ function NightRow({ night, currency, heading }: { night: Omit<NightFigures, 'dat
       <td class="num">{formatCount(night.rooms_in_service)}</td>
       <td class="num">{formatCount(night.rooms_sold)}</td>
       <td class="num">{formatPercent(night.occupancy_percent)}</td>
-      <td class="num">{money(night.revenue_minor, currency)}</td>
-      <td class="num">{money(night.adr_minor, currency)}</td>
-      <td class="num">{money(night.revpar_minor, currency)}</td>
+      <td class="num">{orderAmount(night.revenue_minor, currency)}</td>
+      <td class="num">{orderAmount(night.adr_minor, currency)}</td>
+      <td class="num">{orderAmount(night.revpar_minor, currency)}</td>
     </tr>
   );
 }
@@ -84,7 +79,7 @@ function Origins({ figures }: { figures: ReportFigures }) {
           <th scope="row">{ORIGIN_WORDS[o.origin]}</th>
           <td class="num">{formatCount(o.bookings)}</td>
           <td class="num">{formatCount(o.room_nights)}</td>
-          <td class="num">{money(o.revenue_minor, figures.currency)}</td>
+          <td class="num">{orderAmount(o.revenue_minor, figures.currency)}</td>
           <td class="num">{formatCount(o.cancelled)}</td>
           <td class="num">{formatCount(o.no_shows)}</td>
         </tr>
@@ -100,9 +95,9 @@ function Payments({ figures }: { figures: ReportFigures }) {
       {figures.payments.map((p) => (
         <tr>
           <th scope="row">{formatDate(p.date)}</th>
-          <td class="num">{money(p.collected_minor, p.currency)}</td>
-          <td class="num">{money(p.refunded_minor, p.currency)}</td>
-          <td class="num">{money(p.net_minor, p.currency)}</td>
+          <td class="num">{orderAmount(p.collected_minor, p.currency)}</td>
+          <td class="num">{orderAmount(p.refunded_minor, p.currency)}</td>
+          <td class="num">{orderAmount(p.net_minor, p.currency)}</td>
           <td class="num">{formatCount(p.orders_paid)}</td>
           <td class="num">{formatCount(p.orders_failed)}</td>
           <td class="num">{formatCount(p.orders_expired)}</td>

@@ -17,7 +17,8 @@ import { type AttemptRecord, getOrder, orderHistory, type PaymentOrderRecord } f
 import { type BookingRecord, getBooking } from '../../store/booking-store';
 import { type AuditEntry, auditAbout } from '../audit';
 import { guestEmailId } from '../guest-email/outbox';
-import { awaitingRoom, isGuestPageOrder, type RoomName, roomNames } from './room-names';
+import { isGuestPageOrder } from '../../schemas/payments';
+import { awaitingRoom, type RoomName, roomNames } from './room-names';
 
 export type { RoomName } from './room-names';
 

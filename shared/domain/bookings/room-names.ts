@@ -8,11 +8,6 @@ import type { RoomRecord } from '../../store/room-store';
 import { getBooking, isActive, type BookingRecord } from '../../store/booking-store';
 import { getRoom } from '../../store/service-booking-store';
 
-/** Orders the guest booking page makes for itself carry this partner reference prefix (guest-booking/online-checkout.ts). */
-const GUEST_PAGE_REFERENCE = 'guest:';
-
-/** An order made by the hotel's own booking page, not by a partner's website. */
-export const isGuestPageOrder = (order: { external_reference: string }) => order.external_reference.startsWith(GUEST_PAGE_REFERENCE);
 
 /** A room as staff name it: its number and category ("101", "Deluxe"). */
 export interface RoomName {

@@ -98,7 +98,8 @@ export async function searchRooms(clientId: string, stay: StayQuery, now: Date):
   const refused = new Map<string, RefusedCategory>();
   for (const room of refusedRooms) {
     const name = room.category?.name ?? room.room_type;
-    const plan = [...room.rate_plans].sort((a, b) => a.total - b.total)[0]!;
+    // Already in offer order (byOffer): none bookable, so the cheapest first.
+    const plan = room.rate_plans[0]!;
     if (!groups.has(name) && !refused.has(name)) refused.set(name, { name, blocked_by: plan.blocked_by, limits: plan.limits });
   }
   return { nights, currency: client.currency, categories, refused: [...refused.values()] };

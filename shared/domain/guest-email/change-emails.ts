@@ -14,7 +14,7 @@ import type { EmailRecord } from '../../store/email-store';
 import { getOrder, type PaymentOrderRecord } from '../../store/payment-store';
 import { getRoom } from '../../store/service-booking-store';
 import { emailEnabled, newGuestEmail } from './outbox';
-import { isGuestPageOrder } from '../payments/order-references';
+import { isGuestPageOrder } from '../../schemas/payments';
 
 export interface BookingChangeFacts {
   /** The event's sequence: one e-mail per change. */

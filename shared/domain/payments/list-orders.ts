@@ -21,7 +21,7 @@ import {
 } from '../../store/payment-store';
 import { nextCursor, readPage } from '../paging';
 import { NOT_APPLICABLE } from './order-views';
-import { isGuestPageOrder } from './order-references';
+import { isGuestPageOrder } from '../../schemas/payments';
 
 const GUEST_RETURN_URL = "the guest's confirmation page";
 

@@ -16,7 +16,7 @@ import { stayTotal, toMinorUnits } from '../bookings/rates';
 import { chosenPlan, roomStayPlans } from '../rates/room-rates';
 import { type BookingPlan, planServiceBooking } from '../bookings/service-bookings';
 import { emailEnabled, newGuestEmail } from '../guest-email/outbox';
-import { isGuestPageOrder } from './order-references';
+import { isGuestPageOrder } from '../../schemas/payments';
 
 export interface MirroredBooking {
   plan: Pick<BookingPlan, 'items' | 'deliveries' | 'result'>;

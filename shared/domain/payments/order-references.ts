@@ -5,11 +5,7 @@
  * can compute, guess or probe another order's reference.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { GUEST_ORDER_PREFIX } from '../../schemas/payments';
 import { orderReferenceKey } from '../../secrets/order-reference-key';
-
-/** An order the guest booking page made for itself (its return URLs are the guest's confirmation page). */
-export const isGuestPageOrder = (order: { external_reference: string }) => order.external_reference.startsWith(GUEST_ORDER_PREFIX);
 
 const REF_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 

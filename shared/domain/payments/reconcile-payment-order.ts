@@ -29,7 +29,8 @@ import { releaseCheckoutHold } from '../guest-booking/checkout-holds';
 import { guestEmailItem, sendCommittedEmails } from '../guest-email/outbox';
 import { paidGuestBookingEmail, paidOrderBookingId, planPaidBooking } from './mirror-paid-booking';
 import { NOT_APPLICABLE } from './order-views';
-import { isGuestPageOrder, isReturnSecretOf } from './order-references';
+import { isGuestPageOrder } from '../../schemas/payments';
+import { isReturnSecretOf } from './order-references';
 import { providerFor } from './providers';
 
 /**

@@ -11,13 +11,31 @@ import type { RoomRecord } from '../../store/room-store';
 import { stayTotal } from '../bookings/rates';
 import { type PlanOnStay, priceStay, stayMonths } from './stay-rates';
 
+/**
+ * Each room's plans for the stay, by room id, bookable first and cheapest first; undefined: its
+ * category has no active plans. One read of the plans, categories and the stay's months for all.
+ */
+export async function roomsStayPlans(clientId: string, rooms: readonly RoomRecord[], checkIn: string, checkOut: string): Promise<Map<string, PlanOnStay[] | undefined>> {
+  const priced = rooms.filter((room) => room.external_category_id);
+  const byRoom = new Map<string, PlanOnStay[] | undefined>(rooms.map((room) => [room.id, undefined]));
+  if (!priced.length) return byRoom;
+  const [plans, categories, months] = await Promise.all([listRatePlans(clientId), listCategories(clientId), stayMonths(clientId, checkIn, checkOut)]);
+  const pricing = priceStay(
+    plans,
+    months,
+    priced.map((room) => ({ source: room.external_source, externalCategoryId: room.external_category_id })),
+    { checkIn, checkOut },
+  );
+  for (const room of priced) {
+    const category = categories.find((c) => c.external_source === room.external_source && c.external_category_id === room.external_category_id);
+    byRoom.set(room.id, pricing.plansOf(room.external_source, room.external_category_id, category?.base_price ?? room.price));
+  }
+  return byRoom;
+}
+
 /** The room's plans for the stay, bookable first and cheapest first; undefined: its category has no active plans. */
 export async function roomStayPlans(clientId: string, room: RoomRecord, checkIn: string, checkOut: string): Promise<PlanOnStay[] | undefined> {
-  if (!room.external_category_id) return undefined;
-  const [plans, categories, months] = await Promise.all([listRatePlans(clientId), listCategories(clientId), stayMonths(clientId, checkIn, checkOut)]);
-  const category = categories.find((c) => c.external_source === room.external_source && c.external_category_id === room.external_category_id);
-  const pricing = priceStay(plans, months, [{ source: room.external_source, externalCategoryId: room.external_category_id }], { checkIn, checkOut });
-  return pricing.plansOf(room.external_source, room.external_category_id, category?.base_price ?? room.price);
+  return (await roomsStayPlans(clientId, [room], checkIn, checkOut)).get(room.id);
 }
 
 /**

@@ -6,12 +6,13 @@
  * Money is in minor units of its currency (integers), so totals add up exactly; a booking's
  * revenue spreads over its nights by `nightlyRevenue`, the one place that says how.
  */
-import { addDays, nightsBetween } from '../../schemas/common';
-import { minorUnits } from '../../schemas/payments';
+import { addDays } from '../../schemas/common';
 import type { BookingRecord } from '../../store/booking-store';
 import type { PaymentOrderRecord } from '../../store/payment-store';
 import type { RefundRecord } from '../../store/refund-store';
+import { toMinorUnits } from '../bookings/rates';
 import { localDate } from '../hotel-time';
+import { datesFrom } from '../rates/rate-days';
 
 /** Where a booking came from, as the report groups them. */
 export const REPORT_ORIGINS = ['pms', 'booking_page', 'reception', 'partner'] as const;
@@ -85,16 +86,6 @@ export interface ReportFigures {
   payments: PaymentDayFigures[];
 }
 
-/** The nights of a range, both ends included. */
-export function nightsOf(from: string, to: string): string[] {
-  return Array.from({ length: nightsBetween(from, to) + 1 }, (_, i) => addDays(from, i));
-}
-
-/** A decimal amount of `currency` in its minor units. */
-export function toMinor(amount: number, currency: string): number {
-  return Math.round(amount * 10 ** minorUnits(currency));
-}
-
 /**
  * A booking's revenue night by night, in minor units: its total over its nights, the k-th night
  * (from 0) getting floor(T·(k+1)/n) − floor(T·k/n), so the nights add up to the total exactly.
@@ -102,8 +93,8 @@ export function toMinor(amount: number, currency: string): number {
  * total); when they do, this is where those prices are read.
  */
 export function nightlyRevenue(booking: Pick<BookingRecord, 'check_in_date' | 'check_out_date' | 'total_amount'>, currency: string): Map<string, number> {
-  const nights = nightsOf(booking.check_in_date, addDays(booking.check_out_date, -1));
-  const total = toMinor(booking.total_amount ?? 0, currency);
+  const nights = datesFrom(booking.check_in_date, addDays(booking.check_out_date, -1));
+  const total = toMinorUnits(booking.total_amount ?? 0, currency);
   const share = (k: number) => Math.floor((total * k) / nights.length);
   return new Map(nights.map((date, k) => [date, share(k + 1) - share(k)]));
 }
@@ -191,7 +182,7 @@ function payments(input: ReportInput, days: readonly string[]): PaymentDayFigure
 
 /** Every figure of a range. */
 export function reportFigures(input: ReportInput): ReportFigures {
-  const nights = nightsOf(input.from, input.to);
+  const nights = datesFrom(input.from, input.to);
   return {
     from: input.from,
     to: input.to,

@@ -7,9 +7,10 @@ import { errors } from '../../errors';
 import { addDays } from '../../schemas/common';
 import type { BookingRecord } from '../../store/booking-store';
 import { getClient } from '../../store/api-key-store';
-import { bookingsWithNightsIn, existingEmails, ordersByReference, ordersOpenedBetween, ordersPaidBetween, refundsAskedBetween } from '../../store/report-store';
+import { getOrders } from '../../store/payment-store';
+import { bookingsWithNightsIn, existingEmails, ordersOpenedBetween, ordersPaidBetween, refundsAskedBetween } from '../../store/report-store';
 import { listRooms } from '../../store/room-store';
-import { isGuestPageOrder } from '../bookings/room-names';
+import { isGuestPageOrder } from '../../schemas/payments';
 import { timeZoneOf } from '../client-settings';
 import { guestEmailId } from '../guest-email/email-ids';
 import { startOfLocalDate } from '../hotel-time';
@@ -23,8 +24,8 @@ import type { ReportRange } from './report-range';
 async function originsOf(clientId: string, bookings: readonly BookingRecord[]): Promise<ReportBooking[]> {
   const paid = bookings.flatMap((b) => (b.origin === 'payment' && b.payment_order_reference ? [b.payment_order_reference] : []));
   const desk = bookings.filter((b) => b.origin === 'reception').map((b) => guestEmailId(clientId, b.id, 'confirm_booking'));
-  const [orders, confirmLinks] = await Promise.all([ordersByReference(paid), existingEmails(desk)]);
-  const guestPageOrders = new Set(orders.filter(isGuestPageOrder).map((o) => o.order_reference));
+  const [orders, confirmLinks] = await Promise.all([getOrders([...new Set(paid)]), existingEmails(desk)]);
+  const guestPageOrders = new Set([...orders.values()].filter(isGuestPageOrder).map((o) => o.order_reference));
   const originOf = (b: BookingRecord): ReportOrigin => {
     if (b.origin === 'sync') return 'pms';
     if (b.origin === 'payment') return b.payment_order_reference && guestPageOrders.has(b.payment_order_reference) ? 'booking_page' : 'partner';
