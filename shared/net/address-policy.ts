@@ -87,8 +87,10 @@ function embeddedNetwork(embedding: (typeof EMBEDDINGS)[number], network: string
 }
 
 // First match wins: the IPv6 ranges come before the embeddings, so ::1 is loopback rather than
-// "IPv4-compatible 0.0.0.1".
-const MATCHERS: readonly Matcher[] = [
+// "IPv4-compatible 0.0.0.1". Built on the first address judged, not when the module loads (a cold
+// start of every function that can send a delivery; BENCHMARKS.md "Cold start").
+let matchers: readonly Matcher[] | undefined;
+const allMatchers = (): readonly Matcher[] => (matchers ??= [
   ...IPV4_RANGES.map(([addressClass, network, prefix]) => matcher(4, network, prefix, { addressClass })),
   ...IPV6_RANGES.map(([addressClass, network, prefix]) => matcher(6, network, prefix, { addressClass })),
   ...EMBEDDINGS.flatMap((embedding) =>
@@ -96,13 +98,13 @@ const MATCHERS: readonly Matcher[] = [
       matcher(6, embeddedNetwork(embedding, network), embedding.offset + prefix, { addressClass, embedding: embedding.form }),
     ),
   ),
-];
+]);
 
 /** Why an IP address is refused, whatever the stage; undefined for an address on the internet. */
 export function classifyAddress(address: string): Refusal | undefined {
   const family = isIP(address);
   if (family !== 4 && family !== 6) throw new TypeError(`Not an IP address: ${address}`);
-  const found = MATCHERS.find((m) => m.family === family && m.list.check(address, family === 4 ? 'ipv4' : 'ipv6'));
+  const found = allMatchers().find((m) => m.family === family && m.list.check(address, family === 4 ? 'ipv4' : 'ipv6'));
   return found && (found.embedding ? { addressClass: found.addressClass, embedding: found.embedding } : { addressClass: found.addressClass });
 }
 

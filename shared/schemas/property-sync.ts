@@ -17,12 +17,8 @@ import {
   timestamp,
   withinItemSize,
 } from './common';
+import { BOOKING_STATUSES, PAYMENT_STATUSES } from './booking-statuses';
 
-export const BOOKING_STATUSES = ['pending', 'confirmed', 'checked_in', 'checked_out', 'cancelled', 'no_show'] as const;
-export const ACTIVE_BOOKING_STATUSES: readonly BookingStatus[] = ['pending', 'confirmed', 'checked_in'];
-export const PAYMENT_STATUSES = ['unpaid', 'partially_paid', 'paid', 'refunded'] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 const items = <T extends z.ZodMiniType>(item: T) => z.array(withinItemSize(item)).check(z.maxLength(MAX_SYNC_ITEMS));
 

@@ -11,7 +11,7 @@
 import * as z from 'zod/mini';
 import { CHANGE_SOURCES } from './bookings';
 import { calendarDate } from './common';
-import { BOOKING_STATUSES, PAYMENT_STATUSES } from './property-sync';
+import { BOOKING_STATUSES, PAYMENT_STATUSES } from './booking-statuses';
 import { RESTRICTIONS } from './rate-fields';
 import { SANDBOX_OUTCOMES } from './payments';
 

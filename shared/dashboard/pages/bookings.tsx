@@ -11,7 +11,7 @@ import { requireClient } from '../../domain/clients';
 import { roomLabels } from '../../domain/rooms/room-list';
 import { AppError } from '../../errors';
 import { BOOKING_ORIGINS } from '../../schemas/bookings';
-import { BOOKING_STATUSES } from '../../schemas/property-sync';
+import { BOOKING_STATUSES } from '../../schemas/booking-statuses';
 import { type BookingMoney, bookingsMoney } from '../../domain/bookings/booking-money';
 import { formatDate, formatPrice, inWords } from '../format';
 import { Empty, ErrorSummary, Field, type Links, Page, Pager, Select, Table } from '../layout';

@@ -9,7 +9,7 @@ import { errors } from '../../errors';
 import { zodDetails } from '../../http/error-envelope';
 import { BOOKING_ORIGINS } from '../../schemas/bookings';
 import { calendarDate } from '../../schemas/common';
-import { BOOKING_STATUSES } from '../../schemas/property-sync';
+import { BOOKING_STATUSES } from '../../schemas/booking-statuses';
 import { type CheckInPosition, listBookingsByCheckIn } from '../../store/booking-index-store';
 import { keys } from '../../store/keys';
 import { listRooms } from '../../store/room-store';

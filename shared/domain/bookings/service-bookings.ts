@@ -5,7 +5,7 @@
 import { randomInt } from 'node:crypto';
 import { errors } from '../../errors';
 import { newId } from '../../ids';
-import type { PaymentStatus } from '../../schemas/property-sync';
+import type { PaymentStatus } from '../../schemas/booking-statuses';
 import { type DeliveryRecord, newDelivery } from '../../store/delivery-store';
 import { type EndpointConfig, getEndpoint } from '../../store/endpoint-store';
 import type { RoomRecord } from '../../store/room-store';

@@ -7,7 +7,7 @@
 import { getGuestBooking } from '../../store/guest-booking-store';
 import { getOrder, type PaymentOrderRecord } from '../../store/payment-store';
 import { getBooking } from '../../store/booking-store';
-import type { BookingStatus } from '../../schemas/property-sync';
+import type { BookingStatus } from '../../schemas/booking-statuses';
 import { getRoom } from '../../store/service-booking-store';
 import type { GuestDetails, StayQuery } from './booking-input';
 import { HOLD_MINUTES } from './checkout-holds';

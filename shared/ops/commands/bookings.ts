@@ -5,7 +5,7 @@
  */
 import type { BookingRecord } from '../../store/booking-store';
 import { BOOKING_ORIGINS } from '../../schemas/bookings';
-import { BOOKING_STATUSES } from '../../schemas/property-sync';
+import { BOOKING_STATUSES } from '../../schemas/booking-statuses';
 import { type Command, defineCommand, UsageError } from '../cli';
 import { fields } from '../format';
 import { totalChoiceOf } from '../../domain/bookings/stay-total';

@@ -1,6 +1,6 @@
 /** Property data the benchmarks sync: categories, rooms, bookings and a booking history. */
 import { randomUUID } from 'node:crypto';
-import type { BookingStatus } from '../../../shared/schemas/property-sync';
+import type { BookingStatus } from '../../../shared/schemas/booking-statuses';
 import type { BookingRecord } from '../../../shared/store/booking-store';
 
 export const SOURCE = 'bench-pms';
