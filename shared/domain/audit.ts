@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { newId } from '../ids';
 import { text } from '../schemas/common';
+import { onFirstUse } from '../schemas/on-first-use';
 import { type AuditRecord, type AuditValue, auditEntriesAbout, auditPage, auditPageKey, putAuditEntry } from '../store/audit-store';
 import { invalid, nextCursor, readPage } from './paging';
 
@@ -22,19 +23,20 @@ export interface AuditEntry {
 }
 
 /** Names and values small enough that an entry stays far below DynamoDB's 400 KB item limit. */
-const auditValues = z
-  .record(z.string().check(z.minLength(1), z.maxLength(128)), z.union([text, z.number(), z.boolean(), z.null()]))
-  .check(z.refine((changes) => Object.keys(changes).length <= 100, 'at most 100 changes'));
-
-const auditInput = z.object({
-  operator: z.string().check(z.minLength(1), z.maxLength(254)),
-  action: z.string().check(z.minLength(1), z.maxLength(128)),
-  target: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
-  changes: auditValues,
-  previous: z.optional(auditValues),
+const auditInput = onFirstUse(() => {
+  const auditValues = z
+    .record(z.string().check(z.minLength(1), z.maxLength(128)), z.union([text, z.number(), z.boolean(), z.null()]))
+    .check(z.refine((changes) => Object.keys(changes).length <= 100, 'at most 100 changes'));
+  return z.object({
+    operator: z.string().check(z.minLength(1), z.maxLength(254)),
+    action: z.string().check(z.minLength(1), z.maxLength(128)),
+    target: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+    changes: auditValues,
+    previous: z.optional(auditValues),
+  });
 });
 
-const filterInput = z.object({ target: z.optional(z.string().check(z.minLength(1), z.maxLength(128))) });
+const filterInput = onFirstUse(() => z.object({ target: z.optional(z.string().check(z.minLength(1), z.maxLength(128))) }));
 
 function entryView(record: AuditRecord): AuditEntry {
   return {
@@ -54,7 +56,7 @@ export async function recordAudit(
   entry: { operator: string; action: string; target?: string; changes: Record<string, AuditValue>; previous?: Record<string, AuditValue> },
   now = new Date(),
 ): Promise<AuditEntry> {
-  const parsed = auditInput.safeParse(entry);
+  const parsed = auditInput().safeParse(entry);
   if (!parsed.success) invalid(parsed.error);
   const record: AuditRecord = { id: newId(), at: now.toISOString(), ...parsed.data };
   await putAuditEntry(clientId, record);
@@ -69,7 +71,7 @@ export async function listAudit(
   clientId: string,
   page: { limit?: number; cursor?: string; target?: string } = {},
 ): Promise<{ entries: AuditEntry[]; next_cursor?: string }> {
-  const filter = filterInput.safeParse({ target: page.target });
+  const filter = filterInput().safeParse({ target: page.target });
   if (!filter.success) invalid(filter.error);
   const { limit, start } = readPage({ limit: page.limit, cursor: page.cursor }, (key) => auditPageKey(clientId, key));
   const found = await auditPage(clientId, { limit, start, target: filter.data.target });

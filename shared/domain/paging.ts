@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import { errors } from '../errors';
 import { zodDetails } from '../http/error-envelope';
+import { onFirstUse } from '../schemas/on-first-use';
 import type { PageKey } from '../store/batch';
 
 /** The largest page; also the default. */
@@ -17,10 +18,12 @@ export const MAX_PAGE = 100;
 /** Longer than any start key of this table's listings; longer input is refused before decoding. */
 const MAX_CURSOR_LENGTH = 1024;
 
-const pageInput = z.object({
-  limit: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE))),
-  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CURSOR_LENGTH))),
-});
+const pageInput = onFirstUse(() =>
+  z.object({
+    limit: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE))),
+    cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CURSOR_LENGTH))),
+  }),
+);
 
 /** 400 VALIDATION_ERROR with zod's issues, the message naming each path (as list-bookings answers). */
 export function invalid(error: z.core.$ZodError): never {
@@ -61,7 +64,7 @@ const sameKey = (a: PageKey, b: PageKey) => {
  * partition) gives exactly that key back.
  */
 export function readPage(page: { limit?: number; cursor?: string }, rebuild: (key: PageKey) => PageKey | undefined): { limit: number; start?: PageKey } {
-  const checked = pageInput.safeParse(page);
+  const checked = pageInput().safeParse(page);
   if (!checked.success) invalid(checked.error);
   const { limit = MAX_PAGE, cursor } = checked.data;
   if (cursor === undefined) return { limit };

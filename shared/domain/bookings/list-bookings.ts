@@ -10,6 +10,7 @@ import { zodDetails } from '../../http/error-envelope';
 import { BOOKING_ORIGINS } from '../../schemas/bookings';
 import { calendarDate } from '../../schemas/common';
 import { BOOKING_STATUSES } from '../../schemas/booking-statuses';
+import { onFirstUse } from '../../schemas/on-first-use';
 import { type CheckInPosition, listBookingsByCheckIn } from '../../store/booking-index-store';
 import { keys } from '../../store/keys';
 import { listRooms } from '../../store/room-store';
@@ -71,27 +72,31 @@ export function bookingView(booking: BookingRecord, roomNumberOf: (roomId: strin
 }
 
 /** Filters as operators give them (CLI flags, dashboard query parameters): strings, checked here. */
-const bookingListInput = z
-  .object({
-    from: z.optional(calendarDate),
-    to: z.optional(calendarDate),
-    status: z.optional(z.enum(BOOKING_STATUSES)),
-    origin: z.optional(z.enum(BOOKING_ORIGINS)),
-  })
-  .check(
-    z.superRefine((f, ctx) => {
-      if (f.from !== undefined && f.to !== undefined && f.to < f.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
-    }),
-  );
+const bookingListInput = onFirstUse(() =>
+  z
+    .object({
+      from: z.optional(calendarDate),
+      to: z.optional(calendarDate),
+      status: z.optional(z.enum(BOOKING_STATUSES)),
+      origin: z.optional(z.enum(BOOKING_ORIGINS)),
+    })
+    .check(
+      z.superRefine((f, ctx) => {
+        if (f.from !== undefined && f.to !== undefined && f.to < f.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+      }),
+    ),
+);
 
 export type BookingListFilters = { [K in keyof BookingFilter]?: string };
 
 export const MAX_BOOKINGS_PAGE = 100;
 
-const pageInput = z.object({
-  limit: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_BOOKINGS_PAGE))),
-  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
-});
+const pageInput = onFirstUse(() =>
+  z.object({
+    limit: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_BOOKINGS_PAGE))),
+    cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+  }),
+);
 
 export interface BookingPage {
   bookings: BookingView[];
@@ -126,12 +131,12 @@ const inCheckInOrder = (a: BookingRecord, b: BookingRecord) =>
  * meanwhile never moves another to a page already seen.
  */
 export async function listClientBookings(clientId: string, filters: BookingListFilters = {}, page?: { limit?: number; cursor?: string }): Promise<BookingPage> {
-  const parsed = bookingListInput.safeParse(filters);
+  const parsed = bookingListInput().safeParse(filters);
   if (!parsed.success) invalid(parsed.error);
   const filter: BookingFilter = parsed.data;
   let paging: { limit: number; after?: CheckInPosition } | undefined;
   if (page) {
-    const checked = pageInput.safeParse(page);
+    const checked = pageInput().safeParse(page);
     if (!checked.success) invalid(checked.error);
     paging = { limit: checked.data.limit ?? MAX_BOOKINGS_PAGE, after: checked.data.cursor === undefined ? undefined : decodeCursor(checked.data.cursor) };
   }

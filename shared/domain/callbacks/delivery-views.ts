@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { DELIVERY_STATUSES, RETRYABLE_DELIVERY_STATUSES } from '../../schemas/deliveries';
+import { onFirstUse } from '../../schemas/on-first-use';
 import { batchGet } from '../../store/batch';
 import {
   bookingConfirmedDeliveryIds,
@@ -135,7 +136,7 @@ export async function describeDeliveries(clientId: string, deliveries: readonly 
   });
 }
 
-const filterInput = z.object({ status: z.optional(z.enum(DELIVERY_STATUSES)) });
+const filterInput = onFirstUse(() => z.object({ status: z.optional(z.enum(DELIVERY_STATUSES)) }));
 
 /**
  * A client's deliveries, newest first, optionally of one status: at most `limit` (default and
@@ -145,7 +146,7 @@ export async function listDeliveriesPage(
   clientId: string,
   page: { status?: string; limit?: number; cursor?: string } = {},
 ): Promise<{ deliveries: DeliveryView[]; next_cursor?: string }> {
-  const filter = filterInput.safeParse({ status: page.status });
+  const filter = filterInput().safeParse({ status: page.status });
   if (!filter.success) invalid(filter.error);
   const { limit, start } = readPage({ limit: page.limit, cursor: page.cursor }, (key) => deliveriesPageKey(clientId, key));
   const found = await deliveriesPage(clientId, { limit, start, ...(filter.data.status ? { statuses: [filter.data.status] } : {}) });
