@@ -20,6 +20,8 @@ import type { BenchConfig, Row, Section } from './lib/types';
 const MAX_BUNDLE_BYTES = 300_000;
 /** The largest bundle's import against the floor's, measured in the same run (CONTRACT.md "Room to grow"). */
 const MAX_IMPORT_RATIO = 1.05;
+/** Pairs (largest bundle, floor) imported back to back for that ratio, beside the rounds of every bundle. */
+const PAIRED_RUNS = 40;
 const BASELINE = 'baseline (DynamoDB document client only)';
 /** The floor as CONTRACT.md "Room to grow" defines it (test/bench/fixtures/floor-handler.ts): the X-Ray SDK loaded at init. */
 const FLOOR = 'floor (document client + Powertools Logger, Metrics, Tracer with X-Ray at init + middy)';
@@ -186,6 +188,25 @@ export async function coldStart(config: BenchConfig): Promise<Section> {
     if (round === 0 || round === runs || round % 5 === 0) log(`import round ${round}/${runs}`);
   }
 
+  // The target's two imports again, back to back: the largest bundle and the floor, a pair at a
+  // time in alternating order (ABBA), so that load coming and going on the machine (other work,
+  // other engineers) hits both of a pair alike. The target's ratio is the median of the pairs'
+  // ratios; the rounds above, seconds apart within a round, give the rest of the table.
+  const largestEntry = bundles.filter((b) => !FIXTURES.has(b.name)).reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const floorEntry = bundles.find((b) => b.name === FLOOR)!;
+  const pairs = config.quick ? 3 : PAIRED_RUNS;
+  const pairRatios: number[] = [];
+  const pairCpuRatios: number[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    const bundleFirst = pair % 4 === 1 || pair % 4 === 2;
+    const first = await importOnce((bundleFirst ? largestEntry : floorEntry).outfile, bundleFirst ? largestEntry.name : FLOOR, timer);
+    const second = await importOnce((bundleFirst ? floorEntry : largestEntry).outfile, bundleFirst ? FLOOR : largestEntry.name, timer);
+    const [b, f] = bundleFirst ? [first, second] : [second, first];
+    pairRatios.push(b.ms / f.ms);
+    pairCpuRatios.push(b.cpu_ms / f.cpu_ms);
+  }
+  log(`paired imports of ${largestEntry.name} and the floor: ${pairs}`);
+
   const baselineMedian = median(times.get(BASELINE)!);
   const floorMedian = median(times.get(FLOOR)!);
   const baselineCpu = median(cpuTimes.get(BASELINE)!);
@@ -226,13 +247,22 @@ export async function coldStart(config: BenchConfig): Promise<Section> {
   const lazyFloor = variants[0]!;
   const largestBundle = functions.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const slowest = functions.reduce((a, b) => (b.import_ratio > a.import_ratio ? b : a));
+  if (largestBundle.name !== largestEntry.name) throw new Error(`largest bundle: ${largestBundle.name} or ${largestEntry.name}?`);
+  const pairedRatio = round(median(pairRatios), 3);
+  const pairedCpuRatio = round(median(pairCpuRatios), 3);
   rows.push({
-    figure: `Largest bundle (${largestBundle.name}, ${bytes(largestBundle.bytes)}): import (median of ${runs}) against the floor's`,
+    figure: `Largest bundle (${largestBundle.name}, ${bytes(largestBundle.bytes)}): import against the floor's, median of ${pairs} pairs imported back to back (p10 to p90 of the pairs)`,
+    value: `${x(pairedRatio)} (${x(round(percentile(pairRatios, 10), 3))} to ${x(round(percentile(pairRatios, 90), 3))}); CPU time ${x(pairedCpuRatio)} (${x(round(percentile(pairCpuRatios, 10), 3))} to ${x(round(percentile(pairCpuRatios, 90), 3))})`,
+    baseline: 'the floor',
+    ratio: x(pairedRatio),
+    target: `<= ${MAX_IMPORT_RATIO}x the floor`,
+    met: pairedRatio <= MAX_IMPORT_RATIO,
+  });
+  rows.push({
+    figure: `Largest bundle (${largestBundle.name}): import (median of ${runs} rounds) against the floor's (median of ${runs} rounds)`,
     value: `${ms(largestBundle.import_ms.median)} (p90 ${ms(largestBundle.import_ms.p90)}); ${x(largestBundle.import_ratio)} the baseline`,
     baseline: ms(floorMedian),
     ratio: x(largestBundle.import_ratio_to_floor),
-    target: `<= ${MAX_IMPORT_RATIO}x the floor`,
-    met: largestBundle.import_ratio_to_floor <= MAX_IMPORT_RATIO,
   });
   rows.push({
     figure: `Largest bundle (${largestBundle.name}): import against the floor as the functions carry it now (${lazyFloor.name})`,
@@ -315,7 +345,8 @@ export async function coldStart(config: BenchConfig): Promise<Section> {
       "(Node's startup excluded), in the environment the stack gives the functions (no NODE_OPTIONS: source maps ship beside the bundle but are not loaded at start). " +
       'Baseline: a bundle that only creates a DynamoDB document client, bundled the same way; floor: the baseline with Powertools Logger, Metrics, Tracer (X-Ray SDK at init) and middy, and three ways to lower it beside it. ' +
       'Targets: every bundle at most 300 KB; the largest bundle\'s import at most 1.05x the floor\'s. ' +
-      'Runs are interleaved (every bundle once per round, in a shuffled order; a first round is discarded).',
+      'Runs are interleaved (every bundle once per round, in a shuffled order; a first round is discarded); ' +
+      `then the largest bundle and the floor are imported ${pairs} times more, a pair back to back (alternating which goes first), and the target's ratio is the median of the pairs' ratios.`,
     rows,
     notes: [
       `Load average when the section started: ${loadAtStart.join(', ')} (1, 5, 15 min) on ${cpus().length} CPUs; wall times are only comparable on an otherwise idle machine.`,
@@ -327,6 +358,7 @@ export async function coldStart(config: BenchConfig): Promise<Section> {
     data: {
       externals_only: [...stubs.values()].map((s) => ({ name: s.name, import_ms: round(median(times.get(s.name)!)) })),
       runs,
+      largest_against_floor_pairs: { pairs, median_ratio: pairedRatio, median_cpu_ratio: pairedCpuRatio, ratios: pairRatios.map((r) => round(r, 3)), cpu_ratios: pairCpuRatios.map((r) => round(r, 3)) },
       baseline_import_ms: round(baselineMedian),
       baseline_import_cpu_ms: round(baselineCpu),
       load_average_at_start: loadAtStart,
