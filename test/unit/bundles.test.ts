@@ -71,6 +71,12 @@ describe('function bundles', () => {
     expect([...new Set(loadedAtInit)].sort()).toEqual(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb']);
   });
 
+  it('carry the sync request schemas only in the functions that take sync requests or the room form (each schema is built at load)', () => {
+    // dashboard-rooms checks its room form with the sync API's room schema (shared/schemas/rooms.ts).
+    const carrying = bundles.filter((b) => inputsOf(b.metafile).includes('shared/schemas/property-sync.ts')).map((b) => b.name);
+    expect(carrying.sort()).toEqual(['dashboard-rooms', 'get-availability', 'put-bookings', 'put-checkins', 'put-room-categories', 'put-rooms']);
+  });
+
   it('carry zod/mini, never classic zod', () => {
     const leaks = bundles.flatMap((b) => inputsOf(b.metafile).filter((i) => i.includes('node_modules/zod/v4/classic/')).map((i) => `${b.name}: ${i}`));
     expect(leaks).toEqual([]);
