@@ -3,7 +3,8 @@
  * daylight saving time) use the dashboard in headless Chromium at 1280 px: no staff page says
  * "UTC" (times in the hotel's zone, "28 Nov 2026, 14:05"; dates "Fri 4 Dec 2026"); the money of
  * a booking in words with its balance due, paid, then partly refunded, then refunded; and a
- * refund that opens a page of its own and refunds nothing before "Confirm refund".
+ * refund that opens a page of its own and refunds nothing before "Confirm refund"; a declined
+ * first checkout (an order of its own) in the story of the booking a later order paid for.
  * Screenshots go to test-results/screenshots.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -52,6 +53,33 @@ afterAll(async () => {
 });
 
 const signedInPage = (): Promise<Page> => signedInDashboard(browser!, stack.url, email, OPERATOR_PASSWORD);
+
+/** A room-booking order for the stay whose checkout the guest's card is declined on. */
+async function declinedOrder(stay: { check_in_date: string; check_out_date: string }): Promise<string> {
+  const created = await stack.request('POST', '/api/v1/payments/payment-orders', {
+    key: tenant.paymentKey,
+    body: {
+      reference: `INV-${Math.random().toString(36).slice(2, 10)}`,
+      amount_minor: 24000,
+      currency: 'USD',
+      customer: { name: 'Ada Lovelace', email: 'Ada@example.com' },
+      success_url: 'https://partner.example/return',
+      cancel_url: 'https://partner.example/cancel',
+      context: { type: 'room_booking', ...stay, guests: 1 },
+    },
+  });
+  expect(created.status).toBe(201);
+  const declined = await fetch(created.body.checkout_url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ outcome: 'failed' }).toString(),
+    redirect: 'manual',
+  });
+  expect(declined.status).toBe(303);
+  await stack.request('GET', `/api/v1/payments/payment-orders/verify?reference=${encodeURIComponent(created.body.order_reference)}`);
+  expect((await orderStatus(stack, tenant, created.body.order_reference)).body.status).toBe('failed');
+  return created.body.order_reference;
+}
 
 const fact = (page: Page, term: string) => page.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]').textContent();
 
@@ -133,6 +161,32 @@ describe(`the front desk of a hotel in ${ZONE} (skipped without Chromium)`, () =
     const audit = await page.locator('main').innerText();
     expect(audit).toContain('Refunded 90.00 USD ("Room not ready at check-in")');
     expect(audit).not.toMatch(/amount minor|refund_|repeated:/);
+    await page.context().close();
+  });
+
+  needsChromium("the story's declined attempt: a first checkout declined, then paid on a new order; both in the story in words, in hotel time", async () => {
+    const stay = { check_in_date: hotelDay(8), check_out_date: hotelDay(10) };
+    const declined = await declinedOrder(stay);
+    const later = await paidRoomBooking(stack, tenant, stay);
+    const page = await signedInPage();
+    await page.goto(`${stack.url}/dashboard/bookings/${later.sync.booking_id}`);
+    const story = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+    expect(story).toContain(`Payment order ${declined} opened for 240.00 USD`);
+    expect(story).toContain(`Payment attempt 1 on order ${declined} declined (Sandbox (test payments))`);
+    expect(story).toContain(`Payment order ${later.orderReference} opened for 240.00 USD`);
+    expect(story).toContain('Payment attempt 1 paid (Sandbox (test payments))');
+    // Newest first: the paid attempt above the declined one, each at a time in the hotel's zone.
+    expect(story.indexOf('Payment attempt 1 paid')).toBeLessThan(story.indexOf(`Payment attempt 1 on order ${declined} declined`));
+    const declinedRow = page.locator('li').filter({ hasText: `on order ${declined} declined` }).last();
+    await expect(declinedRow.innerText()).resolves.toMatch(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d/);
+    expect(story).not.toContain('UTC');
+    await shoot(page, 'front-desk-story-declined', NO_SHOTS);
+
+    // The declined order's page names the booking its stay has now.
+    await page.goto(`${stack.url}/dashboard/payments/${declined}`);
+    await expect(fact(page, 'Status')).resolves.toBe('Failed');
+    const link = page.locator('dd a', { hasText: 'Open the booking' });
+    await expect(link.getAttribute('href')).resolves.toBe(`/dashboard/bookings/${later.sync.booking_id}`);
     await page.context().close();
   });
 });
