@@ -329,6 +329,8 @@ export const keys = {
    * the random token in that browser's re-auth cookie: the table never holds the token itself.
    */
   operatorReauth: (clientId: string, tokenHash: string) => ({ pk: `CLIENTCONFIG#${clientId}`, sk: `REAUTH#${tokenHash}` }),
+  /** The authenticator key shown to an operator whose set-up is under way at sign-in, by the SHA-256 of the Cognito username. */
+  pendingTotpSetup: (usernameHash: string) => ({ pk: `OPERATORSETUP#${usernameHash}`, sk: 'TOTP' }),
   /** The sandbox provider's own checkout sessions. */
   sandboxSession: (providerReference: string) => ({ pk: `SANDBOX#${providerReference}`, sk: 'SANDBOX' }),
   /** A refund the sandbox provider made of a session's payment, in the session's partition. */
