@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, shoot, signedInDashboard } from '../support/browser';
 import { hotelWithRooms } from '../support/hotel-rooms';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
-import { orderStatus, paidRoomBooking } from '../support/paid-orders';
+import { declinedRoomOrder, orderStatus, paidRoomBooking } from '../support/paid-orders';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const ZONE = 'Pacific/Honolulu';
@@ -53,33 +53,6 @@ afterAll(async () => {
 });
 
 const signedInPage = (): Promise<Page> => signedInDashboard(browser!, stack.url, email, OPERATOR_PASSWORD);
-
-/** A room-booking order for the stay whose checkout the guest's card is declined on. */
-async function declinedOrder(stay: { check_in_date: string; check_out_date: string }): Promise<string> {
-  const created = await stack.request('POST', '/api/v1/payments/payment-orders', {
-    key: tenant.paymentKey,
-    body: {
-      reference: `INV-${Math.random().toString(36).slice(2, 10)}`,
-      amount_minor: 24000,
-      currency: 'USD',
-      customer: { name: 'Ada Lovelace', email: 'Ada@example.com' },
-      success_url: 'https://partner.example/return',
-      cancel_url: 'https://partner.example/cancel',
-      context: { type: 'room_booking', ...stay, guests: 1 },
-    },
-  });
-  expect(created.status).toBe(201);
-  const declined = await fetch(created.body.checkout_url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ outcome: 'failed' }).toString(),
-    redirect: 'manual',
-  });
-  expect(declined.status).toBe(303);
-  await stack.request('GET', `/api/v1/payments/payment-orders/verify?reference=${encodeURIComponent(created.body.order_reference)}`);
-  expect((await orderStatus(stack, tenant, created.body.order_reference)).body.status).toBe('failed');
-  return created.body.order_reference;
-}
 
 const fact = (page: Page, term: string) => page.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]').textContent();
 
@@ -166,7 +139,7 @@ describe(`the front desk of a hotel in ${ZONE} (skipped without Chromium)`, () =
 
   needsChromium("the story's declined attempt: a first checkout declined, then paid on a new order; both in the story in words, in hotel time", async () => {
     const stay = { check_in_date: hotelDay(8), check_out_date: hotelDay(10) };
-    const declined = await declinedOrder(stay);
+    const declined = await declinedRoomOrder(stack, tenant, stay, { name: 'Ada Lovelace', email: 'Ada@example.com' });
     const later = await paidRoomBooking(stack, tenant, stay);
     const page = await signedInPage();
     await page.goto(`${stack.url}/dashboard/bookings/${later.sync.booking_id}`);
