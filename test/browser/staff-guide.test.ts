@@ -195,6 +195,7 @@ describe(`the staff guide's pictures, from ${HOTEL} in ${ZONE} (skipped without 
     await expect(page.locator('main').innerText()).resolves.toContain('Makoa Kealoha');
 
     await page.goto(`${stack.url}/dashboard/bookings/${awaiting}/assign`);
+    await page.getByLabel('Room').selectOption({ index: 1 });
     await shot(page, 'dashboard-assign-room');
     await page.context().close();
   });
