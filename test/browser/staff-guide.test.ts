@@ -76,10 +76,10 @@ beforeAll(async () => {
   const stay = { check_in_date: addDays(today, 5), check_out_date: addDays(today, 8), guests: 2 };
   const guest = { name: 'Leilani Kahale', email: 'leilani@guest.example' };
   const declined = await declinedRoomOrder(stack, hotel, stay, guest, 75000);
-  const paid = await paidRoomBooking(stack, hotel, { ...stay, serviceRoomId: await roomId('303') }, { amountMinor: 75000, customer: guest });
+  const paid = await paidRoomBooking(stack, hotel, { ...stay, serviceRoomId: await roomId('303') }, { amountMinor: 75000, customer: guest, reference: 'WEB-20417' });
   story = { declined, paid: paid.orderReference, bookingId: paid.sync.booking_id };
   // A partner sold a stay without a room: it waits for one.
-  awaiting = (await paidRoomBooking(stack, hotel, { check_in_date: addDays(today, 2), check_out_date: addDays(today, 4), guests: 2 }, { amountMinor: 25000, customer: { name: 'Keanu Palakiko', email: 'keanu@guest.example' } })).sync.booking_id;
+  awaiting = (await paidRoomBooking(stack, hotel, { check_in_date: addDays(today, 2), check_out_date: addDays(today, 4), guests: 2 }, { amountMinor: 25000, customer: { name: 'Keanu Palakiko', email: 'keanu@guest.example' }, reference: 'WEB-20418' })).sync.booking_id;
 
   const { createOperator } = await import('../../shared/domain/operators');
   admin = 'kalani@halekai.example';

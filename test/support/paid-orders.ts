@@ -31,12 +31,12 @@ export async function paidRoomBooking(
   stack: TestStack,
   tenant: Tenant,
   stay: { check_in_date: string; check_out_date: string; guests?: number; serviceRoomId?: string; externalRatePlanId?: string },
-  payment: { amountMinor?: number; currency?: string; pay?: (checkoutUrl: string) => Promise<void>; customer?: { name: string; email: string } } = {},
+  payment: { amountMinor?: number; currency?: string; pay?: (checkoutUrl: string) => Promise<void>; customer?: { name: string; email: string }; reference?: string } = {},
 ): Promise<{ orderReference: string; sync: BookingSync }> {
   const created = await stack.request('POST', ORDERS, {
     key: tenant.paymentKey,
     body: {
-      reference: `INV-${randomUUID().slice(0, 8).toUpperCase()}`,
+      reference: payment.reference ?? `INV-${randomUUID()}`,
       amount_minor: payment.amountMinor ?? 24000,
       currency: payment.currency ?? 'USD',
       customer: payment.customer ?? { name: 'Ada Lovelace', email: 'ada@example.com' },
@@ -91,7 +91,7 @@ export async function declinedRoomOrder(
   const created = await stack.request('POST', ORDERS, {
     key: tenant.paymentKey,
     body: {
-      reference: `INV-${randomUUID().slice(0, 8).toUpperCase()}`,
+      reference: `INV-${randomUUID()}`,
       amount_minor: amountMinor,
       currency: 'USD',
       customer,
