@@ -50,9 +50,10 @@ export const dashboardSessionPages: readonly Route[] = /* @__PURE__ */ pageRoute
   function: 'DashboardSession',
   handler: 'dashboard-session',
   auth: { kind: 'public' },
-  // Only the user pool: e-mail and password to tokens, the first new password, the code of the
-  // operator's authenticator app and setting one up, sign-out.
-  access: { dynamodb: { actions: [] }, operatorSessions: true },
+  // The user pool: e-mail and password to tokens, the first new password, the code of the
+  // operator's authenticator app and setting one up, sign-out. The table only for the key of a
+  // set-up under way at sign-in (OPERATORSETUP#: GetItem, PutItem), shown again at the next sign-in.
+  access: { dynamodb: { actions: ['GetItem', 'PutItem'], writes: ['OPERATORSETUP#'] }, operatorSessions: true },
   description: 'Dashboard sign-in (password, then a new password, a TOTP code or TOTP set-up) and sign-out (Cognito)',
   routes: [
     ['DashboardSignInPage', 'GET', '/dashboard/sign-in'],

@@ -35,6 +35,11 @@ export const PARTITION_PREFIXES = [
   'SEARCH#',
   /** E-mails to guests (shared/store/email-store.ts). */
   'EMAIL#',
+  /**
+   * An operator's authenticator set-up under way at sign-in, by the SHA-256 of the Cognito
+   * username (shared/store/totp-setup-store.ts): written only by the sign-in function.
+   */
+  'OPERATORSETUP#',
   /** Powertools idempotency records. */
   'IDEMPOTENCY#',
 ] as const;

@@ -24,7 +24,9 @@ import {
   softwareTokenEnabled,
   type TotpCredential,
   registerTotpDevice,
+  usernameOfIssuedToken,
 } from '../store/operator-sign-in';
+import { clearPendingTotpSecret, getPendingTotpSecret, putPendingTotpSecret } from '../store/totp-setup-store';
 import { requireClient } from './clients';
 
 export { IncorrectCodeError, SignInRefusedError } from '../store/operator-sign-in';
@@ -193,6 +195,29 @@ export async function submitSignInCode(username: string, session: string, code: 
 export async function startTotpSetup(credential: TotpCredential, email: string): Promise<TotpSetup> {
   const { secret, session } = await associateSoftwareToken(credential);
   return { secret, session, otpauthUri: totpUri(secret, email) };
+}
+
+/** How long the key of a set-up under way at sign-in is shown again when the operator signs in again. */
+export const PENDING_SETUP_HOURS = 24;
+
+/**
+ * The key for an operator who must set an authenticator app up at sign-in (with the sign-in's
+ * access token): while a set-up is under way, the key already shown (signing in again keeps it, so
+ * an app already scanned works); else a new one from Cognito, kept for PENDING_SETUP_HOURS.
+ */
+export async function startRequiredTotpSetup(accessToken: string, email: string, now = new Date()): Promise<TotpSetup> {
+  const username = usernameOfIssuedToken(accessToken);
+  const kept = await getPendingTotpSecret(username, now);
+  if (kept) return { secret: kept, otpauthUri: totpUri(kept, email) };
+  const setup = await startTotpSetup({ accessToken }, email);
+  await putPendingTotpSecret(username, setup.secret, new Date(now.getTime() + PENDING_SETUP_HOURS * 3_600_000));
+  return setup;
+}
+
+/** The first code of a set-up at sign-in (startRequiredTotpSetup): TOTP on (enableTotp), the kept key let go. */
+export async function completeRequiredTotpSetup(accessToken: string, code: string, now = new Date()): Promise<void> {
+  await enableTotp(accessToken, code);
+  await clearPendingTotpSecret(usernameOfIssuedToken(accessToken), now);
 }
 
 /**

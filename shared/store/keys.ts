@@ -303,6 +303,16 @@ export const keys = {
   paidOrdersOfClient: (clientId: string) => `CLIENT#${clientId}#PAID`,
   /** The gsi1 sort-key range of the orders paid on a UTC calendar day (`paid_at` is an ISO timestamp in UTC). */
   paidOnDay: (date: string) => ({ from: `${date}T`, to: `${date}T~` }),
+  /**
+   * A payment order opened for a guest's stay (its dates and the guest's e-mail, hashed), beside the
+   * client's other items: a booking's story and the Payments page find every order of one stay,
+   * declined and expired ones too, with one bounded Query (docs/data-model.md, access pattern 60).
+   */
+  stayOrder: (clientId: string, stayKey: string, createdAt: string, orderReference: string) => ({
+    pk: `CLIENT#${clientId}`,
+    sk: `STAYORDER#${stayKey}#${createdAt}#${orderReference}`,
+  }),
+  stayOrdersPrefix: (stayKey: string) => `STAYORDER#${stayKey}#`,
   /** Guard: a partner's `reference` is unique per client. */
   orderByExternalReference: (clientId: string, reference: string) => ({ pk: `CLIENT#${clientId}`, sk: `ORDEREXT#${reference}` }),
   /** A client's payment provider settings. */
@@ -319,6 +329,8 @@ export const keys = {
    * the random token in that browser's re-auth cookie: the table never holds the token itself.
    */
   operatorReauth: (clientId: string, tokenHash: string) => ({ pk: `CLIENTCONFIG#${clientId}`, sk: `REAUTH#${tokenHash}` }),
+  /** The authenticator key shown to an operator whose set-up is under way at sign-in, by the SHA-256 of the Cognito username. */
+  pendingTotpSetup: (usernameHash: string) => ({ pk: `OPERATORSETUP#${usernameHash}`, sk: 'TOTP' }),
   /** The sandbox provider's own checkout sessions. */
   sandboxSession: (providerReference: string) => ({ pk: `SANDBOX#${providerReference}`, sk: 'SANDBOX' }),
   /** A refund the sandbox provider made of a session's payment, in the session's partition. */

@@ -59,6 +59,14 @@ export function groupsOfIssuedToken(token: string): string[] {
   return Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [];
 }
 
+/** The Cognito username an access token was issued to (unverified: the token came from Cognito itself). */
+export function usernameOfIssuedToken(token: string): string {
+  const { payload } = decomposeUnverifiedJwt(token);
+  const username = payload.username ?? payload['cognito:username'] ?? payload.sub;
+  if (typeof username !== 'string' || !username) throw new Error('the access token names no user');
+  return username;
+}
+
 /** InitiateAuth USER_PASSWORD_AUTH, with the SECRET_HASH and the operator's context; a refusal: SignInRefusedError. */
 function passwordAuth(email: string, password: string, context: SignInContext): Promise<InitiateAuthCommandOutput> {
   return refusingSignIn(async () => {

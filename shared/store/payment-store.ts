@@ -3,7 +3,8 @@
  * attempts, provider events and transactions in the same partition (one Query reads them all);
  * a guard item keeps the partner's reference unique per client.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type PageKey, queryAll, queryPage, tableItemsOf } from './batch';
 import { db, TABLE } from './dynamo';
 import { keys } from './keys';
@@ -138,7 +139,49 @@ export function newOrderItems(order: PaymentOrderRecord, attempt: AttemptRecord)
     },
     { Put: { TableName: TABLE, Item: orderItem(order), ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { TableName: TABLE, Item: attemptItem(order.order_reference, attempt), ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...stayOrderItems(order),
   ];
+}
+
+// ---- the orders of one stay
+
+/** Orders of one stay read at most (a guest's declined, expired and cancelled checkouts before the paid one). */
+export const STAY_ORDERS = 10;
+
+/**
+ * A stay as a key: its dates and the guest's e-mail (SHA-256, never the address itself);
+ * undefined without dates or e-mail.
+ */
+export function stayKeyOf(stay: { check_in_date?: string | null; check_out_date?: string | null; email?: string | null }): string | undefined {
+  const email = stay.email?.trim().toLowerCase();
+  if (!stay.check_in_date || !stay.check_out_date || !email) return undefined;
+  return `${stay.check_in_date}#${stay.check_out_date}#${createHash('sha256').update(email).digest('hex').slice(0, 32)}`;
+}
+
+/** The stay key of an order (its context's dates and its customer's e-mail). */
+export const orderStayKey = (order: Pick<PaymentOrderRecord, 'context' | 'customer'>) =>
+  stayKeyOf({ check_in_date: order.context?.check_in_date, check_out_date: order.context?.check_out_date, email: order.customer?.email });
+
+/** The link from the order's stay to the order, put with the order. */
+function stayOrderItems(order: PaymentOrderRecord): TransactItem[] {
+  const stayKey = orderStayKey(order);
+  if (!stayKey) return [];
+  const item = { ...keys.stayOrder(order.client_id, stayKey, order.created_at, order.order_reference), entity: 'stay_order', order_reference: order.order_reference };
+  return [{ Put: { TableName: TABLE, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }];
+}
+
+/** The references of the client's orders opened for one stay (`orderStayKey`), oldest first, at most STAY_ORDERS. */
+export async function stayOrderReferences(clientId: string, stayKey: string): Promise<string[]> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: TABLE,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': `CLIENT#${clientId}`, ':prefix': keys.stayOrdersPrefix(stayKey) },
+      ProjectionExpression: 'order_reference',
+      Limit: STAY_ORDERS,
+    }),
+  );
+  return Items.map((item) => String(item.order_reference));
 }
 
 /** Replaces the order if it is still in the state it was read in (status and attempt). */

@@ -118,6 +118,34 @@ describe('the second factor in headless Chromium (skipped without Chromium)', ()
     await context.close();
   });
 
+  needsChromium('signing in again while set-up is pending keeps the same key; a code from that key completes the set-up', async () => {
+    const email = await operator('required');
+    const first = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page: firstPage } = await watchedPage(first);
+    await signInWithPassword(firstPage, email);
+    await expect(firstPage.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Set up two-step verification');
+    const scanned = await keyOnPage(firstPage);
+    expect(scanned).toMatch(/^[A-Z2-7]{16,}$/);
+    await first.close();
+
+    // Another browser (nothing of the first one's cookies): the same key, so the app already scanned works.
+    const again = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page } = await watchedPage(again);
+    await signInWithPassword(page, email);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Set up two-step verification');
+    await expect(keyOnPage(page)).resolves.toBe(scanned);
+    await page.getByLabel('Code').fill(totpCode(scanned));
+    await page.getByRole('button', { name: 'Turn on and continue' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Two-step verification is on.');
+    // Set up: the next sign-in asks for a code from that key, no set-up again.
+    await signInWithPassword(page, email);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Code');
+    await page.getByLabel('Code').fill(totpCode(scanned));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
+    await again.close();
+  });
+
   needsChromium('the Security page turns TOTP on for a signed-in operator', async () => {
     const email = await operator();
     const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });

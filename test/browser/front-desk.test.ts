@@ -3,7 +3,8 @@
  * daylight saving time) use the dashboard in headless Chromium at 1280 px: no staff page says
  * "UTC" (times in the hotel's zone, "28 Nov 2026, 14:05"; dates "Fri 4 Dec 2026"); the money of
  * a booking in words with its balance due, paid, then partly refunded, then refunded; and a
- * refund that opens a page of its own and refunds nothing before "Confirm refund".
+ * refund that opens a page of its own and refunds nothing before "Confirm refund"; a declined
+ * first checkout (an order of its own) in the story of the booking a later order paid for.
  * Screenshots go to test-results/screenshots.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, shoot, signedInDashboard } from '../support/browser';
 import { hotelWithRooms } from '../support/hotel-rooms';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
-import { orderStatus, paidRoomBooking } from '../support/paid-orders';
+import { declinedRoomOrder, orderStatus, paidRoomBooking } from '../support/paid-orders';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const ZONE = 'Pacific/Honolulu';
@@ -133,6 +134,32 @@ describe(`the front desk of a hotel in ${ZONE} (skipped without Chromium)`, () =
     const audit = await page.locator('main').innerText();
     expect(audit).toContain('Refunded 90.00 USD ("Room not ready at check-in")');
     expect(audit).not.toMatch(/amount minor|refund_|repeated:/);
+    await page.context().close();
+  });
+
+  needsChromium("the story's declined attempt: a first checkout declined, then paid on a new order; both in the story in words, in hotel time", async () => {
+    const stay = { check_in_date: hotelDay(8), check_out_date: hotelDay(10) };
+    const declined = await declinedRoomOrder(stack, tenant, stay, { name: 'Ada Lovelace', email: 'Ada@example.com' });
+    const later = await paidRoomBooking(stack, tenant, stay);
+    const page = await signedInPage();
+    await page.goto(`${stack.url}/dashboard/bookings/${later.sync.booking_id}`);
+    const story = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+    expect(story).toContain(`Payment order ${declined} opened for 240.00 USD`);
+    expect(story).toContain(`Payment attempt 1 on order ${declined} declined (Sandbox (test payments))`);
+    expect(story).toContain(`Payment order ${later.orderReference} opened for 240.00 USD`);
+    expect(story).toContain('Payment attempt 1 paid (Sandbox (test payments))');
+    // Newest first: the paid attempt above the declined one, each at a time in the hotel's zone.
+    expect(story.indexOf('Payment attempt 1 paid')).toBeLessThan(story.indexOf(`Payment attempt 1 on order ${declined} declined`));
+    const declinedRow = page.locator('li').filter({ hasText: `on order ${declined} declined` }).last();
+    await expect(declinedRow.innerText()).resolves.toMatch(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d/);
+    expect(story).not.toContain('UTC');
+    await shoot(page, 'front-desk-story-declined', NO_SHOTS);
+
+    // The declined order's page names the booking its stay has now.
+    await page.goto(`${stack.url}/dashboard/payments/${declined}`);
+    await expect(fact(page, 'Status')).resolves.toBe('Failed');
+    const link = page.locator('dd a', { hasText: 'Open the booking' });
+    await expect(link.getAttribute('href')).resolves.toBe(`/dashboard/bookings/${later.sync.booking_id}`);
     await page.context().close();
   });
 });

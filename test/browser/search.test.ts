@@ -13,7 +13,7 @@ import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { paidRoomBooking } from '../support/paid-orders';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
-const SHOTS = new Set(['dashboard-search', 'dashboard-search-phone']);
+const SHOTS = new Set<string>(['dashboard-search-phone']);
 const HOTEL = 'Harbour View Hotel';
 
 let stack: TestStack;

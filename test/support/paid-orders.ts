@@ -31,15 +31,15 @@ export async function paidRoomBooking(
   stack: TestStack,
   tenant: Tenant,
   stay: { check_in_date: string; check_out_date: string; guests?: number; serviceRoomId?: string; externalRatePlanId?: string },
-  payment: { amountMinor?: number; currency?: string; pay?: (checkoutUrl: string) => Promise<void> } = {},
+  payment: { amountMinor?: number; currency?: string; pay?: (checkoutUrl: string) => Promise<void>; customer?: { name: string; email: string }; reference?: string } = {},
 ): Promise<{ orderReference: string; sync: BookingSync }> {
   const created = await stack.request('POST', ORDERS, {
     key: tenant.paymentKey,
     body: {
-      reference: `INV-${randomUUID()}`,
+      reference: payment.reference ?? `INV-${randomUUID()}`,
       amount_minor: payment.amountMinor ?? 24000,
       currency: payment.currency ?? 'USD',
-      customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      customer: payment.customer ?? { name: 'Ada Lovelace', email: 'ada@example.com' },
       success_url: 'https://partner.example/return',
       cancel_url: 'https://partner.example/cancel',
       context: {
@@ -75,4 +75,41 @@ export async function paidRoomBooking(
   const status = await orderStatus(stack, tenant, created.body.order_reference);
   if (status.body.status !== 'paid') throw new Error(`order not paid: ${status.text}`);
   return { orderReference: created.body.order_reference, sync: status.body.service_booking_sync };
+}
+
+/**
+ * A `room_booking` order for the stay (as Ada Lovelace, ada@example.com, unless `customer`) whose
+ * checkout the guest's card is declined on, verified: the order is `failed` and made no booking.
+ */
+export async function declinedRoomOrder(
+  stack: TestStack,
+  tenant: Tenant,
+  stay: { check_in_date: string; check_out_date: string; guests?: number },
+  customer: { name: string; email: string } = { name: 'Ada Lovelace', email: 'ada@example.com' },
+  amountMinor = 24000,
+): Promise<string> {
+  const created = await stack.request('POST', ORDERS, {
+    key: tenant.paymentKey,
+    body: {
+      reference: `INV-${randomUUID()}`,
+      amount_minor: amountMinor,
+      currency: 'USD',
+      customer,
+      success_url: 'https://partner.example/return',
+      cancel_url: 'https://partner.example/cancel',
+      context: { type: 'room_booking', check_in_date: stay.check_in_date, check_out_date: stay.check_out_date, guests: stay.guests ?? 1 },
+    },
+  });
+  if (created.status !== 201) throw new Error(`order not created: ${created.status} ${created.text}`);
+  const declined = await fetch(created.body.checkout_url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ outcome: 'failed' }).toString(),
+    redirect: 'manual',
+  });
+  if (declined.status !== 303) throw new Error(`sandbox checkout answered ${declined.status}`);
+  await stack.request('GET', `${ORDERS}/verify?reference=${encodeURIComponent(created.body.order_reference)}`);
+  const status = await orderStatus(stack, tenant, created.body.order_reference);
+  if (status.body.status !== 'failed') throw new Error(`order not declined: ${status.text}`);
+  return created.body.order_reference;
 }

@@ -60,6 +60,14 @@ vi.mock('@aws-sdk/client-cognito-identity-provider', async (importOriginal) => {
   return { ...sdk, CognitoIdentityProviderClient: StubClient };
 });
 
+/** The key of a set-up under way, kept as the table would keep it (shared/store/totp-setup-store.ts). */
+const pendingKeys = vi.hoisted(() => new Map<string, string>());
+vi.mock('../../shared/store/totp-setup-store', () => ({
+  getPendingTotpSecret: async (username: string) => pendingKeys.get(username) || undefined,
+  putPendingTotpSecret: async (username: string, secret: string) => void pendingKeys.set(username, secret),
+  clearPendingTotpSecret: async (username: string) => void pendingKeys.delete(username),
+}));
+
 const cognitoError = (name: string) => Object.assign(new Error(name), { name });
 const calls = (name: string) => cognito.state.calls.filter((c) => c.name === name).map((c) => c.input);
 const secretHash = (username: string) => createHmac('sha256', CLIENT_SECRET).update(`${username}${CLIENT_ID}`).digest('base64');
@@ -107,6 +115,7 @@ function followed(response: APIGatewayProxyResult, resource: string): APIGateway
 }
 
 const setCookies = (response: APIGatewayProxyResult) => (response.multiValueHeaders?.['Set-Cookie'] ?? []) as string[];
+const hiddenFieldHtml = (name: string, value: string) => `name="${name}" value="${value}"`;
 const hiddenField = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
 
 // Each test gets instances of its own, as a cold Lambda instance would: what one test's sign-in
@@ -255,6 +264,10 @@ describe('an operator of the mfa-required group whom Cognito signs in with a pas
     expect(calls('GetUser')).toEqual([{ AccessToken: issued.AccessToken }]);
     // Shown again (a reload): the same key, Cognito not asked for another.
     expect(calls('AssociateSoftwareToken')).toEqual([{ AccessToken: issued.AccessToken }]);
+    // Signed in again while the set-up is under way: the key already shown, Cognito not asked for another.
+    const again = await handler(post('/dashboard/sign-in', { email: 'ops@hotel.example', password: 'Correct-horse-42' }), context);
+    expect((await handler(followed(again, '/dashboard/sign-in/mfa-setup'), context)).body).toContain(hiddenFieldHtml('secret', SECRET));
+    expect(calls('AssociateSoftwareToken')).toHaveLength(1);
 
     cognito.answer('VerifySoftwareToken', { Status: 'SUCCESS' });
     cognito.answer('SetUserMFAPreference', {});
@@ -267,6 +280,8 @@ describe('an operator of the mfa-required group whom Cognito signs in with a pas
     expect(calls('VerifySoftwareToken')).toEqual([{ UserCode: '123456', FriendlyDeviceName: 'Authenticator app', AccessToken: issued.AccessToken }]);
     expect(setCookies(done)[0]).toBe('__Host-dashboard_mfa_setup=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0; Secure');
     expect(setCookies(done).some((c) => c.startsWith('__Host-dashboard_id='))).toBe(false);
+    // Set up: the key is no longer kept for the next sign-in.
+    expect(pendingKeys.size).toBe(0);
   });
 
   it('ignores a set-up cookie without the __Host- prefix on a deployed stage', async () => {

@@ -148,7 +148,9 @@ function sentence(entry: StoryEntry, links: Links, id: string, currency: string,
         </>
       );
     case 'payment_attempt': {
-      const outcome = `Payment attempt ${entry.attempt} ${ATTEMPT_OUTCOMES[entry.outcome] ?? inWords(entry.outcome).toLowerCase()} (${inWords(entry.provider)})`;
+      // An attempt on another order of the stay (a checkout before the paid one) names its order.
+      const on = entry.other_order ? ` on order ${entry.other_order}` : '';
+      const outcome = `Payment attempt ${entry.attempt}${on} ${ATTEMPT_OUTCOMES[entry.outcome] ?? inWords(entry.outcome).toLowerCase()} (${inWords(entry.provider)})`;
       return entry.outcome === 'failed' ? <strong class="status-failed">{outcome}</strong> : outcome;
     }
     case 'provider_event':

@@ -8,6 +8,7 @@
  */
 import { bookingRoom } from '../../domain/bookings/room-names';
 import { isGuestPageOrder } from '../../schemas/payments';
+import { bookingOfStay } from '../../domain/payments/stay-orders';
 import { clientOrderDetail, listClientOrders, type OrderDetailView, type OrderSummary } from '../../domain/payments/list-orders';
 import { errors } from '../../errors';
 import { nightsBetween } from '../../schemas/common';
@@ -81,11 +82,16 @@ export const paymentsPage: PageAction = async (request) => {
   };
 };
 
-/** The booking a paid order became (a room booking), linked to its page. */
-function Booking({ order, links }: { order: OrderDetailView; links: Links }) {
+/**
+ * The booking a paid order became (a room booking), linked to its page; for an order that made
+ * none (declined, expired), the booking its stay has since (`stayBooking`: paid on another order).
+ */
+function Booking({ order, links, stayBooking }: { order: OrderDetailView; links: Links; stayBooking: string | undefined }) {
   const sync = order.booking_sync;
   if (sync.status === 'failed') return <>the booking could not be recorded</>;
-  if (!sync.booking_id) return <>—</>;
+  if (!sync.booking_id) {
+    return stayBooking ? <a href={links.to(`/dashboard/bookings/${encodeURIComponent(stayBooking)}`)}>Open the booking (paid on another order)</a> : <>—</>;
+  }
   return (
     <>
       <a href={links.to(`/dashboard/bookings/${encodeURIComponent(sync.booking_id)}`)}>{sync.booking_reference ?? 'Open the booking'}</a>
@@ -113,10 +119,12 @@ async function paymentView(request: PageRequest, detail: Awaited<ReturnType<type
   const clientId = request.operator.client_id;
   const { order, attempts, provider_events: events, transactions } = detail;
   // The room is the booking's as it is now (staff may have assigned one since it was paid), not the order's record of how it was paid.
-  const [booking, refunded, zone] = await Promise.all([
+  const stay = { context: order.context ?? undefined, customer: { email: order.customer.email } };
+  const [booking, refunded, zone, stayBooking] = await Promise.all([
     order.booking_sync.booking_id ? bookingRoom(clientId, order.booking_sync.booking_id) : undefined,
     orderRefunds(clientId, order.order_reference),
     hotelZone(clientId),
+    order.booking_sync.booking_id ? undefined : bookingOfStay(clientId, { order_reference: order.order_reference, ...stay }),
   ]);
   const when = (iso: string | null | undefined) => formatTime(zone, iso);
   const refundable = refunded?.order;
@@ -139,7 +147,7 @@ async function paymentView(request: PageRequest, detail: Awaited<ReturnType<type
             ['Updated', when(order.updated_at)],
             ['Customer', [order.customer.name, order.customer.email, order.customer.phone].filter(Boolean).join(', ')],
             ['For', order.stay ? `Room booking: ${stayWords(order.stay)}` : order.context_type ? inWords(order.context_type) : '—'],
-            ['Booking', <Booking order={order} links={links} />],
+            ['Booking', <Booking order={order} links={links} stayBooking={stayBooking} />],
             ...(booking ? [['Room', booking.room ? roomName(booking.room) : booking.awaiting_room ? 'Awaiting a room' : 'No room'] as const] : []),
             ['Provider', `${inWords(order.provider)}${order.provider_account ? ` (${order.provider_account})` : ''}`],
             ['Provider reference', <code>{order.provider_reference}</code>],

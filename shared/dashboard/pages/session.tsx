@@ -6,13 +6,14 @@
 import {
   completeMfaSetup,
   completeNewPassword,
-  enableTotp,
+  completeRequiredTotpSetup,
   IncorrectCodeError,
   type SignInContext,
   SignInRefusedError,
   type SignInStep,
   signIn,
   signOut,
+  startRequiredTotpSetup,
   startTotpSetup,
   submitSignInCode,
 } from '../../domain/operators';
@@ -204,7 +205,8 @@ async function outcomeOf(step: SignInStep, email: string, request: Request): Pro
       return showSetup(request, { email, secret: setup.secret, pending });
     }
     case 'mfa_setup_required': {
-      const setup = await startTotpSetup({ accessToken: step.accessToken }, email);
+      // While a set-up is under way, signing in again shows the key already shown.
+      const setup = await startRequiredTotpSetup(step.accessToken, email, request.now);
       const cookie = serializeCookie(COOKIE.mfaSetup, step.accessToken, scopedCookieOptions(cookieScope, MFA_SETUP_MAX_AGE_SECONDS));
       return showSetup(request, { email, secret: setup.secret }, [cookie]);
     }
@@ -271,7 +273,7 @@ export const submitMfaSetup: PublicPageAction = async (request): Promise<PageOut
   if (!isTotpSecret(secret) || (!challenge && !accessToken)) return expired(links, email);
   try {
     if (challenge) return await outcomeOf(await completeMfaSetup(challenge.username, challenge.session, code, contextOf(request)), email, request);
-    await enableTotp(accessToken!, code);
+    await completeRequiredTotpSetup(accessToken!, code, request.now);
   } catch (error) {
     if (error instanceof IncorrectCodeError) return { html: await mfaSetupPage(links, { email, secret, pending: challenge }, INCORRECT_CODE, code), status: 401 };
     if (error instanceof SignInRefusedError) return expired(links, email);

@@ -8,7 +8,8 @@
  * the client's history. The booking, the client, the booking's `booking.confirmed` deliveries (two
  * name-based ids), its two possible e-mails (name-based ids), the staff actions kept under the
  * booking (at most STAFF_ACTIONS, and DELIVERY_ACTIONS under each delivery); then its order with
- * its own history, and the rooms those name.
+ * its own history, the other orders opened for its stay (at most STAY_ORDERS, a declined checkout
+ * before the paid one: ../payments/stay-orders.ts) with theirs, and the rooms those name.
  */
 import { getClient } from '../../store/api-key-store';
 import { bookingConfirmedDeliveryIds, type DeliveryRecord, type DeliveryStatus, getDeliveries } from '../../store/delivery-store';
@@ -18,6 +19,7 @@ import { type BookingRecord, getBooking } from '../../store/booking-store';
 import { type AuditEntry, auditAbout } from '../audit';
 import { guestEmailId } from '../guest-email/outbox';
 import { isGuestPageOrder } from '../../schemas/payments';
+import { otherOrdersOfBooking } from '../payments/stay-orders';
 import { awaitingRoom, type RoomName, roomNames } from './room-names';
 
 export type { RoomName } from './room-names';
@@ -52,7 +54,8 @@ export interface OrderFacts {
 export type StoryEntry = { at: string } & (
   | { kind: 'booked'; way: BookingWay; operator: string | null; external_source: string | null; external_booking_id: string | null; order: OrderFacts | null; without_room: boolean }
   | { kind: 'order_opened'; order_reference: string; amount_minor: number; currency: string }
-  | { kind: 'payment_attempt'; attempt: number; outcome: AttemptRecord['outcome']; provider: string }
+  /** `other_order`: the reference of an order of the same stay that is not the booking's own (a declined checkout before the paid one). */
+  | { kind: 'payment_attempt'; attempt: number; outcome: AttemptRecord['outcome']; provider: string; other_order: string | null }
   | { kind: 'provider_event'; provider: string; type: string }
   | { kind: 'money'; transaction_kind: string; amount_minor: number; currency: string; provider: string }
   | {
@@ -114,7 +117,7 @@ function orderFacts(order: PaymentOrderRecord, transactions: readonly Record<str
 }
 
 /** The order's own history as story entries. */
-function orderEntries(order: PaymentOrderRecord, history: Awaited<ReturnType<typeof orderHistory>>): StoryEntry[] {
+function orderEntries(order: PaymentOrderRecord, history: Awaited<ReturnType<typeof orderHistory>>, own = true): StoryEntry[] {
   const text = (value: unknown) => String(value ?? '');
   return [
     { at: order.created_at, kind: 'order_opened', order_reference: order.order_reference, amount_minor: order.amount_minor, currency: order.currency },
@@ -125,6 +128,7 @@ function orderEntries(order: PaymentOrderRecord, history: Awaited<ReturnType<typ
         attempt: Number(a.attempt),
         outcome: a.outcome as AttemptRecord['outcome'],
         provider: text(a.provider),
+        other_order: own ? null : order.order_reference,
       }),
     ),
     ...history.events.map((e): StoryEntry => ({ at: text(e.at), kind: 'provider_event', provider: text(e.provider), type: text(e.type) })),
@@ -250,8 +254,12 @@ export async function bookingStory(clientId: string, bookingId: string): Promise
   const refundEmails = history && order?.client_id === clientId
     ? await Promise.all(history.refunds.map((r) => getEmail(guestEmailId(clientId, bookingId, 'refund', String(r.refund_id)))))
     : [];
-  const retries = await Promise.all(own.map((d) => auditAbout(clientId, d.delivery_id, DELIVERY_ACTIONS)));
   const ownOrder = order && order.client_id === clientId ? order : undefined;
+  // The stay's other orders (declined or expired checkouts before the paid one), each with its history.
+  const [retries, others] = await Promise.all([
+    Promise.all(own.map((d) => auditAbout(clientId, d.delivery_id, DELIVERY_ACTIONS))),
+    otherOrdersOfBooking(clientId, booking, ownOrder).then((found) => Promise.all(found.map(async (other) => orderEntries(other, await orderHistory(other.order_reference), false)))),
+  ]);
   const facts = ownOrder && history ? orderFacts(ownOrder, history.transactions) : null;
 
   // Staff's own making of a reception booking is the story's first line, not a line of its own.
@@ -268,6 +276,7 @@ export async function bookingStory(clientId: string, bookingId: string): Promise
       without_room: booking.origin === 'payment' && ownOrder?.booking_sync?.room_assignment === 'manual',
     },
     ...(ownOrder && history ? orderEntries(ownOrder, history) : []),
+    ...others.flat(),
     ...own.map((delivery) => notificationEntry(delivery, own)),
     ...[confirmLink, confirmation, ...changeEmails, ...refundEmails].filter((e): e is EmailRecord => Boolean(e)).map(emailEntry),
     ...staff.entries
