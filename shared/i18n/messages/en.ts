@@ -1,0 +1,228 @@
+/**
+ * The guest pages' and e-mails' English messages: the reference catalogue every other language
+ * (fr.ts, de.ts, es.ts, it.ts, pt.ts, ja.ts beside it) translates key for key.
+ *
+ * Adding a message: add its key here (`area.what`, in the area's block), written in ICU
+ * MessageFormat (`{name}` for a value, `{nights, plural, one {# night} other {# nights}}` for a
+ * count), then the same key in the six other catalogues (TypeScript refuses a catalogue that
+ * lacks it or has one this one lacks), and call it as `t('area.what', { name })`. Dates, times and
+ * money are formatted by the caller (`t.day`, `t.clock`, `t.money`) and passed in as strings.
+ * test/unit/guest-catalogues.test.ts renders every message of every language with sample values.
+ * Write to the guest formally in every language (vous, Sie, usted, Lei; Japanese です/ます).
+ * See docs/behaviour.md "The guest's language".
+ */
+export const en = {
+  // Figures joined (shared/i18n/translator.ts `at`)
+  'format.dateTime': '{date}, {time}',
+  'format.hotelTime': '{time} hotel time',
+  'format.onHotelClock': '{date}, {time} hotel time',
+
+  // Layout (shared/guest/layout.tsx)
+  'layout.hotelBooking': 'Hotel booking',
+  'layout.description': 'Book a room online: choose your dates, see the free rooms with their prices, and pay securely.',
+  'layout.descriptionAt': 'Book a room at {hotel} online: choose your dates, see the free rooms with their prices, and pay securely.',
+  'layout.errorTitle': 'Error: {title}',
+  'layout.footer': "Secure booking: the payment is made on the payment provider's page.",
+  'layout.languageMenu': 'Language',
+  'layout.errorSummary': 'There is a problem',
+
+  // Error pages
+  'error.400': 'Please check your request',
+  'error.403': 'Request refused',
+  'error.404': 'Page not found',
+  'error.409': 'No longer available',
+  'error.413': 'Too large',
+  'error.415': 'Unsupported form',
+  'error.429': 'Too many bookings in progress',
+  'error.500': 'Something went wrong',
+  'error.503Message': 'The booking page or the payment provider did not answer in time. Nothing was booked and no room is held for you; please try again in a moment (request {requestId}).',
+  'error.500Message': 'The booking page could not answer. Please try again in a moment (request {requestId}).',
+  'error.404Message': 'There is no booking page here. Please check the link or scan the QR code again.',
+  'error.403Message': 'This form was not sent from the booking page itself, so nothing was done.',
+  'error.413Message': 'The form sent was too large.',
+  'error.415Message': 'The form was not sent as a web form.',
+  'error.429Message': 'You already have {open} bookings in progress at this hotel. Finish paying for one of them, or try again in {minutes, plural, one {# minute} other {# minutes}}.',
+  'error.noSuchBooking': 'There is no such booking. Please check the link in your e-mail.',
+  'error.noSuchRoom': 'That room cannot be found. Please choose a room from the list.',
+
+  // Form fields and their problems (shared/guest/page-forms.ts)
+  'field.check_in': 'Check-in',
+  'field.check_out': 'Check-out',
+  'field.guests': 'Guests',
+  'field.name': 'Name',
+  'field.email': 'Email',
+  'field.phone': 'Phone',
+  'field.phoneHint': 'Optional, in international format, like +44 20 7946 0958',
+  'problem.checkInMissing': 'Enter the check-in date',
+  'problem.checkOutMissing': 'Enter the check-out date',
+  'problem.realDate': '{field} must be a real date, written year-month-day, like 2026-11-28',
+  'problem.checkInPast': 'Check-in cannot be in the past',
+  'problem.checkInHorizon': 'Check-in can be at most {days} days from today ({last} at the latest)',
+  'problem.checkOutBeforeIn': 'Check-out must be after the check-in date',
+  'problem.tooManyNights': 'Check-out must be at most {nights} nights after check-in',
+  'problem.guestsMissing': 'Enter the number of guests',
+  'problem.guestsWhole': 'Guests must be a whole number of at least 1',
+  'problem.guestsMax': 'Guests must be at most {max}',
+  'problem.nameMissing': 'Enter your name',
+  'problem.nameLong': 'Name must be at most {max} characters',
+  'problem.emailMissing': 'Enter your e-mail address',
+  'problem.emailFormat': 'Enter an e-mail address in the right format, like name@example.com',
+  'problem.phoneFormat': 'Enter a phone number in international format, like +44 20 7946 0958',
+  'problem.formUnreadable': 'This form could not be read. Please check your details and press the button again.',
+  'problem.tooManyEmails': 'This address was sent {most} "Confirm your booking" e-mails in the last hour already. Please try again in {minutes, plural, one {# minute} other {# minutes}}, or pay online.',
+
+  // Search (shared/guest/search-page.tsx)
+  'search.title': 'Book a room',
+  'search.yourStay': 'Your stay',
+  'search.submit': 'Search',
+  'search.results': 'Available rooms',
+  'search.summary': '{checkIn} to {checkOut}: {nights, plural, one {# night} other {# nights}}, {guests, plural, one {# guest} other {# guests}}.',
+  'search.none': 'No room is free for these dates and guests. Please try other dates.',
+  'search.pricesIn': 'Each room shows its price a night and the total for your {nights, plural, one {# night} other {# nights}}, in {currency}.',
+  'search.roomLine': 'Room {number}, {type}, up to {max, plural, one {# guest} other {# guests}}',
+  'search.perNight': '{price} a night',
+  'search.inTotal': '{total} in total',
+  'search.book': 'Book',
+  'search.bookPlan': 'Book {plan}',
+  'search.ratesOf': 'Rates: room {number}',
+  'search.roomsOf': 'Rooms: {category}',
+  'search.notBookable': 'Rooms not bookable for this stay',
+  'search.roomTaken': 'Sorry, that room is no longer available for these dates: someone else booked it. Please choose another room.',
+  'search.nightPrice': '{date}: {price}',
+
+  // Rules of stay (shared/guest/rate-words.ts)
+  'rule.min_stay_arrival': 'Stays arriving on {date} are at least {nights, plural, one {# night} other {# nights}}',
+  'rule.min_stay_through': 'Stays that include the night of {date} are at least {nights, plural, one {# night} other {# nights}}',
+  'rule.max_stay': 'Stays arriving on {date} are at most {nights, plural, one {# night} other {# nights}}',
+  'rule.closed_to_arrival': 'No arrivals on {date}',
+  'rule.closed_to_departure': 'No departures on {date}',
+  'rule.stop_sell': 'The night of {date} is not for sale',
+  'rule.other': 'Not available on {date}',
+
+  // The hotel (shared/guest/hotel-info.tsx)
+  'hotel.taxesIncluded': 'Taxes included',
+  'hotel.taxesNotIncluded': 'Taxes not included',
+  'hotel.checkInFrom': '{date}, from {time}',
+  'hotel.policy': 'Cancellation policy',
+  'hotel.noPolicy': 'The hotel has not published a cancellation policy here. Please ask the hotel about cancelling before you pay.',
+  'hotel.amenitiesOf': 'Amenities: {category}',
+  'hotel.address': "The hotel's address:",
+
+  // Details (shared/guest/details-page.tsx)
+  'details.title': 'Your details',
+  'details.yourRoom': 'Your room',
+  'details.room': 'Room',
+  'details.roomValue': '{number}, {category}',
+  'details.rate': 'Rate',
+  'details.perNight': 'Per night',
+  'details.total': 'Total',
+  'details.totalFor': '{total} for {nights, plural, one {# night} other {# nights}}',
+  'details.taxes': 'Taxes',
+  'details.taxesIncluded': 'Included in the price',
+  'details.taxesNotIncluded': 'Not included in the price',
+  'details.chooseAnother': 'Choose another room',
+  'details.guest': 'Guest',
+  'details.held': 'Once you continue, the room is held for you for {minutes} minutes while you pay.',
+  'details.pay': 'Book and pay {total}',
+  'details.payAtHotel': 'Confirm and pay at the hotel',
+  'details.payAtHotelHint': 'To pay at the hotel, you confirm the booking with a link we e-mail you within {minutes} minutes.',
+
+  // A booking's page (shared/guest/confirmation-page.tsx)
+  'booking.room': 'Room',
+  'booking.roomByHotel': 'assigned by the hotel on arrival',
+  'booking.guests': 'Guests',
+  'booking.guest': 'Guest',
+  'booking.total': 'Total',
+  'booking.totalTaxes': '{total}, {taxes}',
+  'booking.payment': 'Payment',
+  'booking.paid': 'paid',
+  'booking.payAtHotel': 'to pay at the hotel',
+  'booking.reference': 'Booking reference',
+  'booking.code': 'Confirmation code',
+  'booking.title.confirmed': 'Booking confirmed',
+  'booking.title.awaiting_payment': 'Payment not confirmed yet',
+  'booking.title.payment_failed': 'Payment not confirmed',
+  'booking.title.awaiting_confirmation': 'Check your e-mail to confirm',
+  'booking.title.cancelled': 'Booking not confirmed',
+  'booking.title.booking_cancelled': 'Booking cancelled',
+  'booking.thanks': 'Thank you, your room is booked. The hotel has your booking.',
+  'booking.keep': 'Keep these',
+  'booking.showThem': "Show them at the reception desk. This page's link shows your booking again: keep it to yourself.",
+  'booking.next': 'What happens next',
+  'booking.emailSent': 'We are sending a confirmation e-mail with these details to {email}.',
+  'booking.checkInFrom': 'Check-in is from {time} on {date}: give your booking reference or confirmation code at the reception desk.',
+  'booking.checkInDay': 'Your check-in day is {date}: give your booking reference or confirmation code at the reception desk.',
+  'booking.paymentDone': 'Your payment of {total} is done.',
+  'booking.payOnArrival': 'You pay {total} at the hotel.',
+  'booking.policyLine': 'Cancellation policy:',
+  'booking.cancelUntil': 'You can cancel free of charge until {until} (below). To change your booking, please contact the hotel.',
+  'booking.contactToChange': 'To change or cancel your booking, please contact the hotel.',
+  'booking.yourStay': 'Your stay',
+  'booking.chosenStay': 'The stay you chose',
+  'booking.hadChosenStay': 'The stay you had chosen',
+  'booking.checkEmail': 'We have sent you an e-mail with a link. Open it and press "Confirm booking" before {until}: the room is held for you until then. Without your confirmation the booking is cancelled.',
+  'booking.notConfirmedInTime': 'This booking was not confirmed in time, so it was cancelled and the room released. Nothing was booked.',
+  'booking.awaitingPayment': 'The payment provider has not confirmed your payment yet, so the room is not booked yet. If you paid, reload this page in a moment.',
+  'booking.paymentFailed': 'Your payment did not go through, so the room is not booked. Nothing was charged for this booking.',
+  'booking.searchAgain': 'Search again',
+  'booking.bookAgain': 'Book again',
+  'booking.roomGone': 'Sorry, room {number} can no longer be booked for these dates.',
+  'booking.roomGoneTaken': 'Sorry, room {number} can no longer be booked for these dates: someone else has booked it meanwhile.',
+  'booking.holdOver': 'The room was kept for you for {minutes} minutes. That time is over, so it is no longer held for you.',
+  'booking.holdOverUntil': 'The room was kept for you for {minutes} minutes, until {until}. That time is over, so it is no longer held for you.',
+  'booking.seeFreeRooms': 'See the free rooms for these dates',
+  'booking.tryAgain': 'Try again',
+  'booking.stillFree': 'Room {number} is still free. You can pay for it again with the same details until {until}, without typing anything again.',
+  'booking.againTotal': "{total} for {nights, plural, one {# night} other {# nights}}, on the payment provider's page.",
+
+  // The "Confirm your booking" link's page (shared/guest/confirm-link-pages.tsx)
+  'confirmLink.title': 'Confirm your booking',
+  'confirmLink.heldUntil': 'The room is held for you until {until}. Confirm now to book it; you pay at the hotel.',
+  'confirmLink.submit': 'Confirm booking',
+  'confirmLink.notMade': 'Booking not made',
+  'confirmLink.roomTaken': 'Sorry, the room can no longer be booked for these dates, so the booking was not made. Please search again.',
+
+  // Cancelling (shared/guest/cancel-pages.tsx, cancel-sections.tsx)
+  'cancel.title': 'Cancel your booking?',
+  'cancel.cancelling': 'The booking you are cancelling',
+  'cancel.refundInFull': 'Your payment of {total} is refunded in full to the card you paid with.',
+  'cancel.nothingCharged': 'Nothing is charged: you were to pay at the hotel.',
+  'cancel.cannotUndo': 'You cannot undo this: the room is released at once and others can book it. Free cancellation lasts until {until}.',
+  'cancel.submit': 'Cancel booking',
+  'cancel.keep': 'Keep my booking',
+  'cancel.notCancelled': 'Booking not cancelled',
+  'cancel.tooLate': 'This booking can no longer be cancelled here. To cancel or change it, please contact the hotel, {hotel}, with your booking reference.',
+  'cancel.back': 'Back to your booking',
+  'cancel.closedTitle': 'Cancel or change your booking',
+  'cancel.closed': 'Free cancellation ended on {ended}. To cancel or change your booking now, please contact the hotel, {hotel}, with your booking reference.',
+  'cancel.openTitle': 'Cancel your booking',
+  'cancel.open': 'You can cancel this booking free of charge until {until}.',
+  'cancel.byGuest': 'You cancelled this booking on {when}.',
+  'cancel.byHotel': 'The hotel cancelled this booking on {when}.',
+  'cancel.released': 'The room is no longer held for you.',
+  'cancel.hotelMessage': 'Message from the hotel: {message}',
+  'cancel.hadBooked': 'The stay you had booked',
+  'cancel.yourPayment': 'Your payment',
+  'cancel.refundedInFull': 'Your payment of {paid} has been refunded in full to the card you paid with.',
+  'cancel.refundedPart': '{refunded} of your payment of {paid} has been refunded to the card you paid with.',
+  'cancel.refundPending': 'A refund of {amount} is on its way to the card you paid with.',
+  'cancel.refundDelay': 'Refunds usually show on your statement within 5 to 10 business days, depending on your bank.',
+  'cancel.refundFailed': 'The payment provider could not make the refund. Please contact the hotel about your payment.',
+  'cancel.nothingPaid': 'Nothing was paid for this booking, so there is nothing to refund.',
+  'cancel.hotelMayRefund': 'If the hotel refunds your payment, you will get an e-mail when it does.',
+  'cancel.refundNotYet': 'The refund of your payment of {total} has not gone through yet. Please try again in a moment.',
+  'cancel.refundAgain': 'Try the refund again',
+
+  // After the provider's checkout, without the return secret (shared/guest/payment-return-page.tsx)
+  'return.paidTitle': 'Payment received',
+  'return.paid': 'Your payment was received; your confirmation is on its way by e-mail.',
+  'return.notPaidTitle': 'Payment not completed',
+  'return.notPaid': 'The payment was not completed, so nothing was booked with it.',
+  'return.back': 'Back to the booking page',
+} as const;
+
+export type MessageKey = keyof typeof en;
+/** Another language's catalogue: every key of the English one, and no other. */
+export type Catalogue = Readonly<Record<MessageKey, string>>;
+
+export default en satisfies Catalogue;
