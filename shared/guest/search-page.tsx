@@ -95,7 +95,7 @@ function Results({ t, request, client, stay, result }: { t: Translate; request: 
         <>
           <p>
             {t('search.pricesIn', { nights: result.nights, currency: result.currency })}
-            {taxes ? ` ${taxes}.` : ''}
+            {taxes ? t('search.taxes', { taxes }) : ''}
           </p>
           {/* One form for every room: the stay once, each "Book" button sends its room. */}
           <form method="get" action={request.links.to(bookPath(client.client_id, '/details'))}>

@@ -65,6 +65,7 @@ const de: Catalogue = {
   'search.none': 'Für diese Daten und Gästezahl ist kein Zimmer frei. Bitte versuchen Sie andere Daten.',
   'search.pricesIn': 'Jedes Zimmer zeigt seinen Preis pro Nacht und den Gesamtpreis für Ihre {nights, plural, one {# Nacht} other {# Nächte}}, in {currency}.',
   'search.roomLine': 'Zimmer {number}, {type}, bis zu {max, plural, one {# Gast} other {# Gäste}}',
+  'search.taxes': ' {taxes}.',
   'search.perNight': '{price} pro Nacht',
   'search.inTotal': '{total} insgesamt',
   'search.book': 'Buchen',

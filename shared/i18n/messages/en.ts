@@ -80,6 +80,7 @@ export const en = {
   'search.none': 'No room is free for these dates and guests. Please try other dates.',
   'search.pricesIn': 'Each room shows its price a night and the total for your {nights, plural, one {# night} other {# nights}}, in {currency}.',
   'search.roomLine': 'Room {number}, {type}, up to {max, plural, one {# guest} other {# guests}}',
+  'search.taxes': ' {taxes}.',
   'search.perNight': '{price} a night',
   'search.inTotal': '{total} in total',
   'search.book': 'Book',

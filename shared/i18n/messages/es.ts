@@ -65,6 +65,7 @@ const es: Catalogue = {
   'search.none': 'No hay ninguna habitación libre para estas fechas y huéspedes. Pruebe con otras fechas.',
   'search.pricesIn': 'Cada habitación muestra su precio por noche y el total de sus {nights, plural, one {# noche} other {# noches}}, en {currency}.',
   'search.roomLine': 'Habitación {number}, {type}, hasta {max, plural, one {# huésped} other {# huéspedes}}',
+  'search.taxes': ' {taxes}.',
   'search.perNight': '{price} por noche',
   'search.inTotal': '{total} en total',
   'search.book': 'Reservar',

@@ -65,6 +65,7 @@ const fr: Catalogue = {
   'search.none': 'Aucune chambre n’est libre pour ces dates et ce nombre de personnes. Veuillez essayer d’autres dates.',
   'search.pricesIn': 'Chaque chambre indique son prix par nuit et le total pour vos {nights, plural, one {# nuit} other {# nuits}}, en {currency}.',
   'search.roomLine': 'Chambre {number}, {type}, jusqu’à {max, plural, one {# personne} other {# personnes}}',
+  'search.taxes': ' {taxes}.',
   'search.perNight': '{price} par nuit',
   'search.inTotal': '{total} au total',
   'search.book': 'Réserver',

@@ -65,6 +65,7 @@ const it: Catalogue = {
   'search.none': 'Nessuna camera è libera per queste date e questo numero di ospiti. Provi altre date.',
   'search.pricesIn': 'Ogni camera mostra il prezzo per notte e il totale per {nights, plural, one {# notte} other {# notti}}, in {currency}.',
   'search.roomLine': 'Camera {number}, {type}, fino a {max, plural, one {# ospite} other {# ospiti}}',
+  'search.taxes': ' {taxes}.',
   'search.perNight': '{price} a notte',
   'search.inTotal': '{total} in totale',
   'search.book': 'Prenota',

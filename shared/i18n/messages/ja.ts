@@ -65,6 +65,7 @@ const ja: Catalogue = {
   'search.none': 'この日程と人数で空いているお部屋はありません。別の日程でお試しください。',
   'search.pricesIn': '各お部屋に1泊あたりの料金と{nights}泊の合計を{currency}で表示しています。',
   'search.roomLine': '{number}号室、{type}、最大{max}名',
+  'search.taxes': '{taxes}。',
   'search.perNight': '1泊 {price}',
   'search.inTotal': '合計 {total}',
   'search.book': '予約する',

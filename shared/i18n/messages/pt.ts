@@ -65,6 +65,7 @@ const pt: Catalogue = {
   'search.none': 'Nenhum quarto está livre para essas datas e hóspedes. Tente outras datas.',
   'search.pricesIn': 'Cada quarto mostra o preço por noite e o total das suas {nights, plural, one {# noite} other {# noites}}, em {currency}.',
   'search.roomLine': 'Quarto {number}, {type}, até {max, plural, one {# hóspede} other {# hóspedes}}',
+  'search.taxes': ' {taxes}.',
   'search.perNight': '{price} por noite',
   'search.inTotal': '{total} no total',
   'search.book': 'Reservar',
