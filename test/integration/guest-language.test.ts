@@ -146,10 +146,13 @@ describe('the language menu and the hotel’s language', () => {
     expect(mail.body.text).toContain('(1 nuit, à régler à l’hôtel)');
     expect(mail.body.text).toMatch(/jusqu’au .*, \d\d:\d\d, heure de l’hôtel ;/);
     const link = /^Confirmez votre réservation: (\S+)$/m.exec(mail.body.text!)![1]!;
-    // Opened from another browser: the confirm page, then the booking, in English (that browser's) unless the booking says otherwise.
+    // Opened from another browser (English): the link's page and the booking's speak the booking's French.
+    const linkPage = await get(new URL(link).pathname, { 'accept-language': 'en' });
+    expect(langOf(linkPage.html)).toBe('fr');
+    expect(textOf(linkPage.html)).toContain('Confirmer la réservation');
     const confirmed = await post(new URL(link).pathname, {});
     expect(confirmed.status).toBe(303);
-    const page = await get(next);
+    const page = await get(next, { 'accept-language': 'en' });
     expect(langOf(page.html)).toBe('fr');
     const confirmation = await emailTo(guest.email, /^Réservation confirmée/);
     expect(confirmation.body.text).toContain(`Arrivée: ${fr(stay.check_in)}`);
