@@ -6,6 +6,7 @@
  */
 import type { ClientRecord, ClientSettings, ClientSettingsChange } from '../store/api-key-store';
 import { isTimeZone } from './hotel-time';
+import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES } from '../i18n/languages';
 
 /** Guests may book at most this many days ahead on the booking page, unless the client says otherwise. */
 export const DEFAULT_BOOKING_HORIZON_DAYS = 365;
@@ -31,6 +32,8 @@ export interface AppliedSettings {
   check_in_time: string | null;
   address: string | null;
   free_cancellation_hours: number;
+  /** The guests' language when neither they nor their browser chose one of ours. */
+  language: Language;
 }
 
 /** A client's settings as they apply: its own values, else the defaults. */
@@ -44,6 +47,7 @@ export function clientSettingsOf(client: ClientRecord): AppliedSettings {
     check_in_time: client.check_in_time ?? null,
     address: client.address ?? null,
     free_cancellation_hours: client.free_cancellation_hours ?? DEFAULT_FREE_CANCELLATION_HOURS,
+    language: isLanguage(client.language) ? client.language : DEFAULT_LANGUAGE,
   };
 }
 
@@ -73,6 +77,9 @@ export function settingsProblems(settings: ClientSettingsChange): { path: string
   }
   if (settings.check_in_time != null && !/^([01]\d|2[0-3]):[0-5]\d$/.test(settings.check_in_time)) {
     problems.push({ path: 'check_in_time', message: 'must be a time of day such as 15:00' });
+  }
+  if (settings.language != null && !isLanguage(settings.language)) {
+    problems.push({ path: 'language', message: `must be one of ${LANGUAGES.join(', ')}` });
   }
   for (const path of ['cancellation_policy', 'address'] as const) {
     const text = settings[path];

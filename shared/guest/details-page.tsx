@@ -18,22 +18,21 @@ import {
 } from '../domain/guest-booking/guest-bookings';
 import { Dl, ErrorSummary, Field } from '../dashboard/layout';
 import type { PublicPageAction } from '../dashboard/page-function';
-import { day } from './emails';
-import { AboutCategory, CancellationPolicy, checkInDay, money, plural, taxesLine } from './hotel-info';
+import { AboutCategory, CancellationPolicy, checkInDay, taxesLine } from './hotel-info';
 import { GuestPage } from './layout';
 import { correctable, type Errors, errorsOf, fromQuery, GUEST_FIELDS, type GuestField, hasErrors, isOutcome, type Request, stayQuery, stayValues } from './page-forms';
 import { searchPage, stayOr } from './search-page';
 import { bookPath } from './urls';
-import { formatDayShort } from '../dashboard/format';
+import type { Translate } from '../i18n/translator';
+import { guestWords, keepsLanguage, pageMenu } from './language';
 
 function splitOffer(offer: string): [string, string | undefined] {
   const at = offer.indexOf('~');
   return at < 0 ? [offer.trim(), undefined] : [offer.slice(0, at).trim(), offer.slice(at + 1)];
 }
 
-const ROOM_TAKEN = 'Sorry, that room is no longer available for these dates: someone else booked it. Please choose another room.';
-
 function detailsPage(
+  t: Translate,
   request: Request,
   client: GuestClient,
   stay: StayQuery,
@@ -43,38 +42,38 @@ function detailsPage(
   const { room, category, currency, nights, plan } = offered;
   const values = form.values ?? {};
   const errors = form.errors ?? {};
-  const total = money(room.total, currency);
-  const taxes = taxesLine(client);
+  const total = t.money(room.total, currency);
+  const taxes = taxesLine(t, client);
   const backToResults = request.links.to(bookPath(client.client_id), stayQuery(stay));
   return (
-    <GuestPage title="Your details" hotel={client.name} links={request.links} error={hasErrors(errors)}>
-      <ErrorSummary errors={errors} />
+    <GuestPage t={t} title={t('details.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)} error={hasErrors(errors)}>
+      <ErrorSummary errors={errors} title={t('layout.errorSummary')} />
       <section class="card" aria-labelledby="choice">
-        <h2 id="choice">Your room</h2>
+        <h2 id="choice">{t('details.yourRoom')}</h2>
         <Dl
           rows={[
-            ['Room', `${room.room_number}, ${category.name}`],
-            ['Check-in', checkInDay(client, stay.check_in)],
-            ['Check-out', day(stay.check_out)],
-            ['Guests', String(stay.guests)],
+            [t('details.room'), t('details.roomValue', { number: room.room_number, category: category.name })],
+            [t('field.check_in'), checkInDay(t, client, stay.check_in)],
+            [t('field.check_out'), t.day(stay.check_out)],
+            [t('field.guests'), t.count(stay.guests)],
             ...(plan
               ? ([
-                  ['Rate', plan.name],
-                  ['Per night', plan.nights.map((night) => `${formatDayShort(night.date)}: ${money(night.price, currency)}`).join(', ')],
+                  [t('details.rate'), plan.name],
+                  [t('details.perNight'), plan.nights.map((night) => t('search.nightPrice', { date: t.dayShort(night.date), price: t.money(night.price, currency) })).join(', ')],
                 ] as const)
-              : ([['Per night', money(room.price, currency)]] as const)),
-            ['Total', `${total} for ${plural(nights, 'night')}`],
-            ...(taxes ? [['Taxes', client.taxes_included ? 'Included in the price' : 'Not included in the price'] as const] : []),
+              : ([[t('details.perNight'), t.money(room.price, currency)]] as const)),
+            [t('details.total'), t('details.totalFor', { total, nights })],
+            ...(taxes ? [[t('details.taxes'), client.taxes_included ? t('details.taxesIncluded') : t('details.taxesNotIncluded')] as const] : []),
           ]}
         />
-        <AboutCategory category={category} id="amenities" />
+        <AboutCategory t={t} category={category} id="amenities" />
         <p>
-          <a href={backToResults}>Choose another room</a>
+          <a href={backToResults}>{t('details.chooseAnother')}</a>
         </p>
       </section>
-      <CancellationPolicy client={client} />
+      <CancellationPolicy t={t} client={client} />
       <section class="card" aria-labelledby="guest">
-        <h2 id="guest">Guest</h2>
+        <h2 id="guest">{t('details.guest')}</h2>
         <form method="post" action={request.links.to(bookPath(client.client_id, '/bookings'))} novalidate aria-labelledby="guest">
           <input type="hidden" name="room_id" value={room.room_id} />
           {plan ? <input type="hidden" name="rate_plan" value={plan.external_rate_plan_id} /> : null}
@@ -83,19 +82,19 @@ function detailsPage(
           <input type="hidden" name="guests" value={String(stay.guests)} />
           {/* One per rendering: a double click or a resubmit of this form is the same booking. */}
           <input type="hidden" name="attempt" value={newBookingAttempt()} />
-          <Field label="Name" name="name" value={values.name} error={errors.name} autocomplete="name" />
-          <Field label="Email" name="email" type="email" value={values.email} error={errors.email} autocomplete="email" />
-          <Field label="Phone" name="phone" type="tel" value={values.phone} error={errors.phone} autocomplete="tel" hint="Optional, in international format, like +44 20 7946 0958" />
-          <p class="muted">Once you continue, the room is held for you for {HOLD_MINUTES} minutes while you pay.</p>
+          <Field label={t('field.name')} name="name" value={values.name} error={errors.name} autocomplete="name" />
+          <Field label={t('field.email')} name="email" type="email" value={values.email} error={errors.email} autocomplete="email" />
+          <Field label={t('field.phone')} name="phone" type="tel" value={values.phone} error={errors.phone} autocomplete="tel" hint={t('field.phoneHint')} />
+          <p class="muted">{t('details.held', { minutes: HOLD_MINUTES })}</p>
           <button type="submit" name="pay" value="checkout" class="wide">
-            Book and pay {total}
+            {t('details.pay', { total })}
           </button>
           {client.pay_at_property ? (
             <>
               <button type="submit" name="pay" value="at_property" class="wide secondary">
-                Confirm and pay at the hotel
+                {t('details.payAtHotel')}
               </button>
-              <p class="muted">To pay at the hotel, you confirm the booking with a link we e-mail you within {HOLD_MINUTES} minutes.</p>
+              <p class="muted">{t('details.payAtHotelHint', { minutes: HOLD_MINUTES })}</p>
             </>
           ) : null}
         </form>
@@ -105,17 +104,18 @@ function detailsPage(
 }
 
 /** GET /book/{client_id}/details: the chosen room and stay, the cancellation policy and the guest's details form. */
-export const detailsAction: PublicPageAction = async (request) => {
+export const detailsAction: PublicPageAction = /* @__PURE__ */ keepsLanguage(async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
+  const t = await guestWords(request, client);
   const values = stayValues(fromQuery(request.query));
-  const stay = await stayOr(request, client, values);
+  const stay = await stayOr(request, client, t, values);
   if (isOutcome(stay)) return stay;
   // A room sold on rate plans comes with its plan: `offer` = `<room_id>~<external_rate_plan_id>`.
   const [roomId, ratePlanId] = request.query.offer ? splitOffer(request.query.offer) : [(request.query.room_id ?? '').trim(), undefined];
   const offered = await offeredRoom(client.client_id, stay, roomId, request.now, ratePlanId);
-  if (!offered) return { html: await searchPage(request, client, { values, stay, notice: ROOM_TAKEN }), status: 409 };
-  return { html: detailsPage(request, client, stay, offered) };
-};
+  if (!offered) return { html: await searchPage(request, client, t, { values, stay, notice: t('search.roomTaken') }), status: 409 };
+  return { html: detailsPage(t, request, client, stay, offered) };
+});
 
 /**
  * POST /book/{client_id}/bookings: the checkout opens (the room held meanwhile) and the guest goes
@@ -125,16 +125,18 @@ export const detailsAction: PublicPageAction = async (request) => {
  */
 export const createAction: PublicPageAction = async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
+  const t = await guestWords(request, client);
   const { form } = request;
   const stayTyped = stayValues(form);
-  const stay = await stayOr(request, client, stayTyped);
+  const stay = await stayOr(request, client, t, stayTyped);
   if (isOutcome(stay)) return stay;
   const roomId = (form.get('room_id') ?? '').trim();
   const ratePlanId = form.get('rate_plan') || undefined;
   const values = Object.fromEntries(GUEST_FIELDS.map((f) => [f, (form.get(f) ?? '').trim()])) as Record<GuestField, string>;
   const guest = { name: values.name, email: values.email, ...(values.phone ? { phone: values.phone } : {}) };
   // A form rendered before the attempt field existed has none: each submit is a booking of its own.
-  const input = { room_id: roomId, rate_plan: ratePlanId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp };
+  // The language the pages speak now is the booking's: its checkout and e-mails speak it.
+  const input = { room_id: roomId, rate_plan: ratePlanId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp, language: t.language };
   const clientId = client.client_id;
   try {
     if (form.get('pay') === 'at_property') {
@@ -147,8 +149,8 @@ export const createAction: PublicPageAction = async (request) => {
     const error = correctable(thrown);
     const offered = await offeredRoom(clientId, stay, roomId, request.now, ratePlanId);
     if (error.status === 409 || !offered) {
-      return { html: await searchPage(request, client, { values: stayTyped, stay, notice: ROOM_TAKEN }), status: 409 };
+      return { html: await searchPage(request, client, t, { values: stayTyped, stay, notice: t('search.roomTaken') }), status: 409 };
     }
-    return { html: detailsPage(request, client, stay, offered, { values, errors: errorsOf(error, GUEST_FIELDS) }), status: error.status };
+    return { html: detailsPage(t, request, client, stay, offered, { values, errors: errorsOf(t, error, GUEST_FIELDS) }), status: error.status };
   }
 };

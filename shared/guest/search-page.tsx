@@ -9,31 +9,31 @@ import { checkStay, type GuestClient, guestBookingClient, type RoomSearch, searc
 import { hotelClock } from '../domain/hotel-time';
 import { ErrorSummary, Field } from '../dashboard/layout';
 import type { PageOutcome, PublicPageAction } from '../dashboard/page-function';
-import { day } from './emails';
-import { AboutCategory, money, plural, taxesLine } from './hotel-info';
+import { AboutCategory, taxesLine } from './hotel-info';
 import { Alert, GuestPage } from './layout';
 import { correctable, type Errors, errorsOf, fromQuery, hasErrors, isOutcome, type Request, STAY_FIELDS, type StayField, stayValues } from './page-forms';
 import { bookPath } from './urls';
-import { formatDayShort } from '../dashboard/format';
+import type { Translate } from '../i18n/translator';
+import { guestWords, keepsLanguage, pageMenu } from './language';
 import { rateRuleInWords } from './rate-words';
 import type { OfferedRoomFigures, RefusedCategory } from '../domain/guest-booking/room-search';
 
-function StayForm({ request, client, values, errors }: { request: Request; client: GuestClient; values: Record<StayField, string>; errors: Errors<StayField> }) {
+function StayForm({ t, request, client, values, errors }: { t: Translate; request: Request; client: GuestClient; values: Record<StayField, string>; errors: Errors<StayField> }) {
   // The date picker starts at the hotel's today; the service still checks every date it is sent.
   const { today } = hotelClock(client.time_zone, request.now);
   return (
     <section class="card" aria-labelledby="stay">
-      <h2 id="stay">Your stay</h2>
-      <ErrorSummary errors={errors} />
+      <h2 id="stay">{t('search.yourStay')}</h2>
+      <ErrorSummary errors={errors} title={t('layout.errorSummary')} />
       {/* novalidate: every rule is checked (and explained) by the service, the same for every browser. */}
       <form method="get" action={request.links.to(bookPath(client.client_id))} novalidate aria-labelledby="stay">
         <div class="row">
-          <Field label="Check-in" name="check_in" type="date" min={today} value={values.check_in} error={errors.check_in} autocomplete="off" />
-          <Field label="Check-out" name="check_out" type="date" min={today} value={values.check_out} error={errors.check_out} autocomplete="off" />
+          <Field label={t('field.check_in')} name="check_in" type="date" min={today} value={values.check_in} error={errors.check_in} autocomplete="off" />
+          <Field label={t('field.check_out')} name="check_out" type="date" min={today} value={values.check_out} error={errors.check_out} autocomplete="off" />
         </div>
-        <Field label="Guests" name="guests" type="number" min="1" step="1" value={values.guests} error={errors.guests} />
+        <Field label={t('field.guests')} name="guests" type="number" min="1" step="1" value={values.guests} error={errors.guests} />
         <button type="submit" class="wide">
-          Search
+          {t('search.submit')}
         </button>
       </form>
     </section>
@@ -41,25 +41,23 @@ function StayForm({ request, client, values, errors }: { request: Request; clien
 }
 
 /** A room sold on rate plans: each plan the stay can be booked on, its price each night and its total, cheapest first. */
-function RoomPlans({ room, id, currency }: { room: OfferedRoomFigures; id: string; currency: string }) {
+function RoomPlans({ t, room, id, currency }: { t: Translate; room: OfferedRoomFigures; id: string; currency: string }) {
   return (
     <li class="planned">
-      <p id={id}>
-        Room {room.room_number}, {room.room_type}, up to {plural(room.max_occupancy, 'guest')}
-      </p>
-      <ul class="plans" aria-label={`Rates: room ${room.room_number}`}>
+      <p id={id}>{t('search.roomLine', { number: room.room_number, type: room.room_type, max: room.max_occupancy })}</p>
+      <ul class="plans" aria-label={t('search.ratesOf', { number: room.room_number })}>
         {room.plans!.map((plan, p) => (
           <li>
             <p id={`${id}p${p + 1}`}>
               <b>{plan.name}</b>
               <br />
-              {plan.nights.map((night) => `${formatDayShort(night.date)}: ${money(night.price, currency)}`).join(', ')}
+              {plan.nights.map((night) => t('search.nightPrice', { date: t.dayShort(night.date), price: t.money(night.price, currency) })).join(', ')}
               <br />
-              <b>{money(plan.total, currency)}</b> in total
+              <b>{t('search.inTotal', { total: t.money(plan.total, currency) })}</b>
             </p>
             {/* The room and the plan in one value: a button sends one (the details page reads both). */}
             <button name="offer" value={`${room.room_id}~${plan.external_rate_plan_id}`} aria-describedby={`${id} ${id}p${p + 1}`}>
-              Book {plan.name}
+              {t('search.bookPlan', { plan: plan.name })}
             </button>
           </li>
         ))}
@@ -69,36 +67,35 @@ function RoomPlans({ room, id, currency }: { room: OfferedRoomFigures; id: strin
 }
 
 /** Room types free for the dates that cannot be booked for this stay, and why, in words. */
-function Refusals({ refused }: { refused: RefusedCategory[] }) {
+function Refusals({ t, refused }: { t: Translate; refused: RefusedCategory[] }) {
   if (!refused.length) return null;
   return (
-    <div class="notice" role="note" aria-label="Rooms not bookable for this stay">
+    <div class="notice" role="note" aria-label={t('search.notBookable')}>
       {refused.map((category) => (
         <p>
-          <b>{category.name}:</b> {[...new Set(category.blocked_by.map((rule, i) => rateRuleInWords(rule.restriction, rule.date, category.limits[i]!)))].join('. ')}.
+          <b>{category.name}:</b> {[...new Set(category.blocked_by.map((rule, i) => rateRuleInWords(t, rule.restriction, rule.date, category.limits[i]!)))].join('. ')}.
         </p>
       ))}
     </div>
   );
 }
 
-function Results({ request, client, stay, result }: { request: Request; client: GuestClient; stay: StayQuery; result: RoomSearch }) {
+function Results({ t, request, client, stay, result }: { t: Translate; request: Request; client: GuestClient; stay: StayQuery; result: RoomSearch }) {
   const count = result.categories.reduce((n, c) => n + c.rooms.length, 0);
-  const taxes = taxesLine(client);
+  const taxes = taxesLine(t, client);
   let index = 0;
   return (
     <section aria-labelledby="results">
-      <h2 id="results">Available rooms</h2>
-      <p class="muted">
-        {day(stay.check_in)} to {day(stay.check_out)}: {plural(result.nights, 'night')}, {plural(stay.guests, 'guest')}.
-      </p>
-      <Refusals refused={result.refused} />
+      <h2 id="results">{t('search.results')}</h2>
+      <p class="muted">{t('search.summary', { checkIn: t.day(stay.check_in), checkOut: t.day(stay.check_out), nights: result.nights, guests: stay.guests })}</p>
+      <Refusals t={t} refused={result.refused} />
       {count === 0 ? (
-        <p>No room is free for these dates and guests. Please try other dates.</p>
+        <p>{t('search.none')}</p>
       ) : (
         <>
           <p>
-            Each room shows its price a night and the total for your {plural(result.nights, 'night')}, in {result.currency}.{taxes ? ` ${taxes}.` : ''}
+            {t('search.pricesIn', { nights: result.nights, currency: result.currency })}
+            {taxes ? t('search.taxes', { taxes }) : ''}
           </p>
           {/* One form for every room: the stay once, each "Book" button sends its room. */}
           <form method="get" action={request.links.to(bookPath(client.client_id, '/details'))}>
@@ -108,23 +105,23 @@ function Results({ request, client, stay, result }: { request: Request; client: 
             {result.categories.map((category, c) => (
               <section class="category" aria-labelledby={`c${c + 1}`}>
                 <h3 id={`c${c + 1}`}>{category.name}</h3>
-                <AboutCategory category={category} id={`a${c + 1}`} />
-                <ul class="rooms" aria-label={`Rooms: ${category.name}`}>
+                <AboutCategory t={t} category={category} id={`a${c + 1}`} />
+                <ul class="rooms" aria-label={t('search.roomsOf', { category: category.name })}>
                   {category.rooms.map((room) => {
                     const id = `r${++index}`;
                     return room.plans ? (
-                      <RoomPlans room={room} id={id} currency={result.currency} />
+                      <RoomPlans t={t} room={room} id={id} currency={result.currency} />
                     ) : (
                       <li>
                         <p id={id}>
-                          Room {room.room_number}, {room.room_type}, up to {plural(room.max_occupancy, 'guest')}
+                          {t('search.roomLine', { number: room.room_number, type: room.room_type, max: room.max_occupancy })}
                           <br />
-                          {money(room.price, result.currency)} a night
+                          {t('search.perNight', { price: t.money(room.price, result.currency) })}
                           <br />
-                          <b>{money(room.total, result.currency)}</b> in total
+                          <b>{t('search.inTotal', { total: t.money(room.total, result.currency) })}</b>
                         </p>
                         <button name="room_id" value={room.room_id} aria-describedby={id}>
-                          Book
+                          {t('search.book')}
                         </button>
                       </li>
                     );
@@ -143,36 +140,38 @@ function Results({ request, client, stay, result }: { request: Request; client: 
 export async function searchPage(
   request: Request,
   client: GuestClient,
+  t: Translate,
   options: { values?: Record<StayField, string>; errors?: Errors<StayField>; stay?: StayQuery; notice?: string } = {},
 ) {
   const values = options.values ?? { check_in: '', check_out: '', guests: '' };
   const errors = options.errors ?? {};
   const result = options.stay ? await searchRooms(client.client_id, options.stay, request.now) : undefined;
   return (
-    <GuestPage title="Book a room" hotel={client.name} links={request.links} error={hasErrors(errors)}>
+    <GuestPage t={t} title={t('search.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)} error={hasErrors(errors)}>
       {options.notice ? <Alert>{options.notice}</Alert> : null}
-      <StayForm request={request} client={client} values={values} errors={errors} />
-      {options.stay && result ? <Results request={request} client={client} stay={options.stay} result={result} /> : null}
+      <StayForm t={t} request={request} client={client} values={values} errors={errors} />
+      {options.stay && result ? <Results t={t} request={request} client={client} stay={options.stay} result={result} /> : null}
     </GuestPage>
   );
 }
 
 /** The stay of a request, or the search form again with the messages next to the fields (400). */
-export async function stayOr(request: Request, client: GuestClient, values: Record<StayField, string>): Promise<StayQuery | PageOutcome> {
+export async function stayOr(request: Request, client: GuestClient, t: Translate, values: Record<StayField, string>): Promise<StayQuery | PageOutcome> {
   try {
     return checkStay(values, request.now, client.booking_horizon_days, client.time_zone);
   } catch (error) {
-    return { html: await searchPage(request, client, { values, errors: errorsOf(correctable(error), STAY_FIELDS) }), status: 400 };
+    return { html: await searchPage(request, client, t, { values, errors: errorsOf(t, correctable(error), STAY_FIELDS) }), status: 400 };
   }
 }
 
 /** GET /book/{client_id}: the form; with a stay in the query, the rooms free for it. */
-export const searchAction: PublicPageAction = async (request) => {
+export const searchAction: PublicPageAction = /* @__PURE__ */ keepsLanguage(async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
+  const t = await guestWords(request, client);
   const searched = STAY_FIELDS.some((f) => request.query[f] !== undefined);
-  if (!searched) return { html: await searchPage(request, client) };
+  if (!searched) return { html: await searchPage(request, client, t) };
   const values = stayValues(fromQuery(request.query));
-  const stay = await stayOr(request, client, values);
+  const stay = await stayOr(request, client, t, values);
   if (isOutcome(stay)) return stay;
-  return { html: await searchPage(request, client, { values, stay }) };
-};
+  return { html: await searchPage(request, client, t, { values, stay }) };
+});

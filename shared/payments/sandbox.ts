@@ -52,6 +52,7 @@ export function sandboxProvider(): PaymentProvider {
         currency: request.currency,
         customer: request.customer,
         description: request.description,
+        ...(request.language ? { language: request.language } : {}),
         return_url: request.returnUrl,
         state: 'open',
         created_at: new Date().toISOString(),

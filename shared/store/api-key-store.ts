@@ -40,6 +40,8 @@ export interface ClientRecord {
   address?: string;
   /** Guests may cancel their own booking (and are refunded in full) until this many hours before check-in; unset: DEFAULT_FREE_CANCELLATION_HOURS. */
   free_cancellation_hours?: number;
+  /** The language of its guests' pages and e-mails when neither the guest nor their browser chose one (shared/i18n/languages.ts); unset: English. */
+  language?: string;
   created_at: string;
 }
 
@@ -47,7 +49,7 @@ export interface ClientRecord {
 /** The client settings that are plain values on its profile. */
 export type ClientSettings = Pick<
   ClientRecord,
-  'booking_horizon_days' | 'below_rate_orders' | 'time_zone' | 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address' | 'free_cancellation_hours'
+  'booking_horizon_days' | 'below_rate_orders' | 'time_zone' | 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address' | 'free_cancellation_hours' | 'language'
 >;
 
 const CLIENT_FIELDS = [
@@ -66,6 +68,7 @@ const CLIENT_FIELDS = [
   'check_in_time',
   'address',
   'free_cancellation_hours',
+  'language',
   'created_at',
 ] as const;
 

@@ -17,6 +17,8 @@ export interface SandboxSession {
   currency: string;
   customer: { name?: string; email: string; phone?: string };
   description: string;
+  /** The guest's language (a guest page's order): the page speaks it. */
+  language?: string;
   return_url: string;
   state: CheckoutState;
   created_at: string;

@@ -15,6 +15,7 @@ import { requireClient } from '../../domain/clients';
 import { isTimeZone } from '../../domain/hotel-time';
 import { type ClientSettingsChange, HOTEL_SETTINGS, type HotelSetting, saveHotelSettings as saveSettings } from '../../domain/operator-actions/hotel-settings';
 import { AppError } from '../../errors';
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../i18n/languages';
 import { formatTime } from '../format';
 import { ErrorSummary, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
@@ -40,6 +41,7 @@ const LABELS: Record<FieldName, string> = {
   check_in_time: 'Check-in from',
   address: 'Address',
   free_cancellation_hours: 'Free cancellation (hours before check-in)',
+  language: "Guests' language",
 };
 
 /** Every zone Intl knows by its own name, UTC first; a zone saved under another of its names (Asia/Calcutta) stays on the list. */
@@ -57,6 +59,7 @@ const formOf = (settings: AppliedSettings): SettingsForm => ({
   check_in_time: settings.check_in_time ?? '',
   address: settings.address ?? '',
   free_cancellation_hours: String(settings.free_cancellation_hours),
+  language: settings.language,
 });
 
 /** Browsers send a textarea's line breaks as CRLF. */
@@ -97,6 +100,11 @@ function parse(values: SettingsForm): { change: ClientSettingsChange; errors: Er
   else errors.check_in_time = 'Enter the time of day guests may check in from, such as 15:00';
 
   text('address');
+
+  // None given: back to the default (English).
+  if (!values.language.trim()) change.language = null;
+  else if (isLanguage(values.language)) change.language = values.language;
+  else errors.language = 'Choose the language your booking page speaks to guests whose browser asks for none of ours';
   return { change, errors };
 }
 
@@ -219,6 +227,22 @@ function settingsView(request: PageRequest, values: SettingsForm, errors: Errors
         </div>
 
         <TextArea name="address" values={values} errors={errors} hint="Your hotel's street address, told to guests on their confirmation. Leave it empty to say nothing." />
+
+        <div class="field">
+          <label for="f-language">{LABELS.language}</label>
+          <Hint id="f-language-hint">
+            The booking page, the checkout and the e-mails speak the guest's choice from the page's language menu, else their browser's language; this one when neither
+            is one of these.
+          </Hint>
+          <FieldError name="language" errors={errors} />
+          <select id="f-language" name="language" aria-invalid={errors.language ? 'true' : undefined} aria-describedby={describedBy('language', errors)}>
+            {LANGUAGES.map((language) => (
+              <option value={language} selected={language === values.language} lang={language}>
+                {LANGUAGE_NAMES[language]}
+              </option>
+            ))}
+          </select>
+        </div>
 
         <button type="submit">Save settings</button>
       </form>

@@ -11,6 +11,7 @@ import { getRoom } from '../../store/service-booking-store';
 import { clientSettingsOf, timeZoneOf } from '../client-settings';
 import { emailEnabled } from '../guest-email/outbox';
 import { UUID } from './tokens';
+import type { Language } from '../../i18n/languages';
 
 export interface GuestClient {
   client_id: string;
@@ -32,6 +33,8 @@ export interface GuestClient {
   cancellation_policy?: string;
   check_in_time?: string;
   address?: string;
+  /** The guests' language when neither they nor their browser chose one (client setting, default en). */
+  language?: Language;
 }
 
 /** The settings the pages tell guests, each only where the hotel has set it. */
@@ -60,6 +63,7 @@ export async function guestBookingClient(clientId: string): Promise<GuestClient>
     booking_horizon_days: clientSettingsOf(client).booking_horizon_days,
     free_cancellation_hours: clientSettingsOf(client).free_cancellation_hours,
     time_zone: timeZoneOf(client),
+    language: clientSettingsOf(client).language,
   };
 }
 

@@ -23,6 +23,8 @@ import { chosenRoom, guestBookingClient } from './guest-client';
 import { sourceHash } from './source-limit';
 import { submitIdentity, tokenHash } from './tokens';
 import { confirmationUrl } from './urls';
+import { languageOr } from '../../i18n/languages';
+import { translator } from '../../i18n/translator';
 
 /**
  * Holds the room for HOLD_MINUTES from now and creates the client's payment order (context.type
@@ -60,7 +62,9 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   const reference = `${GUEST_ORDER_PREFIX}${identity ?? randomUUID()}`;
   const orderReference = await orderReferenceFor(clientId, reference);
   const bookingId = paidOrderBookingId(clientId, orderReference);
-  const record = guestBookingRecord(clientId, { bookingId, orderReference, room, stay, guest, total, currency: client.currency }, now);
+  // The language the pages spoke: the checkout, the booking and its e-mails speak it.
+  const t = await translator(languageOr(input.language, client.language), client.time_zone);
+  const record = guestBookingRecord(clientId, { bookingId, orderReference, room, stay, guest, total, currency: client.currency, language: t.language }, now);
   // Held as long as the checkout can be paid: HOLD_MINUTES, or the provider's shortest checkout
   // when that is later (the session is created to end exactly then).
   const holdEnds = providerFor(settings.provider).checkoutEnd(new Date(now.getTime() + HOLD_MINUTES * 60_000), now);
@@ -104,7 +108,11 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
         baseUrl,
         allowHttp: config().isLocal,
         // What the guest sees on the provider's page: the hotel and the stay, never our reference.
-        checkout: { expiresAt: holdEnds, description: `${client.name}: room ${room.room_number}, ${nights} ${nights === 1 ? 'night' : 'nights'}, ${stay.check_in} to ${stay.check_out}` },
+        checkout: {
+          expiresAt: holdEnds,
+          description: t('checkout.description', { hotel: client.name, number: room.room_number, nights, checkIn: t.day(stay.check_in), checkOut: t.day(stay.check_out) }),
+          language: t.language,
+        },
       },
       now,
     );
@@ -121,7 +129,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
 /** What a confirmation token leads to: paid online (with the order that makes the booking) or at the property. */
 export function guestBookingRecord(
   clientId: string,
-  b: { bookingId: string; orderReference?: string; room: { id: string; room_number: string }; stay: StayQuery; guest: GuestDetails; total: number; currency: string },
+  b: { bookingId: string; orderReference?: string; room: { id: string; room_number: string }; stay: StayQuery; guest: GuestDetails; total: number; currency: string; language: string },
   now: Date,
 ): GuestBookingRecord {
   return {
@@ -134,6 +142,7 @@ export function guestBookingRecord(
     check_out_date: b.stay.check_out,
     guests: b.stay.guests,
     guest_name: b.guest.name,
+    language: b.language,
     total: b.total,
     currency: b.currency,
     created_at: now.toISOString(),

@@ -37,7 +37,7 @@ import { type BookingPlan, dispatchAll, planServiceBooking } from '../bookings/s
 import { guestEmailItem, newGuestEmail, sendCommittedEmails } from '../guest-email/outbox';
 import { withConcurrencyRetry } from '../property-sync/results';
 import { type BookingInput, checkBookingInput } from './booking-input';
-import { guestBookingOf, type GuestBookingView } from './booking-views';
+import { guestBookingPage, type GuestBookingView } from './booking-views';
 import { HOLD_MINUTES, holdRoomForCheckout } from './checkout-holds';
 import { confirmEmailItem } from './confirm-email-limit';
 import { chosenRoom, guestBookingClient } from './guest-client';
@@ -45,6 +45,8 @@ import { guestBookingRecord } from './online-checkout';
 import { sourceHash } from './source-limit';
 import { attemptIdentity, linkSecretOf, TOKEN, tokenHash, tokenOfLink, UUID } from './tokens';
 import { confirmationUrl, confirmLinkUrl } from './urls';
+import { languageOr } from '../../i18n/languages';
+import { translator } from '../../i18n/translator';
 
 /**
  * A booking to pay at the hotel (only where the client enabled it and the stage sends e-mail,
@@ -68,11 +70,13 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
   if (identity && (await getGuestBooking(tokenHash(token)))) return { token };
 
   const bookingId = identity ? nameBasedId(clientId, 'guest-booking', identity) : newId();
+  // The language the pages spoke: the booking and its e-mails speak it.
+  const t = await translator(languageOr(input.language, client.language), client.time_zone);
   // Its hold counts toward the guest's open holds, as a checkout's does (source-limit.ts).
   const source = input.source ? await sourceHash(clientId, input.source) : undefined;
   const holdEnds = new Date(now.getTime() + HOLD_MINUTES * 60_000).toISOString();
   const record: GuestBookingRecord = {
-    ...guestBookingRecord(clientId, { bookingId, room, stay, guest, total, currency: client.currency }, now),
+    ...guestBookingRecord(clientId, { bookingId, room, stay, guest, total, currency: client.currency, language: t.language }, now),
     status: 'pending',
     hold_expires_at: holdEnds,
     guest_email: guest.email,
@@ -84,7 +88,7 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
     kind: 'confirm_booking',
     to: guest.email,
     fromName: client.name,
-    message: confirmYourBookingEmail({
+    message: confirmYourBookingEmail(t, {
       hotel: client.name,
       guestName: guest.name,
       checkIn: stay.check_in,
@@ -114,11 +118,11 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
  * What an e-mail link leads to: the booking page's token and the booking as its page shows it;
  * undefined for an unknown or malformed link, or another client's.
  */
-export async function payAtPropertyLink(clientId: string, secret: string, now: Date): Promise<{ token: string; view: GuestBookingView } | undefined> {
+export async function payAtPropertyLink(clientId: string, secret: string, now: Date): Promise<{ token: string; view: GuestBookingView; language?: string } | undefined> {
   if (typeof secret !== 'string' || !TOKEN.test(secret) || !UUID.test(clientId)) return undefined;
   const token = await tokenOfLink(secret);
-  const view = await guestBookingOf(clientId, token, now);
-  return view ? { token, view } : undefined;
+  const page = await guestBookingPage(clientId, token, now);
+  return page ? { token, view: page.view, ...(page.language ? { language: page.language } : {}) } : undefined;
 }
 
 export type PayAtPropertyOutcome = 'confirmed' | 'ended' | 'room_taken';
@@ -162,6 +166,7 @@ export async function confirmPayAtProperty(
           guest_name: record.guest_name,
           guest_email: record.guest_email,
           guest_phone: record.guest_phone,
+          ...(record.language ? { language: record.language } : {}),
           guests: record.guests,
           check_in_date: record.check_in_date,
           check_out_date: record.check_out_date,
@@ -180,7 +185,7 @@ export async function confirmPayAtProperty(
         kind: 'booking_confirmation',
         to: record.guest_email ?? '',
         fromName: client.name,
-        message: bookingConfirmationEmail({
+        message: bookingConfirmationEmail(await translator(languageOr(record.language, client.language), client.time_zone), {
           hotel: client.name,
           guestName: record.guest_name,
           checkIn: record.check_in_date,

@@ -15,6 +15,10 @@ import { getOrder, type PaymentOrderRecord } from '../../store/payment-store';
 import { getRoom } from '../../store/service-booking-store';
 import { emailEnabled, newGuestEmail } from './outbox';
 import { isGuestPageOrder } from '../../schemas/payments';
+import { languageOr } from '../../i18n/languages';
+import { translator } from '../../i18n/translator';
+import { timeZoneOf } from '../client-settings';
+import type { ClientRecord } from '../../store/api-key-store';
 
 export interface BookingChangeFacts {
   /** The event's sequence: one e-mail per change. */
@@ -39,9 +43,9 @@ function refundOutlook(booking: BookingRecord, order: PaymentOrderRecord | undef
   return { kind: 'undecided' };
 }
 
-async function stayFacts(clientId: string, booking: BookingRecord, order: PaymentOrderRecord | undefined): Promise<ChangedStayFacts> {
+async function stayFacts(clientId: string, booking: BookingRecord, order: PaymentOrderRecord | undefined): Promise<{ facts: ChangedStayFacts; client?: ClientRecord }> {
   const [client, room] = await Promise.all([getClient(clientId), booking.room_id ? getRoom(clientId, booking.room_id) : Promise.resolve(undefined)]);
-  return {
+  const facts: ChangedStayFacts = {
     hotel: client?.name ?? '',
     guestName: booking.guest_name,
     ...(booking.booking_reference ? { bookingReference: booking.booking_reference } : {}),
@@ -53,7 +57,11 @@ async function stayFacts(clientId: string, booking: BookingRecord, order: Paymen
     // A guest page's order returns to the guest's confirmation page: the guest's own e-mail links it.
     ...(order && isGuestPageOrder(order) ? { link: order.success_url } : {}),
   };
+  return { facts, client };
 }
+
+/** A guest's words for an e-mail of theirs: the language they booked in (else the hotel's), on the hotel's clock. */
+const wordsFor = (language: string | undefined, client: ClientRecord | undefined) => translator(languageOr(language, client?.language), client ? timeZoneOf(client) : 'UTC');
 
 export async function bookingChangeEmail(
   clientId: string,
@@ -67,7 +75,8 @@ export async function bookingChangeEmail(
   const paidBy = order?.client_id === clientId ? order : undefined;
   const to = booking.guest_email ?? paidBy?.customer.email;
   if (!to) return undefined;
-  const stay = await stayFacts(clientId, booking, paidBy);
+  const { facts: stay, client } = await stayFacts(clientId, booking, paidBy);
+  const t = await wordsFor(booking.language ?? paidBy?.language, client);
   // Who cancelled, as the guest is told: they did (their own page, or staff at their request), or the hotel.
   const byGuest = booking.cancelled_by === 'guest' || booking.cancellation_asked_by === 'guest';
   const ownPage = booking.cancelled_by === 'guest';
@@ -75,8 +84,8 @@ export async function bookingChangeEmail(
   const said = booking.guest_message;
   const message =
     kind === 'booking_cancelled'
-      ? bookingCancelledEmail({ ...stay, byGuest, ...(said ? { message: said } : {}), refund: refundOutlook(booking, paidBy, ownPage, facts.refund) })
-      : bookingChangedEmail(stay);
+      ? bookingCancelledEmail(t, { ...stay, byGuest, ...(said ? { message: said } : {}), refund: refundOutlook(booking, paidBy, ownPage, facts.refund) })
+      : bookingChangedEmail(t, stay);
   return newGuestEmail({ clientId, bookingId: booking.id, kind, to, fromName: stay.hotel, message, now, occasion: String(facts.sequence) });
 }
 
@@ -88,7 +97,8 @@ export async function refundEmail(
   now: Date,
 ): Promise<EmailRecord | undefined> {
   if (!emailEnabled() || refund.status === 'failed') return undefined;
-  const hotel = (await getClient(order.client_id))?.name ?? '';
+  const client = await getClient(order.client_id);
+  const hotel = client?.name ?? '';
   const reference = order.booking_sync?.booking_reference;
   return newGuestEmail({
     clientId: order.client_id,
@@ -96,7 +106,7 @@ export async function refundEmail(
     kind: 'refund',
     to: order.customer.email,
     fromName: hotel,
-    message: refundIssuedEmail({
+    message: refundIssuedEmail(await wordsFor(order.language, client), {
       hotel,
       ...(order.customer.name ? { guestName: order.customer.name } : {}),
       ...(reference ? { bookingReference: reference } : {}),

@@ -3,6 +3,8 @@
  * mirroring), planned here so that it commits in the same transaction that marks the order paid.
  */
 import { bookingConfirmationEmail } from '../../guest/emails';
+import { languageOr } from '../../i18n/languages';
+import { translator } from '../../i18n/translator';
 import { nameBasedId } from '../../ids';
 import { addDays, MAX_STAY_NIGHTS, nightsBetween } from '../../schemas/common';
 import { majorAmount } from '../../schemas/payments';
@@ -11,7 +13,7 @@ import type { EmailRecord } from '../../store/email-store';
 import { getEndpoint } from '../../store/endpoint-store';
 import type { BookingSync, PaymentOrderRecord } from '../../store/payment-store';
 import { getRoom } from '../../store/service-booking-store';
-import { clientSettingsOf } from '../client-settings';
+import { clientSettingsOf, timeZoneOf } from '../client-settings';
 import { stayTotal, toMinorUnits } from '../bookings/rates';
 import { chosenPlan, roomStayPlans } from '../rates/room-rates';
 import { type BookingPlan, planServiceBooking } from '../bookings/service-bookings';
@@ -76,6 +78,7 @@ export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Pro
       total_amount: majorAmount(order.amount_minor, order.currency),
       payment_status: 'paid',
       payment_method: order.provider,
+      ...(order.language ? { language: order.language } : {}),
       gateway_reference: order.provider_reference,
       paymentOrderReference: order.order_reference,
       // One booking per order, however often the order is settled.
@@ -121,7 +124,7 @@ export async function paidGuestBookingEmail(order: PaymentOrderRecord, mirrored:
     kind: 'booking_confirmation',
     to: order.customer.email,
     fromName: hotel,
-    message: bookingConfirmationEmail({
+    message: bookingConfirmationEmail(await translator(languageOr(order.language, client?.language), client ? timeZoneOf(client) : 'UTC'), {
       hotel,
       guestName: booking.guest_name,
       checkIn: booking.check_in_date,

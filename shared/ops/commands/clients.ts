@@ -4,6 +4,7 @@
  * connected account, and move its configuration to its partition.
  */
 import { DEFAULT_PLAN, PLANS } from '../../../definitions/plans';
+import { LANGUAGES } from '../../i18n/languages';
 import { BELOW_RATE_ORDERS, type BelowRateOrders } from '../../schemas/payments';
 import { type Command, defineCommand, UsageError } from '../cli';
 import { fields, listed } from '../format';
@@ -95,6 +96,7 @@ export const clientCommands: readonly Command[] = [
       'check-in-time': { value: 'HH:MM', help: 'Check-in from this local time, told to guests on their confirmation' },
       address: { value: 'TEXT', help: "The hotel's address, told to guests on their confirmation" },
       'free-cancellation-hours': { value: 'H', help: 'Guests may cancel their own booking (refunded in full) until H hours before check-in (default 48)' },
+      language: { value: 'LANG', help: "The guests' language when neither they nor their browser chose one (default en)", choices: LANGUAGES },
     },
     async run({ flags }) {
       const raw = flags['booking-horizon-days'];
@@ -111,6 +113,7 @@ export const clientCommands: readonly Command[] = [
         ...given(flags['check-in-time'], 'check_in_time'),
         ...given(flags.address, 'address'),
         ...(hours === undefined ? {} : { free_cancellation_hours: hours }),
+        ...given(flags.language, 'language'),
       });
       return { client_id: flags.client, ...settings };
     },
@@ -125,6 +128,7 @@ export const clientCommands: readonly Command[] = [
         ['check_in_time', result.check_in_time ?? '(none)'],
         ['address', result.address ?? '(none)'],
         ['free_cancellation_hours', String(result.free_cancellation_hours)],
+        ['language', result.language],
       ]),
   }),
 
