@@ -242,7 +242,9 @@ export const dashboardIntegrationsPages: readonly Route[] = /* @__PURE__ */ page
     dynamodb: {
       actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
       queries: ['gsi1'],
-      writes: ['CLIENT#', 'CLIENTCONFIG#', 'APIKEY#', 'APIKEYID#'],
+      writes: ['CLIENT#', 'CLIENTCONFIG#', 'APIKEY#', 'APIKEYID#', 'SLUG#'],
+      // The slug the hotel gave up (its booking page's address), freed in the transaction that sets the new one.
+      deletes: ['SLUG#'],
     },
     sealsSigningSecrets: true,
   },

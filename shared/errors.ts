@@ -207,6 +207,14 @@ export const errors = {
   receptionRoomTaken: (roomNumber: string) => roomField('ROOM_NOT_AVAILABLE', `Room ${roomNumber} is already booked for some of these nights: choose another room`),
 
   // ---- callbacks and webhooks
+  slugInvalid: (slug: string) =>
+    fail('VALIDATION_ERROR', `"${slug}" cannot be a booking page address: use 3 to 60 lowercase letters, digits and hyphens, such as hale-kai`, [
+      { path: 'slug', message: 'must be 3 to 60 lowercase letters, digits and hyphens, such as hale-kai' },
+    ]),
+  slugTaken: (slug: string) =>
+    fail('VALIDATION_ERROR', `"${slug}" is already the booking page address of another hotel: choose another`, [
+      { path: 'slug', message: 'is already the address of another hotel' },
+    ]),
   secretTooShort: () => fail('VALIDATION_ERROR', 'A secret needs at least 16 characters'),
   endpointNotSet: (kind: string) => fail('NOT_FOUND', `No ${kind} URL is set, so there is no signing secret to rotate`),
   deliveryNotFound: (deliveryId: string) => fail('NOT_FOUND', `No delivery ${deliveryId}`),

@@ -18,12 +18,13 @@ const loadQrCode = async () => {
   return module.default ?? module;
 };
 
-/** GET /book/{client_id}/qr.svg: the QR code of the client's booking page, for the reception desk. */
+/** GET /book/{client_id}/qr.svg: the QR code of the client's booking page (its slug's address when it has one), for the reception desk. */
 export const qrCodeAction: PublicPageAction = async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
   const QRCode = await loadQrCode();
-  const svg = await QRCode.toString(bookingPageUrl(request.baseUrl, client.client_id), { type: 'svg', errorCorrectionLevel: 'M', margin: 4, width: 320 });
-  return { raw: svg, contentType: 'image/svg+xml', cacheSeconds: 3600 };
+  const svg = await QRCode.toString(bookingPageUrl(request.baseUrl, client.page), { type: 'svg', errorCorrectionLevel: 'M', margin: 4, width: 320 });
+  // Short-lived: a new slug changes it.
+  return { raw: svg, contentType: 'image/svg+xml', cacheSeconds: 300 };
 };
 
 /** GET /book/style.css */

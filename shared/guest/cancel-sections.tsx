@@ -134,7 +134,7 @@ export function CancelledBooking(props: { page: GuestBookingPage; client: GuestC
         <h2 id="stay-facts">The stay you had booked</h2>
         <Dl rows={[['Booking reference', view.booking_reference ?? '—'], ...stayRows]} />
         <p>
-          <a href={links.to(bookPath(client.client_id))}>Book again</a>
+          <a href={links.to(bookPath(client.page))}>Book again</a>
         </p>
       </section>
     </>

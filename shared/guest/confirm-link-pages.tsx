@@ -35,7 +35,7 @@ export const confirmLinkAction: PublicPageAction = async (request) => {
         </section>
         <CancellationPolicy client={client} />
         <p>The room is held for you until {heldUntil(view.confirm_by!, request.now, client.time_zone)}. Confirm now to book it; you pay at the hotel.</p>
-        <form method="post" action={request.links.to(bookPath(client.client_id, `/confirm/${encodeURIComponent(request.params.token ?? '')}`))}>
+        <form method="post" action={request.links.to(bookPath(client.page, `/confirm/${encodeURIComponent(request.params.token ?? '')}`))}>
           <button type="submit" class="wide">
             Confirm booking
           </button>
@@ -62,7 +62,7 @@ export const confirmLinkSubmitAction: PublicPageAction = async (request) => {
       <GuestPage title="Booking not made" hotel={client.name} links={request.links}>
         <Alert>{REFUSALS[confirmed.outcome]}</Alert>
         <p>
-          <a href={request.links.to(bookPath(client.client_id))}>Search again</a>
+          <a href={request.links.to(bookPath(client.page))}>Search again</a>
         </p>
       </GuestPage>
     ),

@@ -122,7 +122,7 @@ function WhatHappensNext({ page, client, offer }: { page: GuestBookingPage; clie
 async function TryAgain({ page, client, request }: { page: GuestBookingPage; client: GuestClient; request: Request }) {
   const { view } = page;
   const stay = { check_in: view.check_in, check_out: view.check_out, guests: view.guests };
-  const search = request.links.to(bookPath(client.client_id), stayQuery(stay));
+  const search = request.links.to(bookPath(client.page), stayQuery(stay));
   const retry = page.try_again;
   // Still bookable now: free (the declined checkout released it), and the stay still within the
   // rules (a check-in that is now in the past is not).
@@ -159,7 +159,7 @@ async function TryAgain({ page, client, request }: { page: GuestBookingPage; cli
         Room {page.chosen_room_number} is still free. You can pay for it again with the same details until {heldUntil(page.held_until!, request.now, client.time_zone)}, without
         typing anything again.
       </p>
-      <form method="post" action={request.links.to(bookPath(client.client_id, '/bookings'))}>
+      <form method="post" action={request.links.to(bookPath(client.page, '/bookings'))}>
         <input type="hidden" name="room_id" value={retry.room_id} />
         {retry.rate_plan ? <input type="hidden" name="rate_plan" value={retry.rate_plan} /> : null}
         <input type="hidden" name="check_in" value={retry.stay.check_in} />
@@ -187,7 +187,7 @@ async function TryAgain({ page, client, request }: { page: GuestBookingPage; cli
 async function ConfirmationBody({ page, request, client }: { page: GuestBookingPage; request: Request; client: GuestClient }) {
   const { view } = page;
   const stayRows = stayRowsOf(view, { chosenRoom: page.chosen_room_number, client });
-  const again = <a href={request.links.to(bookPath(client.client_id), stayQuery(view))}>Search again</a>;
+  const again = <a href={request.links.to(bookPath(client.page), stayQuery(view))}>Search again</a>;
   const token = request.params.token ?? '';
   if (view.state === 'booking_cancelled') return <CancelledBooking page={page} client={client} token={token} links={request.links} stayRows={stayRows} />;
   if (view.state === 'confirmed') {

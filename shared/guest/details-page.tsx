@@ -45,7 +45,7 @@ function detailsPage(
   const errors = form.errors ?? {};
   const total = money(room.total, currency);
   const taxes = taxesLine(client);
-  const backToResults = request.links.to(bookPath(client.client_id), stayQuery(stay));
+  const backToResults = request.links.to(bookPath(client.page), stayQuery(stay));
   return (
     <GuestPage title="Your details" hotel={client.name} links={request.links} error={hasErrors(errors)}>
       <ErrorSummary errors={errors} />
@@ -75,7 +75,7 @@ function detailsPage(
       <CancellationPolicy client={client} />
       <section class="card" aria-labelledby="guest">
         <h2 id="guest">Guest</h2>
-        <form method="post" action={request.links.to(bookPath(client.client_id, '/bookings'))} novalidate aria-labelledby="guest">
+        <form method="post" action={request.links.to(bookPath(client.page, '/bookings'))} novalidate aria-labelledby="guest">
           <input type="hidden" name="room_id" value={room.room_id} />
           {plan ? <input type="hidden" name="rate_plan" value={plan.external_rate_plan_id} /> : null}
           <input type="hidden" name="check_in" value={stay.check_in} />

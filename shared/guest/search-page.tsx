@@ -26,7 +26,7 @@ function StayForm({ request, client, values, errors }: { request: Request; clien
       <h2 id="stay">Your stay</h2>
       <ErrorSummary errors={errors} />
       {/* novalidate: every rule is checked (and explained) by the service, the same for every browser. */}
-      <form method="get" action={request.links.to(bookPath(client.client_id))} novalidate aria-labelledby="stay">
+      <form method="get" action={request.links.to(bookPath(client.page))} novalidate aria-labelledby="stay">
         <div class="row">
           <Field label="Check-in" name="check_in" type="date" min={today} value={values.check_in} error={errors.check_in} autocomplete="off" />
           <Field label="Check-out" name="check_out" type="date" min={today} value={values.check_out} error={errors.check_out} autocomplete="off" />
@@ -101,7 +101,7 @@ function Results({ request, client, stay, result }: { request: Request; client: 
             Each room shows its price a night and the total for your {plural(result.nights, 'night')}, in {result.currency}.{taxes ? ` ${taxes}.` : ''}
           </p>
           {/* One form for every room: the stay once, each "Book" button sends its room. */}
-          <form method="get" action={request.links.to(bookPath(client.client_id, '/details'))}>
+          <form method="get" action={request.links.to(bookPath(client.page, '/details'))}>
             <input type="hidden" name="check_in" value={stay.check_in} />
             <input type="hidden" name="check_out" value={stay.check_out} />
             <input type="hidden" name="guests" value={String(stay.guests)} />

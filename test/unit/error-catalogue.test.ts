@@ -140,6 +140,8 @@ const SAMPLES: { [K in ErrorName]: Parameters<(typeof errors)[K]> } = {
   receptionRoomInactive: ['101'],
   receptionRoomTooSmall: ['101', 2],
   receptionRoomTaken: ['101'],
+  slugInvalid: ['Hale Kai'],
+  slugTaken: ['hale-kai'],
   secretTooShort: [],
   endpointNotSet: ['callback'],
   deliveryNotFound: ['d-1'],
