@@ -225,6 +225,7 @@ export const errors = {
   noSuchHotel: () => fail('NOT_FOUND', 'No such hotel'),
   noSuchGuestRoom: () => fail('NOT_FOUND', 'No such room'),
   roomNotBookable: (roomNumber: string, problem: string) => fail('ROOM_NOT_AVAILABLE', `Room ${roomNumber} cannot be booked: ${problem}`),
+  roomTypeTaken: (roomType: string) => fail('ROOM_NOT_AVAILABLE', `No ${roomType} room is free for these dates any more`),
   roomHasNoPrice: (roomNumber: string) => fail('INVALID_AMOUNT', `Room ${roomNumber} has no price to pay online`),
   payAtPropertyDisabled: () => fail('PAY_AT_PROPERTY_DISABLED', 'This hotel takes bookings with online payment only'),
   emailNotConfigured: () =>

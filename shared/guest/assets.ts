@@ -27,5 +27,11 @@ export const qrCodeAction: PublicPageAction = async (request) => {
   return { raw: svg, contentType: 'image/svg+xml', cacheSeconds: 300 };
 };
 
+/** The site's robots.txt: the guest booking pages are public pages to find; the dashboard and the API are not. */
+export const ROBOTS_TXT = ['User-agent: *', 'Allow: /book/', 'Disallow: /dashboard/', 'Disallow: /api/', ''].join('\n');
+
+/** GET /robots.txt */
+export const robotsAction: PublicPageAction = async () => ({ raw: ROBOTS_TXT, contentType: 'text/plain; charset=utf-8', cacheSeconds: 3600 });
+
 /** GET /book/style.css */
 export const stylesheetAction: PublicPageAction = async () => ({ raw: GUEST_CSS, contentType: 'text/css; charset=utf-8', cacheSeconds: 300 });

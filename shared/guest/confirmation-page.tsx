@@ -18,7 +18,7 @@ import {
   HOLD_MINUTES,
   newBookingAttempt,
   type OfferedRoom,
-  offeredRoom,
+  offeredType,
 } from '../domain/guest-booking/guest-bookings';
 import { emailEnabled } from '../domain/guest-email/outbox';
 import { localDate, localTime } from '../domain/hotel-time';
@@ -27,7 +27,10 @@ import { Dl } from '../dashboard/layout';
 import type { PublicPageAction } from '../dashboard/page-function';
 import { CancelledBooking, CancelSection, onHotelClock } from './cancel-sections';
 import { day } from './emails';
-import { CancellationPolicy, checkInDay, money, plural, taxesLine } from './hotel-info';
+import { CancellationPolicy, checkInDay, money, plural, priceRows, taxesLine } from './hotel-info';
+import { minorUnits } from '../schemas/payments';
+import { stayPrice } from '../domain/bookings/stay-price';
+import { nightsBetween } from '../schemas/common';
 import { Alert, GuestPage } from './layout';
 import { correctable, type Request, stayQuery } from './page-forms';
 import { bookPath } from './urls';
@@ -38,8 +41,13 @@ import { bookPath } from './urls';
  */
 export function stayRowsOf(view: GuestBookingView, extras: { chosenRoom?: string; client?: GuestClient } = {}): [string, string][] {
   const { chosenRoom, client } = extras;
-  const taxes = client ? taxesLine(client) : undefined;
+  const taxes = client && !view.taxes ? taxesLine(client) : undefined;
   const total = money(view.total, view.currency);
+  const scale = 10 ** minorUnits(view.currency);
+  // The room price, its taxes and the total as the details page showed them (one computation: stay-price.ts's figures, kept on the booking).
+  const price = view.taxes
+    ? { room: view.taxes.included ? view.total : Math.round((view.total - view.taxes.amount) * scale) / scale, taxes: view.taxes.amount, total: view.total, included: view.taxes.included, percent: view.taxes.percent }
+    : undefined;
   return [
     // Booked: its room, or, for a paid booking whose room was taken after its hold expired, one
     // from the hotel. Not booked: the room the guest chose.
@@ -48,7 +56,9 @@ export function stayRowsOf(view: GuestBookingView, extras: { chosenRoom?: string
     ['Check-out', day(view.check_out)],
     ['Guests', String(view.guests)],
     ['Guest', view.guest_name],
-    ['Total', taxes ? `${total}, ${taxes.toLowerCase()}` : total],
+    ...(price
+      ? priceRows({ ...price, revenue: price.total - price.taxes }, view.currency, nightsBetween(view.check_in, view.check_out))
+      : [['Total', taxes ? `${total}, ${taxes.toLowerCase()}` : total] as [string, string]]),
   ];
 }
 
@@ -129,7 +139,7 @@ async function TryAgain({ page, client, request }: { page: GuestBookingPage; cli
   let offered: OfferedRoom | undefined;
   let stayStillValid = true;
   try {
-    offered = retry ? await offeredRoom(client.client_id, retry.stay, retry.room_id, request.now, retry.rate_plan) : undefined;
+    offered = retry ? await offeredType(client.client_id, retry.stay, retry.room_type, request.now, retry.rate_plan) : undefined;
   } catch (error) {
     correctable(error);
     stayStillValid = false;
@@ -140,7 +150,7 @@ async function TryAgain({ page, client, request }: { page: GuestBookingPage; cli
         <h2 id="again">Book again</h2>
         <p>
           {retry
-            ? `Sorry, room ${page.chosen_room_number} can no longer be booked for these dates${stayStillValid ? ': someone else has booked it meanwhile' : ''}.`
+            ? `Sorry, no ${retry.room_type} room can be booked for these dates any more${stayStillValid ? ': someone else has booked the last one meanwhile' : ''}.`
             : `The room was kept for you for ${HOLD_MINUTES} minutes${page.held_until ? `, until ${heldUntil(page.held_until, request.now, client.time_zone)}` : ''}. That time is over, so it is no longer held for you.`}
         </p>
         <p>
@@ -156,11 +166,11 @@ async function TryAgain({ page, client, request }: { page: GuestBookingPage; cli
     <section class="card" aria-labelledby="again">
       <h2 id="again">Try again</h2>
       <p>
-        Room {page.chosen_room_number} is still free. You can pay for it again with the same details until {heldUntil(page.held_until!, request.now, client.time_zone)}, without
+        A {retry.room_type} room is still free. You can pay for it again with the same details until {heldUntil(page.held_until!, request.now, client.time_zone)}, without
         typing anything again.
       </p>
       <form method="post" action={request.links.to(bookPath(client.page, '/bookings'))}>
-        <input type="hidden" name="room_id" value={retry.room_id} />
+        <input type="hidden" name="room_type" value={retry.room_type} />
         {retry.rate_plan ? <input type="hidden" name="rate_plan" value={retry.rate_plan} /> : null}
         <input type="hidden" name="check_in" value={retry.stay.check_in} />
         <input type="hidden" name="check_out" value={retry.stay.check_out} />
@@ -175,7 +185,7 @@ async function TryAgain({ page, client, request }: { page: GuestBookingPage; cli
         </button>
       </form>
       <p id="again-total" class="muted">
-        {money(offered.room.total, offered.currency)} for {plural(offered.nights, 'night')}, on the payment provider's page.
+        {money(stayPrice(offered.room.total, client, offered.currency).total, offered.currency)} for {plural(offered.nights, 'night')}, on the payment provider's page.
       </p>
       <p>
         <a href={search}>Choose another room</a>

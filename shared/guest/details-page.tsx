@@ -12,26 +12,22 @@ import {
   HOLD_MINUTES,
   newBookingAttempt,
   type OfferedRoom,
-  offeredRoom,
+  offeredType,
   type StayQuery,
   startCheckout,
 } from '../domain/guest-booking/guest-bookings';
 import { Dl, ErrorSummary, Field } from '../dashboard/layout';
 import type { PublicPageAction } from '../dashboard/page-function';
 import { day } from './emails';
-import { AboutCategory, CancellationPolicy, checkInDay, money, plural, taxesLine } from './hotel-info';
+import { AboutCategory, CancellationPolicy, checkInDay, money, plural, priceRows, taxesLine } from './hotel-info';
 import { GuestPage } from './layout';
-import { correctable, type Errors, errorsOf, fromQuery, GUEST_FIELDS, type GuestField, hasErrors, isOutcome, type Request, stayQuery, stayValues } from './page-forms';
+import { correctable, type Errors, errorsOf, fromQuery, GUEST_FIELDS, type GuestField, hasErrors, isOutcome, type Request, splitOffer, stayQuery, stayValues } from './page-forms';
+import { stayPrice } from '../domain/bookings/stay-price';
 import { searchPage, stayOr } from './search-page';
 import { bookPath } from './urls';
 import { formatDayShort } from '../dashboard/format';
 
-function splitOffer(offer: string): [string, string | undefined] {
-  const at = offer.indexOf('~');
-  return at < 0 ? [offer.trim(), undefined] : [offer.slice(0, at).trim(), offer.slice(at + 1)];
-}
-
-const ROOM_TAKEN = 'Sorry, that room is no longer available for these dates: someone else booked it. Please choose another room.';
+const ROOM_TAKEN = 'Sorry, that room type is no longer available for these dates: someone else booked the last one. Please choose another room.';
 
 function detailsPage(
   request: Request,
@@ -43,8 +39,9 @@ function detailsPage(
   const { room, category, currency, nights, plan } = offered;
   const values = form.values ?? {};
   const errors = form.errors ?? {};
-  const total = money(room.total, currency);
-  const taxes = taxesLine(client);
+  const price = stayPrice(room.total, client, currency);
+  const total = money(price.total, currency);
+  const taxes = price.taxes > 0 ? undefined : taxesLine(client);
   const backToResults = request.links.to(bookPath(client.page), stayQuery(stay));
   return (
     <GuestPage title="Your details" hotel={client.name} links={request.links} error={hasErrors(errors)}>
@@ -53,7 +50,7 @@ function detailsPage(
         <h2 id="choice">Your room</h2>
         <Dl
           rows={[
-            ['Room', `${room.room_number}, ${category.name}`],
+            ['Room', category.name],
             ['Check-in', checkInDay(client, stay.check_in)],
             ['Check-out', day(stay.check_out)],
             ['Guests', String(stay.guests)],
@@ -63,7 +60,7 @@ function detailsPage(
                   ['Per night', plan.nights.map((night) => `${formatDayShort(night.date)}: ${money(night.price, currency)}`).join(', ')],
                 ] as const)
               : ([['Per night', money(room.price, currency)]] as const)),
-            ['Total', `${total} for ${plural(nights, 'night')}`],
+            ...priceRows(price, currency, nights),
             ...(taxes ? [['Taxes', client.taxes_included ? 'Included in the price' : 'Not included in the price'] as const] : []),
           ]}
         />
@@ -76,7 +73,7 @@ function detailsPage(
       <section class="card" aria-labelledby="guest">
         <h2 id="guest">Guest</h2>
         <form method="post" action={request.links.to(bookPath(client.page, '/bookings'))} novalidate aria-labelledby="guest">
-          <input type="hidden" name="room_id" value={room.room_id} />
+          <input type="hidden" name="room_type" value={category.name} />
           {plan ? <input type="hidden" name="rate_plan" value={plan.external_rate_plan_id} /> : null}
           <input type="hidden" name="check_in" value={stay.check_in} />
           <input type="hidden" name="check_out" value={stay.check_out} />
@@ -110,9 +107,9 @@ export const detailsAction: PublicPageAction = async (request) => {
   const values = stayValues(fromQuery(request.query));
   const stay = await stayOr(request, client, values);
   if (isOutcome(stay)) return stay;
-  // A room sold on rate plans comes with its plan: `offer` = `<room_id>~<external_rate_plan_id>`.
-  const [roomId, ratePlanId] = request.query.offer ? splitOffer(request.query.offer) : [(request.query.room_id ?? '').trim(), undefined];
-  const offered = await offeredRoom(client.client_id, stay, roomId, request.now, ratePlanId);
+  // The room type, with its plan where it is sold on rate plans: `offer` = `<type>~<external_rate_plan_id>`.
+  const [roomType, ratePlanId] = splitOffer(request.query.offer ?? '');
+  const offered = await offeredType(client.client_id, stay, roomType, request.now, ratePlanId);
   if (!offered) return { html: await searchPage(request, client, { values, stay, notice: ROOM_TAKEN }), status: 409 };
   return { html: detailsPage(request, client, stay, offered) };
 };
@@ -129,12 +126,12 @@ export const createAction: PublicPageAction = async (request) => {
   const stayTyped = stayValues(form);
   const stay = await stayOr(request, client, stayTyped);
   if (isOutcome(stay)) return stay;
-  const roomId = (form.get('room_id') ?? '').trim();
+  const roomType = form.get('room_type') ?? '';
   const ratePlanId = form.get('rate_plan') || undefined;
   const values = Object.fromEntries(GUEST_FIELDS.map((f) => [f, (form.get(f) ?? '').trim()])) as Record<GuestField, string>;
   const guest = { name: values.name, email: values.email, ...(values.phone ? { phone: values.phone } : {}) };
   // A form rendered before the attempt field existed has none: each submit is a booking of its own.
-  const input = { room_id: roomId, rate_plan: ratePlanId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp };
+  const input = { room_type: roomType, rate_plan: ratePlanId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp };
   const clientId = client.client_id;
   try {
     if (form.get('pay') === 'at_property') {
@@ -145,7 +142,7 @@ export const createAction: PublicPageAction = async (request) => {
     return { redirect: checkout_url };
   } catch (thrown) {
     const error = correctable(thrown);
-    const offered = await offeredRoom(clientId, stay, roomId, request.now, ratePlanId);
+    const offered = await offeredType(clientId, stay, roomType, request.now, ratePlanId);
     if (error.status === 409 || !offered) {
       return { html: await searchPage(request, client, { values: stayTyped, stay, notice: ROOM_TAKEN }), status: 409 };
     }

@@ -9,6 +9,7 @@ import { renderToString } from 'preact-render-to-string';
 import { formatAmount } from '../dashboard/format';
 import { minorUnits } from '../schemas/payments';
 import { nightsBetween } from '../schemas/common';
+import { localDate, localTime } from '../domain/hotel-time';
 
 export interface EmailMessage {
   subject: string;
@@ -40,7 +41,30 @@ export interface BookingConfirmationFacts extends StayFacts {
   /** The hotel's check-in time ("HH:MM") and address (client settings), where it has set them. */
   checkInTime?: string | null;
   address?: string | null;
+  /** Of `total`, the taxes (stay-price.ts); absent or 0: none said. Included: part of the room price. */
+  taxes?: { amount: number; included: boolean } | null;
+  /** The hotel's cancellation policy, and until when the guest may cancel free of charge (an instant, told in the hotel's time). */
+  cancellationPolicy?: string | null;
+  freeCancellation?: { until: string; timeZone: string } | null;
 }
+
+/** `Fri 4 Dec 2026, 15:00 hotel time`: an instant on the hotel's clock. */
+function hotelTime(at: string, timeZone: string): string {
+  const instant = new Date(at);
+  return `${day(localDate(timeZone, instant))}, ${localTime(timeZone, instant)} hotel time`;
+}
+
+/** The free-cancellation deadline and the hotel's policy, where known. */
+function policyLines(facts: BookingConfirmationFacts): string[] {
+  return [
+    ...(facts.freeCancellation ? [`You can cancel free of charge until ${hotelTime(facts.freeCancellation.until, facts.freeCancellation.timeZone)}, from your booking's page.`] : []),
+    ...(facts.cancellationPolicy?.trim() ? [`Cancellation policy: ${facts.cancellationPolicy.trim()}`] : []),
+  ];
+}
+
+/** The taxes' row of a confirmation, where there are taxes. */
+const taxesRows = (facts: BookingConfirmationFacts): [string, string][] =>
+  facts.taxes && facts.taxes.amount > 0 ? [[facts.taxes.included ? 'Taxes included' : 'Taxes', money(facts.taxes.amount, facts.currency)]] : [];
 
 /** What the guest needs on arrival, as far as the hotel has said: from when to check in, and where. */
 function arrivalLines(facts: BookingConfirmationFacts): string[] {
@@ -129,6 +153,45 @@ export function Button({ href, children }: { href: string; children: ComponentCh
   );
 }
 
+/** The hotel's contact for guests (client settings), those it has set. */
+export interface HotelContact {
+  phone?: string | null;
+  email?: string | null;
+}
+
+/** The hotel's contact in words: `Phone: +1…`, `Email: desk@…`. */
+export function contactLines(contact: HotelContact | undefined): string[] {
+  return [...(contact?.phone ? [`Phone: ${contact.phone}`] : []), ...(contact?.email ? [`Email: ${contact.email}`] : [])];
+}
+
+/**
+ * A message with the hotel's contact at its end (every guest e-mail says how to reach the hotel):
+ * a paragraph before the HTML's closing tags, lines at the end of the text. Unchanged when the
+ * hotel has set neither.
+ */
+export function withHotelContact(message: EmailMessage, hotel: string, contact: HotelContact | undefined): EmailMessage {
+  const lines = contactLines(contact);
+  if (!lines.length) return message;
+  const heading = hotel ? `To reach ${hotel}:` : 'To reach the hotel:';
+  const footer = renderToString(
+    <p style={`margin:1.5rem 0 0;padding-top:.75rem;border-top:1px solid #d5dbe1;color:${MUTED}`} data-contact="">
+      {heading}
+      {lines.map((line) => (
+        <>
+          <br />
+          {line}
+        </>
+      ))}
+    </p>,
+  );
+  const end = message.html.lastIndexOf('</div></body>');
+  return {
+    subject: message.subject,
+    html: end < 0 ? `${message.html}${footer}` : `${message.html.slice(0, end)}${footer}${message.html.slice(end)}`,
+    text: `${message.text}\n${heading}\n${lines.join('\n')}\n`,
+  };
+}
+
 export const html = (mail: VNode) => `<!doctype html>${renderToString(mail)}`;
 export const text = (lines: (string | false)[]) => `${lines.filter((line) => line !== false).join('\n')}\n`;
 export const rowsAsText = (rows: [string, string][]) => rows.map(([term, value]) => `${term}: ${value}`);
@@ -136,8 +199,9 @@ export const rowsAsText = (rows: [string, string][]) => rows.map(([term, value])
 /** The confirmation of a booking: paid online, or confirmed by its link to be paid at the hotel. */
 export function bookingConfirmationEmail(facts: BookingConfirmationFacts): EmailMessage {
   const title = 'Your booking is confirmed';
-  const rows: [string, string][] = [...stayRows(facts), ['Payment', facts.paid ? 'paid' : 'to pay at the hotel']];
+  const rows: [string, string][] = [...stayRows(facts), ...taxesRows(facts), ['Payment', facts.paid ? 'paid' : 'to pay at the hotel']];
   const arrival = arrivalLines(facts);
+  const policy = policyLines(facts);
   return {
     subject: `Booking confirmed: ${facts.hotel}, ${day(facts.checkIn)} (${facts.bookingReference})`,
     html: html(
@@ -162,6 +226,9 @@ export function bookingConfirmationEmail(facts: BookingConfirmationFacts): Email
           <p>{line}</p>
         ))}
         <Facts rows={rows} />
+        {policy.map((line) => (
+          <p>{line}</p>
+        ))}
         <Button href={facts.link}>See your booking</Button>
         <p style={`color:${MUTED};font-size:.9rem`}>The link shows your booking again: keep it to yourself.</p>
       </Mail>,
@@ -180,6 +247,7 @@ export function bookingConfirmationEmail(facts: BookingConfirmationFacts): Email
       ...(arrival.length ? [...arrival, ''] : []),
       ...rowsAsText(rows),
       '',
+      ...(policy.length ? [...policy, ''] : []),
       `See your booking: ${facts.link}`,
       'The link shows your booking again: keep it to yourself.',
     ]),

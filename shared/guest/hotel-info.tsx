@@ -5,6 +5,7 @@
  */
 import type { GuestClient, OfferedCategory } from '../domain/guest-booking/guest-bookings';
 import { formatPrice } from '../dashboard/format';
+import type { StayPrice } from '../domain/bookings/stay-price';
 import { day } from './emails';
 
 /** `1,240.50 EUR`: an amount in the currency's major units, with its own decimals. */
@@ -14,8 +15,21 @@ export function money(amount: number, currency: string): string {
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** The price rows of a stay: the room price, its taxes as an amount, and what the guest pays (stay-price.ts). */
+export function priceRows(price: StayPrice, currency: string, nights: number): [string, string][] {
+  const total = `${money(price.total, currency)} for ${plural(nights, 'night')}`;
+  if (price.taxes <= 0) return [['Total', total]];
+  if (price.included) return [['Total', total], [`Taxes included (${price.percent}%)`, money(price.taxes, currency)]];
+  return [
+    ['Room price', money(price.room, currency)],
+    [`Taxes (${price.percent}%)`, money(price.taxes, currency)],
+    ['Total to pay', total],
+  ];
+}
+
 /** What the hotel says of its taxes (client setting): nothing when it has not said. */
 export function taxesLine(client: GuestClient): string | undefined {
+  if (client.tax_percent > 0) return client.taxes_included ? `Taxes (${client.tax_percent}%) included` : `Plus taxes (${client.tax_percent}%), shown before you pay`;
   if (client.taxes_included === undefined) return undefined;
   return client.taxes_included ? 'Taxes included' : 'Taxes not included';
 }

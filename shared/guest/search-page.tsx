@@ -5,18 +5,18 @@
  * its price a night, the stay's total and a "Book" button to the details page. No script: every
  * step is a form.
  */
-import { checkStay, type GuestClient, guestBookingClient, type RoomSearch, searchRooms, type StayQuery } from '../domain/guest-booking/guest-bookings';
+import { checkStay, FROM_PRICE_NIGHTS, type GuestClient, guestBookingClient, hotelShowcase, type RoomSearch, searchRooms, type StayQuery } from '../domain/guest-booking/guest-bookings';
 import { hotelClock } from '../domain/hotel-time';
-import { ErrorSummary, Field } from '../dashboard/layout';
+import { Dl, ErrorSummary, Field } from '../dashboard/layout';
 import type { PageOutcome, PublicPageAction } from '../dashboard/page-function';
 import { day } from './emails';
-import { AboutCategory, money, plural, taxesLine } from './hotel-info';
+import { plural } from './hotel-info';
+import { Showcase, TypeResults } from './room-types';
 import { Alert, GuestPage } from './layout';
 import { correctable, type Errors, errorsOf, fromQuery, hasErrors, isOutcome, type Request, STAY_FIELDS, type StayField, stayValues } from './page-forms';
 import { bookPath } from './urls';
-import { formatDayShort } from '../dashboard/format';
 import { rateRuleInWords } from './rate-words';
-import type { OfferedRoomFigures, RefusedCategory } from '../domain/guest-booking/room-search';
+import type { RefusedCategory } from '../domain/guest-booking/room-search';
 
 function StayForm({ request, client, values, errors }: { request: Request; client: GuestClient; values: Record<StayField, string>; errors: Errors<StayField> }) {
   // The date picker starts at the hotel's today; the service still checks every date it is sent.
@@ -40,34 +40,6 @@ function StayForm({ request, client, values, errors }: { request: Request; clien
   );
 }
 
-/** A room sold on rate plans: each plan the stay can be booked on, its price each night and its total, cheapest first. */
-function RoomPlans({ room, id, currency }: { room: OfferedRoomFigures; id: string; currency: string }) {
-  return (
-    <li class="planned">
-      <p id={id}>
-        Room {room.room_number}, {room.room_type}, up to {plural(room.max_occupancy, 'guest')}
-      </p>
-      <ul class="plans" aria-label={`Rates: room ${room.room_number}`}>
-        {room.plans!.map((plan, p) => (
-          <li>
-            <p id={`${id}p${p + 1}`}>
-              <b>{plan.name}</b>
-              <br />
-              {plan.nights.map((night) => `${formatDayShort(night.date)}: ${money(night.price, currency)}`).join(', ')}
-              <br />
-              <b>{money(plan.total, currency)}</b> in total
-            </p>
-            {/* The room and the plan in one value: a button sends one (the details page reads both). */}
-            <button name="offer" value={`${room.room_id}~${plan.external_rate_plan_id}`} aria-describedby={`${id} ${id}p${p + 1}`}>
-              Book {plan.name}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </li>
-  );
-}
-
 /** Room types free for the dates that cannot be booked for this stay, and why, in words. */
 function Refusals({ refused }: { refused: RefusedCategory[] }) {
   if (!refused.length) return null;
@@ -83,9 +55,6 @@ function Refusals({ refused }: { refused: RefusedCategory[] }) {
 }
 
 function Results({ request, client, stay, result }: { request: Request; client: GuestClient; stay: StayQuery; result: RoomSearch }) {
-  const count = result.categories.reduce((n, c) => n + c.rooms.length, 0);
-  const taxes = taxesLine(client);
-  let index = 0;
   return (
     <section aria-labelledby="results">
       <h2 id="results">Available rooms</h2>
@@ -93,48 +62,29 @@ function Results({ request, client, stay, result }: { request: Request; client: 
         {day(stay.check_in)} to {day(stay.check_out)}: {plural(result.nights, 'night')}, {plural(stay.guests, 'guest')}.
       </p>
       <Refusals refused={result.refused} />
-      {count === 0 ? (
+      {result.categories.length === 0 ? (
         <p>No room is free for these dates and guests. Please try other dates.</p>
       ) : (
-        <>
-          <p>
-            Each room shows its price a night and the total for your {plural(result.nights, 'night')}, in {result.currency}.{taxes ? ` ${taxes}.` : ''}
-          </p>
-          {/* One form for every room: the stay once, each "Book" button sends its room. */}
-          <form method="get" action={request.links.to(bookPath(client.page, '/details'))}>
-            <input type="hidden" name="check_in" value={stay.check_in} />
-            <input type="hidden" name="check_out" value={stay.check_out} />
-            <input type="hidden" name="guests" value={String(stay.guests)} />
-            {result.categories.map((category, c) => (
-              <section class="category" aria-labelledby={`c${c + 1}`}>
-                <h3 id={`c${c + 1}`}>{category.name}</h3>
-                <AboutCategory category={category} id={`a${c + 1}`} />
-                <ul class="rooms" aria-label={`Rooms: ${category.name}`}>
-                  {category.rooms.map((room) => {
-                    const id = `r${++index}`;
-                    return room.plans ? (
-                      <RoomPlans room={room} id={id} currency={result.currency} />
-                    ) : (
-                      <li>
-                        <p id={id}>
-                          Room {room.room_number}, {room.room_type}, up to {plural(room.max_occupancy, 'guest')}
-                          <br />
-                          {money(room.price, result.currency)} a night
-                          <br />
-                          <b>{money(room.total, result.currency)}</b> in total
-                        </p>
-                        <button name="room_id" value={room.room_id} aria-describedby={id}>
-                          Book
-                        </button>
-                      </li>
-                    );
-                  })}
-                </ul>
-              </section>
-            ))}
-          </form>
-        </>
+        <TypeResults request={request} client={client} stay={stay} result={result} />
       )}
+    </section>
+  );
+}
+
+/** What the hotel tells guests before they book: where it is, check-in, its policy, how to reach it (those it has set). */
+function AboutHotel({ client }: { client: GuestClient }) {
+  const rows: [string, string][] = [
+    ...(client.address ? [['Address', client.address] as [string, string]] : []),
+    ...(client.check_in_time ? [['Check-in', `From ${client.check_in_time}`] as [string, string]] : []),
+    ...(client.phone ? [['Phone', client.phone] as [string, string]] : []),
+    ...(client.email ? [['Email', client.email] as [string, string]] : []),
+  ];
+  return (
+    <section class="card" aria-labelledby="hotel">
+      <h2 id="hotel">Good to know</h2>
+      {rows.length ? <Dl rows={rows} /> : null}
+      <h3>Cancellation policy</h3>
+      <p class="policy">{client.cancellation_policy ?? 'Please ask the hotel about cancelling before you pay.'}</p>
     </section>
   );
 }
@@ -148,11 +98,20 @@ export async function searchPage(
   const values = options.values ?? { check_in: '', check_out: '', guests: '' };
   const errors = options.errors ?? {};
   const result = options.stay ? await searchRooms(client.client_id, options.stay, request.now) : undefined;
+  // Before a search (the landing page): the hotel, its room types with their "from" prices, what to know.
+  const types = options.stay ? undefined : await hotelShowcase(client, request.now);
   return (
-    <GuestPage title="Book a room" hotel={client.name} links={request.links} error={hasErrors(errors)}>
+    <GuestPage title={types ? client.name : 'Book a room'} hotel={client.name} links={request.links} error={hasErrors(errors)}>
       {options.notice ? <Alert>{options.notice}</Alert> : null}
+      {types && client.address ? <p class="address">{client.address}</p> : null}
       <StayForm request={request} client={client} values={values} errors={errors} />
       {options.stay && result ? <Results request={request} client={client} stay={options.stay} result={result} /> : null}
+      {types ? (
+        <>
+          <Showcase client={client} types={types} nights={FROM_PRICE_NIGHTS} />
+          <AboutHotel client={client} />
+        </>
+      ) : null}
     </GuestPage>
   );
 }

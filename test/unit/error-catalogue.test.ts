@@ -141,6 +141,7 @@ const SAMPLES: { [K in ErrorName]: Parameters<(typeof errors)[K]> } = {
   receptionRoomTooSmall: ['101', 2],
   receptionRoomTaken: ['101'],
   slugInvalid: ['Hale Kai'],
+  roomTypeTaken: ['Deluxe'],
   slugTaken: ['hale-kai'],
   secretTooShort: [],
   endpointNotSet: ['callback'],

@@ -8,6 +8,7 @@
  * DynamoDB access: GetItem (the client's profile; the booking's room; its payment order).
  */
 import { bookingCancelledEmail, bookingChangedEmail, type ChangedStayFacts, type RefundOutlook, refundIssuedEmail } from '../../guest/change-emails';
+import type { HotelContact } from '../../guest/emails';
 import { getClient } from '../../store/api-key-store';
 import type { BookingRecord } from '../../store/booking-store';
 import type { EmailRecord } from '../../store/email-store';
@@ -39,9 +40,9 @@ function refundOutlook(booking: BookingRecord, order: PaymentOrderRecord | undef
   return { kind: 'undecided' };
 }
 
-async function stayFacts(clientId: string, booking: BookingRecord, order: PaymentOrderRecord | undefined): Promise<ChangedStayFacts> {
+async function stayFacts(clientId: string, booking: BookingRecord, order: PaymentOrderRecord | undefined): Promise<{ stay: ChangedStayFacts; contact: HotelContact }> {
   const [client, room] = await Promise.all([getClient(clientId), booking.room_id ? getRoom(clientId, booking.room_id) : Promise.resolve(undefined)]);
-  return {
+  const stay: ChangedStayFacts = {
     hotel: client?.name ?? '',
     guestName: booking.guest_name,
     ...(booking.booking_reference ? { bookingReference: booking.booking_reference } : {}),
@@ -53,6 +54,7 @@ async function stayFacts(clientId: string, booking: BookingRecord, order: Paymen
     // A guest page's order returns to the guest's confirmation page: the guest's own e-mail links it.
     ...(order && isGuestPageOrder(order) ? { link: order.success_url } : {}),
   };
+  return { stay, contact: { phone: client?.phone ?? null, email: client?.email ?? null } };
 }
 
 export async function bookingChangeEmail(
@@ -67,7 +69,7 @@ export async function bookingChangeEmail(
   const paidBy = order?.client_id === clientId ? order : undefined;
   const to = booking.guest_email ?? paidBy?.customer.email;
   if (!to) return undefined;
-  const stay = await stayFacts(clientId, booking, paidBy);
+  const { stay, contact } = await stayFacts(clientId, booking, paidBy);
   // Who cancelled, as the guest is told: they did (their own page, or staff at their request), or the hotel.
   const byGuest = booking.cancelled_by === 'guest' || booking.cancellation_asked_by === 'guest';
   const ownPage = booking.cancelled_by === 'guest';
@@ -77,7 +79,7 @@ export async function bookingChangeEmail(
     kind === 'booking_cancelled'
       ? bookingCancelledEmail({ ...stay, byGuest, ...(said ? { message: said } : {}), refund: refundOutlook(booking, paidBy, ownPage, facts.refund) })
       : bookingChangedEmail(stay);
-  return newGuestEmail({ clientId, bookingId: booking.id, kind, to, fromName: stay.hotel, message, now, occasion: String(facts.sequence) });
+  return newGuestEmail({ clientId, bookingId: booking.id, kind, to, fromName: stay.hotel, contact, message, now, occasion: String(facts.sequence) });
 }
 
 /** A refund issued or taken on by the provider; a failed one tells the guest nothing. */
@@ -88,7 +90,8 @@ export async function refundEmail(
   now: Date,
 ): Promise<EmailRecord | undefined> {
   if (!emailEnabled() || refund.status === 'failed') return undefined;
-  const hotel = (await getClient(order.client_id))?.name ?? '';
+  const client = await getClient(order.client_id);
+  const hotel = client?.name ?? '';
   const reference = order.booking_sync?.booking_reference;
   return newGuestEmail({
     clientId: order.client_id,
@@ -96,6 +99,7 @@ export async function refundEmail(
     kind: 'refund',
     to: order.customer.email,
     fromName: hotel,
+    contact: { phone: client?.phone ?? null, email: client?.email ?? null },
     message: refundIssuedEmail({
       hotel,
       ...(order.customer.name ? { guestName: order.customer.name } : {}),

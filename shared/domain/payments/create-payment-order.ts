@@ -24,6 +24,7 @@ import { transactWrite } from '../../store/transactions';
 import { orderReferenceFor, providerReturnUrl, returnSecretOf } from './order-references';
 import { orderCreatedView } from './order-views';
 import { checkoutSettingsOf, providerFor } from './providers';
+import type { CheckoutLine } from '../../payments/provider';
 
 const RETRYABLE_STATUSES: OrderStatus[] = ['failed', 'cancelled', 'expired'];
 
@@ -67,6 +68,8 @@ type CheckoutFields = Pick<PaymentOrderRecord, 'provider' | 'provider_account' |
 export interface CheckoutOptions {
   /** The line the guest sees on the checkout (Stripe's product name): the hotel and the stay. */
   description?: string;
+  /** The lines it lists (the room, its taxes), summing to the order's amount. */
+  lines?: CheckoutLine[];
   /** When the checkout stops taking payment (a guest checkout: its room hold's end). */
   expiresAt?: Date;
 }
@@ -83,6 +86,7 @@ async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string
     currency: order.currency,
     customer: order.customer,
     description: options.description ?? `Payment ${order.external_reference}`,
+    ...(options.lines ? { lines: options.lines } : {}),
     returnUrl: providerReturnUrl(baseUrl, order.order_reference, returnSecret.secret),
     settings,
     ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
