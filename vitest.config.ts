@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/support/sequencer.ts';
 
@@ -54,6 +55,8 @@ const emulators = { globalSetup: ['test/support/global-setup.ts'] };
 const awaitsEmulators = (setupFiles: string[]) => ['test/support/emulators-ready.ts', ...setupFiles];
 
 export default defineConfig({
+  // The guest catalogues, one module a language (tsconfig.json's paths; infra/bundling.ts LAZY_CATALOGUES).
+  resolve: { alias: [{ find: /^guest-messages\/(\w+)$/, replacement: fileURLToPath(new URL('./shared/i18n/messages/$1.ts', import.meta.url)) }] },
   test: {
     sequence: { sequencer: LongestFirstSequencer },
     projects: [

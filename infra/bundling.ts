@@ -4,6 +4,7 @@
  * `esbuildOptions`, which mirrors the arguments aws-cdk-lib's bundler builds from them.
  * No CDK import here, so the benchmark can load it cheaply.
  */
+import { LANGUAGES } from '../shared/i18n/languages';
 
 /**
  * Packages a function loads only on some requests, or only after its first response, with
@@ -15,9 +16,10 @@
  * stay out of index.mjs (external) and are bundled on their own, minified, into the function's
  * asset as node_modules/<name>/index.mjs (and one file per subpath the functions import, see
  * lazySubpaths), where Node resolves the import when it runs. Only a function whose index.mjs
- * imports one gets it (the afterBundling hook checks).
+ * imports one gets it (the afterBundling hook checks). intl-messageformat (with its ICU parser,
+ * about 40 KB minified): for the guest pages and e-mails, on their first message.
  */
-export const lazyPackages = ['stripe', 'qrcode', '@aws-lambda-powertools/tracer'] as const;
+export const lazyPackages = ['stripe', 'qrcode', '@aws-lambda-powertools/tracer', 'intl-messageformat'] as const;
 export type LazyPackage = (typeof lazyPackages)[number];
 
 /**
@@ -41,6 +43,16 @@ function lazyPackageJsonContent(name: LazyPackage): string {
  * `semver.gte`; the whole package (two copies, 29 KB minified: every range, class and regular
  * expression of it) was evaluated at every cold start.
  */
+/**
+ * The guest catalogues (shared/i18n/messages/<language>.ts), imported as `guest-messages/<language>`
+ * (tsconfig.json's paths, vitest.config.ts's alias): seven languages of text, about 20 KB each,
+ * would push a guest function's index.mjs past 300 KB, and a request needs one. Like a lazy
+ * package they are left out of index.mjs and built beside it, one file a language, in
+ * node_modules/guest-messages/, where Node resolves the import.
+ */
+export const LAZY_CATALOGUES = 'guest-messages';
+const CATALOGUE_DIR = './shared/i18n/messages';
+
 export const moduleAliases = { semver: './infra/shims/semver.cjs' } as const;
 
 export const functionBundling = {
@@ -59,13 +71,13 @@ export const functionBundling = {
    * imports it, on the first request with an Idempotency-Key, and as an external its import would
    * be hoisted to the top of index.mjs and loaded by every keyed function at init.
    */
-  externalModules: ['@aws-sdk/client-*', '@aws-sdk/lib-*', ...lazyPackages],
+  externalModules: ['@aws-sdk/client-*', '@aws-sdk/lib-*', ...lazyPackages, LAZY_CATALOGUES],
   /** aws-cdk-lib passes an `--alias` key as `--alias:<value>`: here `--alias:semver=./infra/shims/semver.cjs`. */
   esbuildArgs: { '--alias': `semver=${moduleAliases.semver}` },
   commandHooks: {
     beforeBundling: (): string[] => [],
     beforeInstall: (): string[] => [],
-    afterBundling: (inputDir: string, outputDir: string): string[] => lazyPackages.map((name) => lazyPackageCommand(name, inputDir, outputDir)),
+    afterBundling: (inputDir: string, outputDir: string): string[] => [...lazyPackages.map((name) => lazyPackageCommand(name, inputDir, outputDir)), catalogueCommand(inputDir, outputDir)],
   },
 } as const;
 
@@ -129,13 +141,19 @@ export const lazyPackageJson = (outputDir: string, name: LazyPackage) => ({ path
 
 const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
-/**
- * The afterBundling command (bash, run in the project root) that builds `lazyPackageOptions` with
- * the pinned esbuild CLI and writes its package.json, if the function's index.mjs imports `name`.
- */
-export function lazyPackageCommand(name: LazyPackage, inputDir: string, outputDir: string): string {
-  const options = lazyPackageOptions(name, outputDir, inputDir);
-  const args = [
+/** The esbuild CLI arguments of a lazy build's options (lazyPackageOptions, catalogueOptions). */
+function cliArgs(options: {
+  entryPoints: Record<string, string>;
+  target: string;
+  platform: string;
+  format: string;
+  outdir: string;
+  banner?: { js: string };
+  mainFields?: readonly string[];
+  alias?: Record<string, string>;
+  charset?: string;
+}): string[] {
+  return [
     '--bundle',
     ...Object.entries(options.entryPoints).map(([out, entry]) => `${out}=${entry}`),
     `--target=${options.target}`,
@@ -144,16 +162,56 @@ export function lazyPackageCommand(name: LazyPackage, inputDir: string, outputDi
     `--outdir=${options.outdir}`,
     '--out-extension:.js=.mjs',
     '--minify',
-    `--banner:js=${options.banner.js}`,
-    `--main-fields=${options.mainFields.join(',')}`,
-    ...Object.entries(options.alias).map(([from, to]) => `--alias:${from}=${to}`),
+    ...(options.banner ? [`--banner:js=${options.banner.js}`] : []),
+    ...(options.mainFields ? [`--main-fields=${options.mainFields.join(',')}`] : []),
+    ...Object.entries(options.alias ?? {}).map(([from, to]) => `--alias:${from}=${to}`),
+    ...(options.charset ? [`--charset=${options.charset}`] : []),
     '--log-level=warning',
   ];
-  const pkg = lazyPackageJson(outputDir, name);
-  const imported = `(import\\(|from|import)"${name}"`;
+}
+
+/** The bash command: if index.mjs matches `imported` (an ERE), build with `args` in the project root and write the package.json. */
+function buildIfImported(imported: string, args: string[], json: { path: string; content: string }, inputDir: string, outputDir: string): string {
   return [
     `if grep -qE ${shellQuote(imported)} ${shellQuote(`${outputDir}/index.mjs`)}; then`,
     `cd ${shellQuote(inputDir)} && ${shellQuote(`${inputDir}/node_modules/.bin/esbuild`)} ${args.map(shellQuote).join(' ')}`,
-    `&& printf '%s' ${shellQuote(pkg.content)} > ${shellQuote(pkg.path)}; fi`,
+    `&& printf '%s' ${shellQuote(json.content)} > ${shellQuote(json.path)}; fi`,
   ].join(' ');
+}
+
+/**
+ * The afterBundling command (bash, run in the project root) that builds `lazyPackageOptions` with
+ * the pinned esbuild CLI and writes its package.json, if the function's index.mjs imports `name`.
+ */
+export function lazyPackageCommand(name: LazyPackage, inputDir: string, outputDir: string): string {
+  const options = lazyPackageOptions(name, outputDir, inputDir);
+  return buildIfImported(`(import\\(|from|import)"${name}"`, cliArgs(options), lazyPackageJson(outputDir, name), inputDir, outputDir);
+}
+
+/** esbuild's options for the catalogues built beside a function (LAZY_CATALOGUES): one file per language. */
+export function catalogueOptions(outputDir: string, projectRoot: string) {
+  return {
+    entryPoints: Object.fromEntries(LANGUAGES.map((language) => [language, `${CATALOGUE_DIR}/${language}.ts`])),
+    bundle: true,
+    target: functionBundling.target,
+    platform: 'node' as const,
+    format: functionBundling.format,
+    outdir: `${outputDir}/node_modules/${LAZY_CATALOGUES}`,
+    outExtension: { '.js': '.mjs' },
+    minify: true,
+    // Japanese as UTF-8, not \u escapes (a third of the size).
+    charset: 'utf8' as const,
+    absWorkingDir: projectRoot,
+  };
+}
+
+/** The package.json beside the catalogues: `import('guest-messages/fr')` resolves to fr.mjs. */
+export const catalogueJson = (outputDir: string) => ({
+  path: `${outputDir}/node_modules/${LAZY_CATALOGUES}/package.json`,
+  content: JSON.stringify({ type: 'module', exports: Object.fromEntries(LANGUAGES.map((language) => [`./${language}`, `./${language}.mjs`])) }),
+});
+
+/** The afterBundling command that builds the catalogues beside a function whose index.mjs imports them. */
+export function catalogueCommand(inputDir: string, outputDir: string): string {
+  return buildIfImported(`import\\("${LAZY_CATALOGUES}/`, cliArgs(catalogueOptions(outputDir, inputDir)), catalogueJson(outputDir), inputDir, outputDir);
 }

@@ -177,12 +177,21 @@ export function NoticeBox({ notice }: { notice: Notice }) {
  * give their control), and what belongs to no field as plain text. Nothing when there is no error.
  * https://design-system.service.gov.uk/components/error-summary/
  */
-export function ErrorSummary({ errors, labels = {} }: { errors: Readonly<Record<string, string | undefined>>; labels?: Readonly<Record<string, string>> }) {
+export function ErrorSummary({
+  errors,
+  labels = {},
+  title = 'There is a problem',
+}: {
+  errors: Readonly<Record<string, string | undefined>>;
+  labels?: Readonly<Record<string, string>>;
+  /** The summary's heading (the guest pages': in the guest's language). */
+  title?: string;
+}) {
   const entries = Object.entries(errors).filter((entry): entry is [string, string] => Boolean(entry[1]));
   if (entries.length === 0) return null;
   return (
     <div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
-      <h2 id="error-summary-title">There is a problem</h2>
+      <h2 id="error-summary-title">{title}</h2>
       <ul>
         {entries.map(([field, message]) =>
           field === 'form' || field === 'general' ? (

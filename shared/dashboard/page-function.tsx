@@ -34,6 +34,10 @@ export interface PageRequest {
   /** A POST's urlencoded form (empty on a GET). */
   form: URLSearchParams;
   cookies: Record<string, string>;
+  /** The request's `Accept-Language` header (the guest pages' language, shared/i18n/languages.ts). */
+  acceptLanguage?: string;
+  /** A GET's route path with its parameters: the page the request is for (the guest pages' language menu links to it). */
+  path?: string;
   links: Links;
   /** The notice a previous action left (POST-redirect-GET), shown once. */
   notice?: Notice;
@@ -140,12 +144,26 @@ async function hotelNameOf(clientId: string): Promise<string | undefined> {
 }
 
 
+/** What an error page knows of its request: the guest pages' speak the guest's language. */
+export interface ErrorPageContext {
+  links: Links;
+  requestId: string;
+  cookies: Record<string, string>;
+  acceptLanguage?: string;
+  /** The page asked for, where a route matched (GET only: the language menu links to it). */
+  path?: string;
+  query: Record<string, string>;
+}
+
+/** A route's path with its parameters filled in: `/book/{client_id}` → `/book/3f…`. */
+const pathOf = (route: Route, params: Record<string, string>) => route.path.replace(/\{(\w+)\+?\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+
 export interface PageFunctionOptions {
   /**
    * The page an error is answered with, for pages that are not the dashboard's (the guest
    * booking's own layout). @default the dashboard's error page
    */
-  errorPage?: (error: AppError, context: { links: Links; requestId: string }) => VNode;
+  errorPage?: (error: AppError, context: ErrorPageContext) => VNode | Promise<VNode>;
   /**
    * The operator's session (shared/dashboard/session.ts `sessionOf`), for a function with pages
    * behind one. Passed in, not imported here: the token verifier (aws-jwt-verify) stays out of
@@ -187,6 +205,8 @@ export function pageFunction(routes: readonly Route[], actions: Record<string, P
     const scope: CookieScope = cookieScope(basePath, !secure);
     const setCookies: string[] = [];
     let operator: Operator | undefined;
+    let cookies: Record<string, string> = {};
+    let path: string | undefined;
 
     const respond = (status: number, extra: Record<string, string>, body: string): APIGatewayProxyResult => {
       metrics.addMetric(status >= 500 ? 'Http5xx' : status >= 400 ? 'Http4xx' : 'Http2xx', MetricUnit.Count, 1);
@@ -209,7 +229,8 @@ export function pageFunction(routes: readonly Route[], actions: Record<string, P
       if (event.httpMethod !== 'GET' && headers.origin !== base.origin) {
         throw errors.crossSiteForm();
       }
-      const cookies = parseCookies(headers.cookie, scope);
+      cookies = parseCookies(headers.cookie, scope);
+      if (event.httpMethod === 'GET') path = pathOf(route, (event.pathParameters ?? {}) as Record<string, string>);
       if (route.auth.kind === 'dashboard') {
         const session = await sessionOf!(cookies, scope);
         if (!session) {
@@ -231,6 +252,8 @@ export function pageFunction(routes: readonly Route[], actions: Record<string, P
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
         form: formOf(event, headers),
         cookies,
+        acceptLanguage: headers['accept-language'],
+        path,
         links,
         notice,
         requestId,
@@ -255,7 +278,8 @@ export function pageFunction(routes: readonly Route[], actions: Record<string, P
     } catch (thrown) {
       const error = toAppError(thrown);
       // An error's own headers go with its page: Retry-After on a 429 or a 503.
-      return html(error.status, options.errorPage ? options.errorPage(error, { links, requestId }) : errorPage(error, links, operator, requestId), error.headers);
+      const context: ErrorPageContext = { links, requestId, cookies, acceptLanguage: headers['accept-language'], path, query: (event.queryStringParameters ?? {}) as Record<string, string> };
+      return html(error.status, options.errorPage ? await options.errorPage(error, context) : errorPage(error, links, operator, requestId), error.headers);
     }
   };
 

@@ -7,6 +7,7 @@
 import type { ClientRecord, ClientSettings, ClientSettingsChange } from '../store/api-key-store';
 import { email as emailSchema, phone as phoneSchema } from '../schemas/common';
 import { isTimeZone } from './hotel-time';
+import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES } from '../i18n/languages';
 
 /** Guests may book at most this many days ahead on the booking page, unless the client says otherwise. */
 export const DEFAULT_BOOKING_HORIZON_DAYS = 365;
@@ -37,6 +38,8 @@ export interface AppliedSettings {
   email: string | null;
   /** Taxes on the room price in percent; 0: none. */
   tax_percent: number;
+  /** The guests' language when neither they nor their browser chose one of ours. */
+  language: Language;
 }
 
 /** A client's settings as they apply: its own values, else the defaults. */
@@ -53,6 +56,7 @@ export function clientSettingsOf(client: ClientRecord): AppliedSettings {
     phone: client.phone ?? null,
     email: client.email ?? null,
     tax_percent: client.tax_percent ?? 0,
+    language: isLanguage(client.language) ? client.language : DEFAULT_LANGUAGE,
   };
 }
 
@@ -92,6 +96,9 @@ export function settingsProblems(settings: ClientSettingsChange): { path: string
   }
   if (settings.email != null && !emailSchema.safeParse(settings.email).success) {
     problems.push({ path: 'email', message: 'must be an e-mail address, such as desk@example.com' });
+  }
+  if (settings.language != null && !isLanguage(settings.language)) {
+    problems.push({ path: 'language', message: `must be one of ${LANGUAGES.join(', ')}` });
   }
   for (const path of ['cancellation_policy', 'address'] as const) {
     const text = settings[path];

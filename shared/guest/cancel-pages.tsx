@@ -14,9 +14,10 @@ import type { PublicPageAction } from '../dashboard/page-function';
 import { cancelPath, confirmationPath, ContactTheHotel, onHotelClock, refundPromise } from './cancel-sections';
 import { stayRowsOf } from './confirmation-page';
 import { GuestPage } from './layout';
+import { guestWords, keepsLanguage, pageMenu } from './language';
 
 /** GET …/confirmation/{token}/cancel: what cancelling does, and the button; else back to the booking's page. */
-export const cancelPageAction: PublicPageAction = async (request) => {
+export const cancelPageAction: PublicPageAction = /* @__PURE__ */ keepsLanguage(async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
   const token = request.params.token ?? '';
   const page = await guestBookingPage(client.client_id, token, request.now);
@@ -25,29 +26,28 @@ export const cancelPageAction: PublicPageAction = async (request) => {
   // Cancelled, ended, or never made: the booking's page says which.
   if (offer?.kind !== 'open') return { redirect: confirmationPath(client.client_id, token) };
   const { view } = page;
+  const t = await guestWords(request, client);
   return {
     html: (
-      <GuestPage title="Cancel your booking?" hotel={client.name} links={request.links}>
+      <GuestPage t={t} title={t('cancel.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)}>
         <section class="card" aria-labelledby="stay-facts">
-          <h2 id="stay-facts">The booking you are cancelling</h2>
-          <Dl rows={[['Booking reference', view.booking_reference ?? '—'], ...stayRowsOf(view, { client })]} />
+          <h2 id="stay-facts">{t('cancel.cancelling')}</h2>
+          <Dl rows={[[t('booking.reference'), view.booking_reference ?? '—'], ...stayRowsOf(t, view, { client })]} />
         </section>
-        <p>{refundPromise(page)}</p>
-        <p>
-          You cannot undo this: the room is released at once and others can book it. Free cancellation lasts until {onHotelClock(offer.until, client.time_zone)}.
-        </p>
+        <p>{refundPromise(t, page)}</p>
+        <p>{t('cancel.cannotUndo', { until: onHotelClock(t, offer.until) })}</p>
         <form method="post" action={request.links.to(cancelPath(client.client_id, token))}>
           <button type="submit" class="wide warning">
-            Cancel booking
+            {t('cancel.submit')}
           </button>
         </form>
         <p>
-          <a href={request.links.to(confirmationPath(client.client_id, token))}>Keep my booking</a>
+          <a href={request.links.to(confirmationPath(client.client_id, token))}>{t('cancel.keep')}</a>
         </p>
       </GuestPage>
     ),
   };
-};
+});
 
 /** POST …/confirmation/{token}/cancel: the guest cancels (and is refunded); then the booking's page. */
 export const cancelAction: PublicPageAction = async (request) => {
@@ -59,16 +59,17 @@ export const cancelAction: PublicPageAction = async (request) => {
     return { redirect: confirmationPath(client.client_id, token) };
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'BOOKING_NOT_CANCELLABLE') throw error;
+    const t = await guestWords(request, client);
     return {
       status: 409,
       html: (
-        <GuestPage title="Booking not cancelled" hotel={client.name} links={request.links}>
+        <GuestPage t={t} title={t('cancel.notCancelled')} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)}>
           <div class="notice error" role="alert">
-            <p>This booking can no longer be cancelled here. To cancel or change it, please contact the hotel, {client.name}, with your booking reference.</p>
+            <p>{t('cancel.tooLate', { hotel: client.name })}</p>
           </div>
-          <ContactTheHotel client={client} />
+          <ContactTheHotel t={t} client={client} />
           <p>
-            <a href={request.links.to(confirmationPath(client.client_id, token))}>Back to your booking</a>
+            <a href={request.links.to(confirmationPath(client.client_id, token))}>{t('cancel.back')}</a>
           </p>
         </GuestPage>
       ),

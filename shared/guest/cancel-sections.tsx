@@ -5,17 +5,14 @@
  * cancelled, by whom, when, and what became of the payment.
  */
 import type { CancelOffer, GuestBookingPage, GuestClient } from '../domain/guest-booking/guest-bookings';
-import { localDate, localTime } from '../domain/hotel-time';
 import { Dl, type Links } from '../dashboard/layout';
-import { formatAmount } from '../dashboard/format';
-import { day } from './emails';
-import { money } from './hotel-info';
+import type { Translate } from '../i18n/translator';
+import { HotelAddress } from './hotel-info';
 import { bookPath } from './urls';
 
-/** `Thu, 26 Nov 2026, 15:00 UTC`, or `…, 15:00 hotel time (Europe/Madrid)`: an instant on the hotel's clock. */
-export function onHotelClock(at: Date | string, timeZone: string): string {
-  const instant = typeof at === 'string' ? new Date(at) : at;
-  return `${day(localDate(timeZone, instant))}, ${localTime(timeZone, instant)} ${timeZone === 'UTC' ? 'UTC' : `hotel time (${timeZone})`}`;
+/** `Thu, 26 Nov 2026, 3:00 PM hotel time`: an instant on the hotel's clock (its zone is `t`'s, never named to the guest). */
+export function onHotelClock(t: Translate, at: Date | string): string {
+  return t('format.onHotelClock', { date: t.day(t.localDate(at)), time: t.time(at) });
 }
 
 /** The booking's page, and its cancel page. */
@@ -23,45 +20,42 @@ export const confirmationPath = (clientId: string, token: string) => bookPath(cl
 export const cancelPath = (clientId: string, token: string) => `${confirmationPath(clientId, token)}/cancel`;
 
 /** What cancelling does with the money, before the guest confirms it. */
-export function refundPromise(page: GuestBookingPage): string {
+export function refundPromise(t: Translate, page: GuestBookingPage): string {
   const { view } = page;
-  return view.payment_status === 'paid'
-    ? `Your payment of ${money(view.total, view.currency)} is refunded in full to the card you paid with.`
-    : 'Nothing is charged: you were to pay at the hotel.';
+  return view.payment_status === 'paid' ? t('cancel.refundInFull', { total: t.money(view.total, view.currency) }) : t('cancel.nothingCharged');
 }
 
 /** How the guest reaches the hotel, as far as the hotel has said. */
-export function ContactTheHotel({ client }: { client: GuestClient }) {
+export function ContactTheHotel({ t, client }: { t: Translate; client: GuestClient }) {
   return client.address ? (
     <p>
-      The hotel's address:
-      <br />
-      <span class="address">{client.address}</span>
+      <HotelAddress t={t} client={client} />
     </p>
   ) : null;
 }
 
 /** The confirmed booking's "Cancel booking" while the free cancellation lasts; after it, whom to ask. */
-export function CancelSection({ offer, page, client, token, links }: { offer: CancelOffer; page: GuestBookingPage; client: GuestClient; token: string; links: Links }) {
+export function CancelSection(props: { t: Translate; offer: CancelOffer; page: GuestBookingPage; client: GuestClient; token: string; links: Links }) {
+  const { t, offer, page, client, token, links } = props;
   if (offer.kind === 'closed') {
     return (
       <section class="card" aria-labelledby="cancel">
-        <h2 id="cancel">Cancel or change your booking</h2>
-        <p>Free cancellation ended on {onHotelClock(offer.ended, client.time_zone)}. To cancel or change your booking now, please contact the hotel, {client.name}, with your booking reference.</p>
-        <ContactTheHotel client={client} />
+        <h2 id="cancel">{t('cancel.closedTitle')}</h2>
+        <p>{t('cancel.closed', { ended: onHotelClock(t, offer.ended), hotel: client.name })}</p>
+        <ContactTheHotel t={t} client={client} />
       </section>
     );
   }
   return (
     <section class="card" aria-labelledby="cancel">
-      <h2 id="cancel">Cancel your booking</h2>
+      <h2 id="cancel">{t('cancel.openTitle')}</h2>
       <p>
-        You can cancel this booking free of charge until {onHotelClock(offer.until, client.time_zone)}. {refundPromise(page)}
+        {t('cancel.open', { until: onHotelClock(t, offer.until) })} {refundPromise(t, page)}
       </p>
       {/* A plain link's GET changes nothing: the button opens the page that asks to confirm. */}
       <form method="get" action={links.to(cancelPath(client.client_id, token))}>
         <button type="submit" class="secondary wide">
-          Cancel booking
+          {t('cancel.submit')}
         </button>
       </form>
     </section>
@@ -69,44 +63,40 @@ export function CancelSection({ offer, page, client, token, links }: { offer: Ca
 }
 
 /** What became of the payment of a cancelled booking, in words. */
-function PaymentAfterCancel({ page, client, token, links }: { page: GuestBookingPage; client: GuestClient; token: string; links: Links }) {
+function PaymentAfterCancel({ t, page, client, token, links }: { t: Translate; page: GuestBookingPage; client: GuestClient; token: string; links: Links }) {
   const { view } = page;
   const refund = view.refund;
   const lines: string[] = [];
   if (refund) {
-    const paid = formatAmount(refund.paid_minor, refund.currency);
+    const paid = t.moneyMinor(refund.paid_minor, refund.currency);
     if (refund.refunded_minor > 0) {
       lines.push(
         refund.refunded_minor >= refund.paid_minor
-          ? `Your payment of ${paid} has been refunded in full to the card you paid with.`
-          : `${formatAmount(refund.refunded_minor, refund.currency)} of your payment of ${paid} has been refunded to the card you paid with.`,
+          ? t('cancel.refundedInFull', { paid })
+          : t('cancel.refundedPart', { refunded: t.moneyMinor(refund.refunded_minor, refund.currency), paid }),
       );
     }
-    if (refund.pending_minor > 0) lines.push(`A refund of ${formatAmount(refund.pending_minor, refund.currency)} is on its way to the card you paid with.`);
-    lines.push(
-      refund.refunded_minor + refund.pending_minor > 0
-        ? 'Refunds usually show on your statement within 5 to 10 business days, depending on your bank.'
-        : 'The payment provider could not make the refund. Please contact the hotel about your payment.',
-    );
+    if (refund.pending_minor > 0) lines.push(t('cancel.refundPending', { amount: t.moneyMinor(refund.pending_minor, refund.currency) }));
+    lines.push(refund.refunded_minor + refund.pending_minor > 0 ? t('cancel.refundDelay') : t('cancel.refundFailed'));
   } else if (view.payment_status !== 'paid') {
-    lines.push('Nothing was paid for this booking, so there is nothing to refund.');
+    lines.push(t('cancel.nothingPaid'));
   } else if (view.cancellation?.by !== 'guest') {
-    lines.push('If the hotel refunds your payment, you will get an e-mail when it does.');
+    lines.push(t('cancel.hotelMayRefund'));
   }
   // Cancelled by the guest, paid, nothing refunded: the provider did not take the refund on.
   const askAgain = !refund && view.payment_status === 'paid' && view.cancellation?.by === 'guest';
   return (
     <section class="card" aria-labelledby="payment">
-      <h2 id="payment">Your payment</h2>
+      <h2 id="payment">{t('cancel.yourPayment')}</h2>
       {lines.map((line) => (
         <p>{line}</p>
       ))}
       {askAgain ? (
         <>
-          <p>The refund of your payment of {money(view.total, view.currency)} has not gone through yet. Please try again in a moment.</p>
+          <p>{t('cancel.refundNotYet', { total: t.money(view.total, view.currency) })}</p>
           <form method="post" action={links.to(cancelPath(client.client_id, token))}>
             <button type="submit" class="wide">
-              Try the refund again
+              {t('cancel.refundAgain')}
             </button>
           </form>
         </>
@@ -116,25 +106,25 @@ function PaymentAfterCancel({ page, client, token, links }: { page: GuestBooking
 }
 
 /** A booking made, then cancelled: by whom and when, the reason the hotel gave, the payment, the stay it was. */
-export function CancelledBooking(props: { page: GuestBookingPage; client: GuestClient; token: string; links: Links; stayRows: [string, string][] }) {
-  const { page, client, links, stayRows } = props;
+export function CancelledBooking(props: { t: Translate; page: GuestBookingPage; client: GuestClient; token: string; links: Links; stayRows: [string, string][] }) {
+  const { t, page, client, links, stayRows } = props;
   const { view } = page;
   const cancellation = view.cancellation!;
-  const when = onHotelClock(cancellation.at, client.time_zone);
+  const when = onHotelClock(t, cancellation.at);
   return (
     <>
       <div class="notice success" role="status">
         <p>
-          {cancellation.by === 'guest' ? `You cancelled this booking on ${when}.` : `The hotel cancelled this booking on ${when}.`} The room is no longer held for you.
+          {cancellation.by === 'guest' ? t('cancel.byGuest', { when }) : t('cancel.byHotel', { when })} {t('cancel.released')}
         </p>
-        {cancellation.by !== 'guest' && cancellation.reason ? <p>Message from the hotel: {cancellation.reason}</p> : null}
+        {cancellation.by !== 'guest' && cancellation.reason ? <p>{t('cancel.hotelMessage', { message: cancellation.reason })}</p> : null}
       </div>
       <PaymentAfterCancel {...props} />
       <section class="card" aria-labelledby="stay-facts">
-        <h2 id="stay-facts">The stay you had booked</h2>
-        <Dl rows={[['Booking reference', view.booking_reference ?? '—'], ...stayRows]} />
+        <h2 id="stay-facts">{t('cancel.hadBooked')}</h2>
+        <Dl rows={[[t('booking.reference'), view.booking_reference ?? '—'], ...stayRows]} />
         <p>
-          <a href={links.to(bookPath(client.page))}>Book again</a>
+          <a href={links.to(bookPath(client.page))}>{t('booking.bookAgain')}</a>
         </p>
       </section>
     </>

@@ -16,37 +16,39 @@ import { Alert, GuestPage } from './layout';
 import { heldUntil, stayRowsOf } from './confirmation-page';
 import { CancellationPolicy } from './hotel-info';
 import { bookPath } from './urls';
+import { guestWords, keepsLanguage, pageMenu } from './language';
 
 const confirmationPage = (clientId: string, token: string) => bookPath(clientId, `/confirmation/${encodeURIComponent(token)}`);
 
 /** GET /book/{client_id}/confirm/{token}: the pending booking with its button; any other, its own page. */
-export const confirmLinkAction: PublicPageAction = async (request) => {
+export const confirmLinkAction: PublicPageAction = /* @__PURE__ */ keepsLanguage(async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
   const link = await payAtPropertyLink(client.client_id, request.params.token ?? '', request.now);
   if (!link) throw errors.noSuchBooking();
   const { view, token } = link;
   if (view.state !== 'awaiting_confirmation') return { redirect: confirmationPage(client.client_id, token) };
+  const t = await guestWords(request, client);
   return {
     html: (
-      <GuestPage title="Confirm your booking" hotel={client.name} links={request.links}>
+      <GuestPage t={t} title={t('confirmLink.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)}>
         <section class="card" aria-labelledby="stay-facts">
-          <h2 id="stay-facts">Your stay</h2>
-          <Dl rows={[...stayRowsOf(view, { client }), ['Payment', 'to pay at the hotel']]} />
+          <h2 id="stay-facts">{t('booking.yourStay')}</h2>
+          <Dl rows={[...stayRowsOf(t, view, { client }), [t('booking.payment'), t('booking.payAtHotel')]]} />
         </section>
-        <CancellationPolicy client={client} />
-        <p>The room is held for you until {heldUntil(view.confirm_by!, request.now, client.time_zone)}. Confirm now to book it; you pay at the hotel.</p>
+        <CancellationPolicy t={t} client={client} />
+        <p>{t('confirmLink.heldUntil', { until: heldUntil(t, view.confirm_by!, request.now) })}</p>
         <form method="post" action={request.links.to(bookPath(client.page, `/confirm/${encodeURIComponent(request.params.token ?? '')}`))}>
           <button type="submit" class="wide">
-            Confirm booking
+            {t('confirmLink.submit')}
           </button>
         </form>
       </GuestPage>
     ),
   };
-};
+});
 
-const REFUSALS: Record<Exclude<PayAtPropertyOutcome, 'confirmed' | 'ended'>, string> = {
-  room_taken: 'Sorry, the room can no longer be booked for these dates, so the booking was not made. Please search again.',
+const REFUSALS: Record<Exclude<PayAtPropertyOutcome, 'confirmed' | 'ended'>, 'confirmLink.roomTaken'> = {
+  room_taken: 'confirmLink.roomTaken',
 };
 
 /** POST /book/{client_id}/confirm/{token}: the guest confirms; then the booking's page. */
@@ -56,13 +58,14 @@ export const confirmLinkSubmitAction: PublicPageAction = async (request) => {
   if (!confirmed) throw errors.noSuchBooking();
   // Confirmed (now or before), or ended: the booking's page says which.
   if (confirmed.outcome !== 'room_taken') return { redirect: confirmationPage(client.client_id, confirmed.token) };
+  const t = await guestWords(request, client);
   return {
     status: 409,
     html: (
-      <GuestPage title="Booking not made" hotel={client.name} links={request.links}>
-        <Alert>{REFUSALS[confirmed.outcome]}</Alert>
+      <GuestPage t={t} title={t('confirmLink.notMade')} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)}>
+        <Alert>{t(REFUSALS[confirmed.outcome])}</Alert>
         <p>
-          <a href={request.links.to(bookPath(client.page))}>Search again</a>
+          <a href={request.links.to(bookPath(client.page))}>{t('booking.searchAgain')}</a>
         </p>
       </GuestPage>
     ),

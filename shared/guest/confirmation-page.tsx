@@ -21,100 +21,84 @@ import {
   offeredType,
 } from '../domain/guest-booking/guest-bookings';
 import { emailEnabled } from '../domain/guest-email/outbox';
-import { localDate, localTime } from '../domain/hotel-time';
 import { errors } from '../errors';
 import { Dl } from '../dashboard/layout';
 import type { PublicPageAction } from '../dashboard/page-function';
 import { CancelledBooking, CancelSection, onHotelClock } from './cancel-sections';
-import { day } from './emails';
-import { CancellationPolicy, checkInDay, money, plural, priceRows, taxesLine } from './hotel-info';
+import { CancellationPolicy, checkInDay, HotelAddress, priceRows, taxesLine } from './hotel-info';
+import { type StayPrice, stayPrice } from '../domain/bookings/stay-price';
 import { minorUnits } from '../schemas/payments';
-import { stayPrice } from '../domain/bookings/stay-price';
 import { nightsBetween } from '../schemas/common';
 import { Alert, GuestPage } from './layout';
 import { correctable, type Request, stayQuery } from './page-forms';
 import { bookPath } from './urls';
+import type { MessageKey, Translate } from '../i18n/translator';
+import { guestWords, keepsLanguage, pageMenu } from './language';
 
 /**
  * A guest booking's stay, as its pages show it; with the hotel, its check-in time and what it
  * says of taxes.
  */
-export function stayRowsOf(view: GuestBookingView, extras: { chosenRoom?: string; client?: GuestClient } = {}): [string, string][] {
+export function stayRowsOf(t: Translate, view: GuestBookingView, extras: { chosenRoom?: string; client?: GuestClient } = {}): [string, string][] {
   const { chosenRoom, client } = extras;
-  const taxes = client && !view.taxes ? taxesLine(client) : undefined;
-  const total = money(view.total, view.currency);
-  const scale = 10 ** minorUnits(view.currency);
-  // The room price, its taxes and the total as the details page showed them (one computation: stay-price.ts's figures, kept on the booking).
-  const price = view.taxes
-    ? { room: view.taxes.included ? view.total : Math.round((view.total - view.taxes.amount) * scale) / scale, taxes: view.taxes.amount, total: view.total, included: view.taxes.included, percent: view.taxes.percent }
-    : undefined;
+  const taxes = client && !view.taxes ? taxesLine(t, client) : undefined;
+  const total = t.money(view.total, view.currency);
+  // Taxed: the room price, its taxes and the total as the details page showed them (stay-price.ts's figures, kept on the booking).
+  const price = view.taxes ? pricedView(view, view.taxes) : undefined;
   return [
     // Booked: its room, or, for a paid booking whose room was taken after its hold expired, one
     // from the hotel. Not booked: the room the guest chose.
-    ['Room', view.state === 'confirmed' ? (view.room_number ?? 'assigned by the hotel on arrival') : (view.room_number ?? chosenRoom ?? '—')],
-    ['Check-in', client ? checkInDay(client, view.check_in) : day(view.check_in)],
-    ['Check-out', day(view.check_out)],
-    ['Guests', String(view.guests)],
-    ['Guest', view.guest_name],
+    [t('booking.room'), view.state === 'confirmed' ? (view.room_number ?? t('booking.roomByHotel')) : (view.room_number ?? chosenRoom ?? '—')],
+    [t('field.check_in'), client ? checkInDay(t, client, view.check_in) : t.day(view.check_in)],
+    [t('field.check_out'), t.day(view.check_out)],
+    [t('booking.guests'), t.count(view.guests)],
+    [t('booking.guest'), view.guest_name],
     ...(price
-      ? priceRows({ ...price, revenue: price.total - price.taxes }, view.currency, nightsBetween(view.check_in, view.check_out))
-      : [['Total', taxes ? `${total}, ${taxes.toLowerCase()}` : total] as [string, string]]),
+      ? priceRows(t, price, view.currency, nightsBetween(view.check_in, view.check_out))
+      : [[t('booking.total'), taxes ? t('booking.totalTaxes', { total, taxes: taxes.toLocaleLowerCase(t.language) }) : total] as [string, string]]),
   ];
 }
 
+/** The stay's price rows' figures from what the booking keeps: what the guest pays and the taxes in it. */
+function pricedView(view: GuestBookingView, taxes: NonNullable<GuestBookingView['taxes']>): StayPrice {
+  const scale = 10 ** minorUnits(view.currency);
+  const revenue = Math.round((view.total - taxes.amount) * scale) / scale;
+  return { room: taxes.included ? view.total : revenue, taxes: taxes.amount, total: view.total, revenue, included: taxes.included, percent: taxes.percent };
+}
+
 /**
- * `14:30 UTC`, or `15:30 hotel time (Europe/Madrid)`, with the date when it is not today's
- * there: until when a held room waits, on the hotel's clock.
+ * `3:30 PM hotel time`, with the date when it is not today's there: until when a held room
+ * waits, on the hotel's clock (its zone is `t`'s).
  */
-export function heldUntil(iso: string, now: Date, timeZone = 'UTC'): string {
-  const at = new Date(iso);
-  const time = `${localTime(timeZone, at)} ${timeZone === 'UTC' ? 'UTC' : `hotel time (${timeZone})`}`;
-  const date = localDate(timeZone, at);
-  return date === localDate(timeZone, now) ? time : `${day(date)}, ${time}`;
+export function heldUntil(t: Translate, iso: string, now: Date): string {
+  const time = t('format.hotelTime', { time: t.time(iso) });
+  const date = t.localDate(iso);
+  return date === t.localDate(now) ? time : t('format.dateTime', { date: t.day(date), time });
 }
 
 /** The page of a guest booking's confirmation token: what became of it, in the guest's words. */
-export const confirmationTitle = (view: GuestBookingView) =>
-  ({
-    confirmed: 'Booking confirmed',
-    awaiting_payment: 'Payment not confirmed yet',
-    payment_failed: 'Payment not confirmed',
-    awaiting_confirmation: 'Check your e-mail to confirm',
-    cancelled: 'Booking not confirmed',
-    booking_cancelled: 'Booking cancelled',
-  })[view.state];
+export const confirmationTitle = (t: Translate, view: GuestBookingView) => t(`booking.title.${view.state}` as MessageKey);
 
 /** "What happens next" once the room is booked: the e-mail, check-in, the address, payment, cancelling. */
-function WhatHappensNext({ page, client, offer }: { page: GuestBookingPage; client: GuestClient; offer: CancelOffer | undefined }) {
+function WhatHappensNext({ t, page, client, offer }: { t: Translate; page: GuestBookingPage; client: GuestClient; offer: CancelOffer | undefined }) {
   const { view } = page;
   const items: ComponentChildren[] = [];
-  if (page.email && emailEnabled()) items.push(<>We are sending a confirmation e-mail with these details to {page.email}.</>);
+  if (page.email && emailEnabled()) items.push(t('booking.emailSent', { email: page.email }));
   items.push(
-    client.check_in_time ? (
-      <>
-        Check-in is from {client.check_in_time} on {day(view.check_in)}: give your booking reference or confirmation code at the reception desk.
-      </>
-    ) : (
-      <>Your check-in day is {day(view.check_in)}: give your booking reference or confirmation code at the reception desk.</>
-    ),
+    client.check_in_time
+      ? t('booking.checkInFrom', { time: t.clock(client.check_in_time), date: t.day(view.check_in) })
+      : t('booking.checkInDay', { date: t.day(view.check_in) }),
   );
-  if (client.address) {
-    items.push(
-      <>
-        The hotel's address:
-        <br />
-        <span class="address">{client.address}</span>
-      </>,
-    );
-  }
-  items.push(view.payment_status === 'paid' ? <>Your payment of {money(view.total, view.currency)} is done.</> : <>You pay {money(view.total, view.currency)} at the hotel.</>);
+  if (client.address) items.push(<HotelAddress t={t} client={client} />);
+  const total = t.money(view.total, view.currency);
+  items.push(view.payment_status === 'paid' ? t('booking.paymentDone', { total }) : t('booking.payOnArrival', { total }));
   // The hotel's own policy where it has one; the section below says until when the guest can cancel here.
-  if (client.cancellation_policy) items.push(<>Cancellation policy: <span class="policy">{client.cancellation_policy}</span></>);
-  else if (offer?.kind === 'open') items.push(<>You can cancel free of charge until {onHotelClock(offer.until, client.time_zone)} (below). To change your booking, please contact the hotel.</>);
-  else items.push(<>To change or cancel your booking, please contact the hotel.</>);
+  if (client.cancellation_policy) items.push(<>{t('booking.policyLine')} <span class="policy">{client.cancellation_policy}</span></>);
+  else if (offer?.kind === 'open') items.push(t('booking.cancelUntil', { until: onHotelClock(t, offer.until) }));
+  else items.push(t('booking.contactToChange'));
   return (
     <section class="card" aria-labelledby="next">
-      <h2 id="next">What happens next</h2>
+      <h2 id="next">{t('booking.next')}</h2>
       <ul class="next">
         {items.map((item) => (
           <li>{item}</li>
@@ -129,7 +113,7 @@ function WhatHappensNext({ page, client, offer }: { page: GuestBookingPage; clie
  * opens a new checkout for the same room and details (a new attempt of the booking form); after,
  * or once someone else has the room, the free rooms for the same dates and guests.
  */
-async function TryAgain({ page, client, request }: { page: GuestBookingPage; client: GuestClient; request: Request }) {
+async function TryAgain({ t, page, client, request }: { t: Translate; page: GuestBookingPage; client: GuestClient; request: Request }) {
   const { view } = page;
   const stay = { check_in: view.check_in, check_out: view.check_out, guests: view.guests };
   const search = request.links.to(bookPath(client.page), stayQuery(stay));
@@ -147,15 +131,17 @@ async function TryAgain({ page, client, request }: { page: GuestBookingPage; cli
   if (!retry || !offered) {
     return (
       <section class="card" aria-labelledby="again">
-        <h2 id="again">Book again</h2>
+        <h2 id="again">{t('booking.bookAgain')}</h2>
         <p>
           {retry
-            ? `Sorry, no ${retry.room_type} room can be booked for these dates any more${stayStillValid ? ': someone else has booked the last one meanwhile' : ''}.`
-            : `The room was kept for you for ${HOLD_MINUTES} minutes${page.held_until ? `, until ${heldUntil(page.held_until, request.now, client.time_zone)}` : ''}. That time is over, so it is no longer held for you.`}
+            ? t(stayStillValid ? 'booking.typeGoneTaken' : 'booking.typeGone', { type: retry.room_type })
+            : page.held_until
+              ? t('booking.holdOverUntil', { minutes: HOLD_MINUTES, until: heldUntil(t, page.held_until, request.now) })
+              : t('booking.holdOver', { minutes: HOLD_MINUTES })}
         </p>
         <p>
           <a href={search} class="button">
-            See the free rooms for these dates
+            {t('booking.seeFreeRooms')}
           </a>
         </p>
       </section>
@@ -164,11 +150,8 @@ async function TryAgain({ page, client, request }: { page: GuestBookingPage; cli
   const { guest } = retry;
   return (
     <section class="card" aria-labelledby="again">
-      <h2 id="again">Try again</h2>
-      <p>
-        A {retry.room_type} room is still free. You can pay for it again with the same details until {heldUntil(page.held_until!, request.now, client.time_zone)}, without
-        typing anything again.
-      </p>
+      <h2 id="again">{t('booking.tryAgain')}</h2>
+      <p>{t('booking.typeStillFree', { type: retry.room_type, until: heldUntil(t, page.held_until!, request.now) })}</p>
       <form method="post" action={request.links.to(bookPath(client.page, '/bookings'))}>
         <input type="hidden" name="room_type" value={retry.room_type} />
         {retry.rate_plan ? <input type="hidden" name="rate_plan" value={retry.rate_plan} /> : null}
@@ -181,53 +164,49 @@ async function TryAgain({ page, client, request }: { page: GuestBookingPage; cli
         {/* A new attempt of the same choices: another checkout; a double click, the same one. */}
         <input type="hidden" name="attempt" value={newBookingAttempt()} />
         <button type="submit" name="pay" value="checkout" class="wide" aria-describedby="again-total">
-          Try again
+          {t('booking.tryAgain')}
         </button>
       </form>
       <p id="again-total" class="muted">
-        {money(stayPrice(offered.room.total, client, offered.currency).total, offered.currency)} for {plural(offered.nights, 'night')}, on the payment provider's page.
+        {t('booking.againTotal', { total: t.money(stayPrice(offered.room.total, client, offered.currency).total, offered.currency), nights: offered.nights })}
       </p>
       <p>
-        <a href={search}>Choose another room</a>
+        <a href={search}>{t('details.chooseAnother')}</a>
       </p>
     </section>
   );
 }
 
-async function ConfirmationBody({ page, request, client }: { page: GuestBookingPage; request: Request; client: GuestClient }) {
+async function ConfirmationBody({ t, page, request, client }: { t: Translate; page: GuestBookingPage; request: Request; client: GuestClient }) {
   const { view } = page;
-  const stayRows = stayRowsOf(view, { chosenRoom: page.chosen_room_number, client });
-  const again = <a href={request.links.to(bookPath(client.page), stayQuery(view))}>Search again</a>;
+  const stayRows = stayRowsOf(t, view, { chosenRoom: page.chosen_room_number, client });
+  const again = <a href={request.links.to(bookPath(client.page), stayQuery(view))}>{t('booking.searchAgain')}</a>;
   const token = request.params.token ?? '';
-  if (view.state === 'booking_cancelled') return <CancelledBooking page={page} client={client} token={token} links={request.links} stayRows={stayRows} />;
+  const payment = t('booking.payment');
+  if (view.state === 'booking_cancelled') return <CancelledBooking t={t} page={page} client={client} token={token} links={request.links} stayRows={stayRows} />;
   if (view.state === 'confirmed') {
     const offer = cancelOffer(client, { status: page.booking_status, check_in: view.check_in }, request.now);
     return (
       <>
         <div class="notice success" role="status">
-          <p>Thank you, your room is booked. The hotel has your booking.</p>
+          <p>{t('booking.thanks')}</p>
         </div>
         <section class="card" aria-labelledby="codes">
-          <h2 id="codes">Keep these</h2>
+          <h2 id="codes">{t('booking.keep')}</h2>
           <dl class="codes">
-            <dt>Booking reference</dt>
+            <dt>{t('booking.reference')}</dt>
             <dd>{view.booking_reference ?? '—'}</dd>
-            <dt>Confirmation code</dt>
+            <dt>{t('booking.code')}</dt>
             <dd>{view.confirmation_code ?? '—'}</dd>
           </dl>
-          <p class="muted">Show them at the reception desk. This page's link shows your booking again: keep it to yourself.</p>
+          <p class="muted">{t('booking.showThem')}</p>
         </section>
-        <WhatHappensNext page={page} client={client} offer={offer} />
+        <WhatHappensNext t={t} page={page} client={client} offer={offer} />
         <section class="card" aria-labelledby="stay-facts">
-          <h2 id="stay-facts">Your stay</h2>
-          <Dl
-            rows={[
-              ...stayRows,
-              ['Payment', view.payment_status === 'paid' ? <span class="status-paid">paid</span> : 'to pay at the hotel'],
-            ]}
-          />
+          <h2 id="stay-facts">{t('booking.yourStay')}</h2>
+          <Dl rows={[...stayRows, [payment, view.payment_status === 'paid' ? <span class="status-paid">{t('booking.paid')}</span> : t('booking.payAtHotel')]]} />
         </section>
-        {offer ? <CancelSection offer={offer} page={page} client={client} token={token} links={request.links} /> : null}
+        {offer ? <CancelSection t={t} offer={offer} page={page} client={client} token={token} links={request.links} /> : null}
       </>
     );
   }
@@ -236,29 +215,26 @@ async function ConfirmationBody({ page, request, client }: { page: GuestBookingP
       <>
         {view.state === 'awaiting_confirmation' ? (
           <div class="notice success" role="status">
-            <p>
-              We have sent you an e-mail with a link. Open it and press "Confirm booking" before {heldUntil(view.confirm_by!, request.now, client.time_zone)}: the room is
-              held for you until then. Without your confirmation the booking is cancelled.
-            </p>
+            <p>{t('booking.checkEmail', { until: heldUntil(t, view.confirm_by!, request.now) })}</p>
           </div>
         ) : (
-          <Alert>This booking was not confirmed in time, so it was cancelled and the room released. Nothing was booked.</Alert>
+          <Alert>{t('booking.notConfirmedInTime')}</Alert>
         )}
         <section class="card" aria-labelledby="stay-facts">
-          <h2 id="stay-facts">{view.state === 'awaiting_confirmation' ? 'The stay you chose' : 'The stay you had chosen'}</h2>
-          <Dl rows={[...stayRows, ['Payment', 'to pay at the hotel']]} />
+          <h2 id="stay-facts">{view.state === 'awaiting_confirmation' ? t('booking.chosenStay') : t('booking.hadChosenStay')}</h2>
+          <Dl rows={[...stayRows, [payment, t('booking.payAtHotel')]]} />
           {view.state === 'cancelled' ? <p>{again}</p> : null}
         </section>
-        {view.state === 'awaiting_confirmation' ? <CancellationPolicy client={client} /> : null}
+        {view.state === 'awaiting_confirmation' ? <CancellationPolicy t={t} client={client} /> : null}
       </>
     );
   }
   if (view.state === 'awaiting_payment') {
     return (
       <>
-        <Alert>The payment provider has not confirmed your payment yet, so the room is not booked yet. If you paid, reload this page in a moment.</Alert>
+        <Alert>{t('booking.awaitingPayment')}</Alert>
         <section class="card" aria-labelledby="stay-facts">
-          <h2 id="stay-facts">The stay you chose</h2>
+          <h2 id="stay-facts">{t('booking.chosenStay')}</h2>
           <Dl rows={stayRows} />
         </section>
       </>
@@ -266,10 +242,10 @@ async function ConfirmationBody({ page, request, client }: { page: GuestBookingP
   }
   return (
     <>
-      <Alert>Your payment did not go through, so the room is not booked. Nothing was charged for this booking.</Alert>
-      {await TryAgain({ page, client, request })}
+      <Alert>{t('booking.paymentFailed')}</Alert>
+      {await TryAgain({ t, page, client, request })}
       <section class="card" aria-labelledby="stay-facts">
-        <h2 id="stay-facts">The stay you chose</h2>
+        <h2 id="stay-facts">{t('booking.chosenStay')}</h2>
         <Dl rows={stayRows} />
       </section>
     </>
@@ -277,16 +253,16 @@ async function ConfirmationBody({ page, request, client }: { page: GuestBookingP
 }
 
 /** GET /book/{client_id}/confirmation/{token}: the booking of that link, and of that hotel only. */
-export const confirmationAction: PublicPageAction = async (request) => {
+export const confirmationAction: PublicPageAction = /* @__PURE__ */ keepsLanguage(async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
   const page = await guestBookingPage(client.client_id, request.params.token ?? '', request.now);
   if (!page) throw errors.noSuchBooking();
-  const title = confirmationTitle(page.view);
+  const t = await guestWords(request, client);
   return {
     html: (
-      <GuestPage title={title} hotel={client.name} links={request.links}>
-        {await ConfirmationBody({ page, request, client })}
+      <GuestPage t={t} title={confirmationTitle(t, page.view)} hotel={client.name} links={request.links} menu={pageMenu(request, client.page)}>
+        {await ConfirmationBody({ t, page, request, client })}
       </GuestPage>
     ),
   };
-};
+});

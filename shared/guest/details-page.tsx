@@ -18,18 +18,18 @@ import {
 } from '../domain/guest-booking/guest-bookings';
 import { Dl, ErrorSummary, Field } from '../dashboard/layout';
 import type { PublicPageAction } from '../dashboard/page-function';
-import { day } from './emails';
-import { AboutCategory, CancellationPolicy, checkInDay, money, plural, priceRows, taxesLine } from './hotel-info';
+import { AboutCategory, CancellationPolicy, checkInDay, priceRows, taxesLine } from './hotel-info';
+import { stayPrice } from '../domain/bookings/stay-price';
 import { GuestPage } from './layout';
 import { correctable, type Errors, errorsOf, fromQuery, GUEST_FIELDS, type GuestField, hasErrors, isOutcome, type Request, splitOffer, stayQuery, stayValues } from './page-forms';
-import { stayPrice } from '../domain/bookings/stay-price';
 import { searchPage, stayOr } from './search-page';
 import { bookPath } from './urls';
-import { formatDayShort } from '../dashboard/format';
+import type { Translate } from '../i18n/translator';
+import { guestWords, keepsLanguage, pageMenu } from './language';
 
-const ROOM_TAKEN = 'Sorry, that room type is no longer available for these dates: someone else booked the last one. Please choose another room.';
 
 function detailsPage(
+  t: Translate,
   request: Request,
   client: GuestClient,
   stay: StayQuery,
@@ -39,39 +39,40 @@ function detailsPage(
   const { room, category, currency, nights, plan } = offered;
   const values = form.values ?? {};
   const errors = form.errors ?? {};
+  // The room price with the hotel's taxes, as charged (stay-price.ts).
   const price = stayPrice(room.total, client, currency);
-  const total = money(price.total, currency);
-  const taxes = price.taxes > 0 ? undefined : taxesLine(client);
+  const total = t.money(price.total, currency);
+  const taxes = price.taxes > 0 ? undefined : taxesLine(t, client);
   const backToResults = request.links.to(bookPath(client.page), stayQuery(stay));
   return (
-    <GuestPage title="Your details" hotel={client.name} links={request.links} error={hasErrors(errors)}>
-      <ErrorSummary errors={errors} />
+    <GuestPage t={t} title={t('details.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.page)} error={hasErrors(errors)}>
+      <ErrorSummary errors={errors} title={t('layout.errorSummary')} />
       <section class="card" aria-labelledby="choice">
-        <h2 id="choice">Your room</h2>
+        <h2 id="choice">{t('details.yourRoom')}</h2>
         <Dl
           rows={[
-            ['Room', category.name],
-            ['Check-in', checkInDay(client, stay.check_in)],
-            ['Check-out', day(stay.check_out)],
-            ['Guests', String(stay.guests)],
+            [t('details.room'), category.name],
+            [t('field.check_in'), checkInDay(t, client, stay.check_in)],
+            [t('field.check_out'), t.day(stay.check_out)],
+            [t('field.guests'), t.count(stay.guests)],
             ...(plan
               ? ([
-                  ['Rate', plan.name],
-                  ['Per night', plan.nights.map((night) => `${formatDayShort(night.date)}: ${money(night.price, currency)}`).join(', ')],
+                  [t('details.rate'), plan.name],
+                  [t('details.perNight'), plan.nights.map((night) => t('search.nightPrice', { date: t.dayShort(night.date), price: t.money(night.price, currency) })).join(', ')],
                 ] as const)
-              : ([['Per night', money(room.price, currency)]] as const)),
-            ...priceRows(price, currency, nights),
-            ...(taxes ? [['Taxes', client.taxes_included ? 'Included in the price' : 'Not included in the price'] as const] : []),
+              : ([[t('details.perNight'), t.money(room.price, currency)]] as const)),
+            ...priceRows(t, price, currency, nights),
+            ...(taxes ? [[t('details.taxes'), client.taxes_included ? t('details.taxesIncluded') : t('details.taxesNotIncluded')] as const] : []),
           ]}
         />
-        <AboutCategory category={category} id="amenities" />
+        <AboutCategory t={t} category={category} id="amenities" />
         <p>
-          <a href={backToResults}>Choose another room</a>
+          <a href={backToResults}>{t('details.chooseAnother')}</a>
         </p>
       </section>
-      <CancellationPolicy client={client} />
+      <CancellationPolicy t={t} client={client} />
       <section class="card" aria-labelledby="guest">
-        <h2 id="guest">Guest</h2>
+        <h2 id="guest">{t('details.guest')}</h2>
         <form method="post" action={request.links.to(bookPath(client.page, '/bookings'))} novalidate aria-labelledby="guest">
           <input type="hidden" name="room_type" value={category.name} />
           {plan ? <input type="hidden" name="rate_plan" value={plan.external_rate_plan_id} /> : null}
@@ -80,19 +81,19 @@ function detailsPage(
           <input type="hidden" name="guests" value={String(stay.guests)} />
           {/* One per rendering: a double click or a resubmit of this form is the same booking. */}
           <input type="hidden" name="attempt" value={newBookingAttempt()} />
-          <Field label="Name" name="name" value={values.name} error={errors.name} autocomplete="name" />
-          <Field label="Email" name="email" type="email" value={values.email} error={errors.email} autocomplete="email" />
-          <Field label="Phone" name="phone" type="tel" value={values.phone} error={errors.phone} autocomplete="tel" hint="Optional, in international format, like +44 20 7946 0958" />
-          <p class="muted">Once you continue, the room is held for you for {HOLD_MINUTES} minutes while you pay.</p>
+          <Field label={t('field.name')} name="name" value={values.name} error={errors.name} autocomplete="name" />
+          <Field label={t('field.email')} name="email" type="email" value={values.email} error={errors.email} autocomplete="email" />
+          <Field label={t('field.phone')} name="phone" type="tel" value={values.phone} error={errors.phone} autocomplete="tel" hint={t('field.phoneHint')} />
+          <p class="muted">{t('details.held', { minutes: HOLD_MINUTES })}</p>
           <button type="submit" name="pay" value="checkout" class="wide">
-            Book and pay {total}
+            {t('details.pay', { total })}
           </button>
           {client.pay_at_property ? (
             <>
               <button type="submit" name="pay" value="at_property" class="wide secondary">
-                Confirm and pay at the hotel
+                {t('details.payAtHotel')}
               </button>
-              <p class="muted">To pay at the hotel, you confirm the booking with a link we e-mail you within {HOLD_MINUTES} minutes.</p>
+              <p class="muted">{t('details.payAtHotelHint', { minutes: HOLD_MINUTES })}</p>
             </>
           ) : null}
         </form>
@@ -102,17 +103,18 @@ function detailsPage(
 }
 
 /** GET /book/{client_id}/details: the chosen room and stay, the cancellation policy and the guest's details form. */
-export const detailsAction: PublicPageAction = async (request) => {
+export const detailsAction: PublicPageAction = /* @__PURE__ */ keepsLanguage(async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
+  const t = await guestWords(request, client);
   const values = stayValues(fromQuery(request.query));
-  const stay = await stayOr(request, client, values);
+  const stay = await stayOr(request, client, t, values);
   if (isOutcome(stay)) return stay;
   // The room type, with its plan where it is sold on rate plans: `offer` = `<type>~<external_rate_plan_id>`.
   const [roomType, ratePlanId] = splitOffer(request.query.offer ?? '');
   const offered = await offeredType(client.client_id, stay, roomType, request.now, ratePlanId);
-  if (!offered) return { html: await searchPage(request, client, { values, stay, notice: ROOM_TAKEN }), status: 409 };
-  return { html: detailsPage(request, client, stay, offered) };
-};
+  if (!offered) return { html: await searchPage(request, client, t, { values, stay, notice: t('search.roomTaken') }), status: 409 };
+  return { html: detailsPage(t, request, client, stay, offered) };
+});
 
 /**
  * POST /book/{client_id}/bookings: the checkout opens (the room held meanwhile) and the guest goes
@@ -122,9 +124,10 @@ export const detailsAction: PublicPageAction = async (request) => {
  */
 export const createAction: PublicPageAction = async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
+  const t = await guestWords(request, client);
   const { form } = request;
   const stayTyped = stayValues(form);
-  const stay = await stayOr(request, client, stayTyped);
+  const stay = await stayOr(request, client, t, stayTyped);
   if (isOutcome(stay)) return stay;
   const roomType = form.get('room_type') ?? '';
   const ratePlanId = form.get('rate_plan') || undefined;
@@ -144,8 +147,8 @@ export const createAction: PublicPageAction = async (request) => {
     const error = correctable(thrown);
     const offered = await offeredType(clientId, stay, roomType, request.now, ratePlanId);
     if (error.status === 409 || !offered) {
-      return { html: await searchPage(request, client, { values: stayTyped, stay, notice: ROOM_TAKEN }), status: 409 };
+      return { html: await searchPage(request, client, t, { values: stayTyped, stay, notice: t('search.roomTaken') }), status: 409 };
     }
-    return { html: detailsPage(request, client, stay, offered, { values, errors: errorsOf(error, GUEST_FIELDS) }), status: error.status };
+    return { html: detailsPage(t, request, client, stay, offered, { values, errors: errorsOf(t, error, GUEST_FIELDS) }), status: error.status };
   }
 };

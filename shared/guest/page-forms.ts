@@ -7,6 +7,7 @@
 import type { StayQuery } from '../domain/guest-booking/guest-bookings';
 import { AppError } from '../errors';
 import type { PageOutcome, PublicPageAction } from '../dashboard/page-function';
+import type { MessageKey, MessageValues, Translate } from '../i18n/translator';
 
 export type Request = Parameters<PublicPageAction>[0];
 
@@ -16,14 +17,47 @@ export type StayField = (typeof STAY_FIELDS)[number];
 export type GuestField = (typeof GUEST_FIELDS)[number];
 export type Errors<F extends string> = Partial<Record<F | 'form', string>>;
 
-const LABELS: Record<StayField | GuestField, string> = {
-  check_in: 'Check-in',
-  check_out: 'Check-out',
-  guests: 'Guests',
-  name: 'Name',
-  email: 'Email',
-  phone: 'Phone',
-};
+/** A field's label, in the guest's words. */
+export const label = (t: Translate, field: StayField | GuestField) => t(`field.${field}`);
+
+/**
+ * The guest's words for a problem the use case found (its details are the API's English
+ * sentences, shared/domain/guest-booking/booking-input.ts): each known one by its message key,
+ * with its figures; one this table does not know stays as written.
+ */
+const PROBLEMS: readonly [RegExp, MessageKey, (match: RegExpExecArray, field: StayField | GuestField) => MessageValues][] = [
+  [/^Enter the check-in date$/, 'problem.checkInMissing', () => ({})],
+  [/^Enter the check-out date$/, 'problem.checkOutMissing', () => ({})],
+  [/^must be a real date/, 'problem.realDate', () => ({})],
+  [/^cannot be in the past$/, 'problem.checkInPast', () => ({})],
+  [/^can be at most (\d+) days from today \((\d{4}-\d{2}-\d{2}) at the latest\)$/, 'problem.checkInHorizon', (m) => ({ days: Number(m[1]), last: m[2]! })],
+  [/^must be after the check-in date$/, 'problem.checkOutBeforeIn', () => ({})],
+  [/^must be at most (\d+) nights after check-in$/, 'problem.tooManyNights', (m) => ({ nights: Number(m[1]) })],
+  [/^Enter the number of guests$/, 'problem.guestsMissing', () => ({})],
+  [/^must be a whole number of at least 1$/, 'problem.guestsWhole', () => ({})],
+  [/^must be at most (\d+)$/, 'problem.guestsMax', (m) => ({ max: Number(m[1]) })],
+  [/^Enter your name$/, 'problem.nameMissing', () => ({})],
+  [/^must be at most (\d+) characters$/, 'problem.nameLong', (m) => ({ max: Number(m[1]) })],
+  [/^Enter your e-mail address$/, 'problem.emailMissing', () => ({})],
+  [/^Enter an e-mail address in the right format/, 'problem.emailFormat', () => ({})],
+  [/^Enter a phone number in international format/, 'problem.phoneFormat', () => ({})],
+  [/^This form could not be read/, 'problem.formUnreadable', () => ({})],
+  [/^This address was sent (\d+) "Confirm your booking" e-mails in the last hour already\. Please try again in (\d+) minutes/, 'problem.tooManyEmails', (m) => ({ most: Number(m[1]), minutes: Number(m[2]) })],
+];
+
+function problemInWords(t: Translate, message: string, field: StayField | GuestField | undefined): string | undefined {
+  for (const [pattern, key, values] of PROBLEMS) {
+    const match = pattern.exec(message);
+    // `must be at most N` is the guests' limit only; the name's says "characters".
+    if (match && !(key === 'problem.guestsMax' && field !== 'guests')) {
+      const figures = values(match, field ?? 'guests');
+      if (key === 'problem.realDate') figures.field = label(t, field ?? 'check_in');
+      if (key === 'problem.checkInHorizon') figures.last = t.day(String(figures.last));
+      return t(key, figures);
+    }
+  }
+  return undefined;
+}
 
 /** The stay as typed, to show the form again (never coerced: the use case judges it). */
 export function stayValues(source: { get(name: string): string | null | undefined }): Record<StayField, string> {
@@ -40,12 +74,13 @@ export const stayQuery = (stay: StayQuery) => ({ check_in: stay.check_in, check_
  * ("cannot be in the past") gets the label in front; what belongs to no field of the form goes
  * on top of it.
  */
-export function errorsOf<F extends StayField | GuestField>(error: AppError, fields: readonly F[]): Errors<F> {
+export function errorsOf<F extends StayField | GuestField>(t: Translate, error: AppError, fields: readonly F[]): Errors<F> {
   const errors: Errors<F> = {};
   for (const detail of error.details ?? []) {
     const field = fields.find((f) => detail.path === f);
-    if (field) errors[field] ??= /^[a-z]/.test(detail.message) ? `${LABELS[field]} ${detail.message}` : detail.message;
-    else errors.form ??= detail.message;
+    const words = problemInWords(t, detail.message, field);
+    if (field) errors[field] ??= words ?? (/^[a-z]/.test(detail.message) ? `${label(t, field)} ${detail.message}` : detail.message);
+    else errors.form ??= words ?? detail.message;
   }
   if (Object.keys(errors).length === 0) errors.form = error.message;
   return errors;

@@ -9,22 +9,28 @@ import { contentSecurityPolicy } from '../dashboard/page-function';
 import { linksUnder, renderDocument } from '../dashboard/layout';
 import { GuestPage } from './layout';
 import { bookPath } from './urls';
+import type { Language } from '../i18n/languages';
+import { translator } from '../i18n/translator';
+import { menuLinks } from './language';
 
-export const PAYMENT_RECEIVED = 'Your payment was received; your confirmation is on its way by e-mail.';
-
-/** The page, with the guest pages' headers; `baseUrl`: the service's, for its stylesheet and links. */
-export function paymentReturnPage(outcome: 'paid' | 'not_paid', clientId: string, baseUrl: string): { headers: Record<string, string>; html: string } {
+/**
+ * The page, with the guest pages' headers, in the guest's `language`; `baseUrl`: the service's, for
+ * its stylesheet and links. Its language menu leads to the hotel's booking page.
+ */
+export async function paymentReturnPage(outcome: 'paid' | 'not_paid', clientId: string, baseUrl: string, language: Language): Promise<{ headers: Record<string, string>; html: string }> {
   const links = linksUnder(new URL(baseUrl).pathname.replace(/\/$/, ''));
+  const t = await translator(language);
+  const menu = menuLinks(links, {}, bookPath(clientId));
   const page =
     outcome === 'paid' ? (
-      <GuestPage title="Payment received" links={links}>
-        <p>{PAYMENT_RECEIVED}</p>
+      <GuestPage t={t} title={t('return.paidTitle')} links={links} menu={menu}>
+        <p>{t('return.paid')}</p>
       </GuestPage>
     ) : (
-      <GuestPage title="Payment not completed" links={links}>
-        <p>The payment was not completed, so nothing was booked with it.</p>
+      <GuestPage t={t} title={t('return.notPaidTitle')} links={links} menu={menu}>
+        <p>{t('return.notPaid')}</p>
         <p>
-          <a href={links.to(bookPath(clientId))}>Back to the booking page</a>
+          <a href={links.to(bookPath(clientId))}>{t('return.back')}</a>
         </p>
       </GuestPage>
     );

@@ -2,75 +2,74 @@
  * The room types as the guest pages show them (docs/behaviour.md "The guest's booking page as a
  * storefront"): each type once, with its picture, what the PMS says of it, and what it costs:
  * on the results, the price a night, the stay's total and how many are left (3 or fewer); on the
- * landing page, the "from" price. Pictures carry their size (no layout shift), their text and
- * load lazily.
+ * landing page, the "from" price. Pictures carry their size (no layout shift) and their text, and
+ * load lazily below the first.
  */
-import type { OfferedCategory, RoomSearch, ShowcaseType, StayQuery } from '../domain/guest-booking/guest-bookings';
-import type { GuestClient } from '../domain/guest-booking/guest-bookings';
-import { formatDayShort } from '../dashboard/format';
-import { AboutCategory, money, plural, taxesLine } from './hotel-info';
+import type { GuestClient, OfferedCategory, RoomSearch, ShowcaseType, StayQuery } from '../domain/guest-booking/guest-bookings';
+import type { Translate } from '../i18n/translator';
+import { AboutCategory, taxesLine } from './hotel-info';
 import { offerValue, type Request } from './page-forms';
 import { bookPath } from './urls';
 
 /** "2 left" shows from this many free rooms of a type down. */
 export const FEW_LEFT = 3;
 
-/** A type's picture: 16:9, the width of the card, lazily loaded. */
+/** A type's picture: 16:9, the width of the card. */
 export function TypeImage({ url, name, eager }: { url?: string; name: string; eager?: boolean }) {
   if (!url) return null;
   return <img class="type-image" src={url} alt={name} width={640} height={360} loading={eager ? 'eager' : 'lazy'} decoding="async" />;
 }
 
-function Left({ count }: { count: number }) {
-  return count <= FEW_LEFT ? <p class="left">{count === 1 ? 'Only 1 left' : `${count} left`}</p> : null;
-}
-
-function TypeOffer({ category, currency, nights, id }: { category: OfferedCategory; currency: string; nights: number; id: string }) {
+function TypeOffer({ t, category, currency, nights, id }: { t: Translate; category: OfferedCategory; currency: string; nights: number; id: string }) {
   const room = category.rooms[0]!;
-  const guests = Math.max(...category.rooms.map((r) => r.max_occupancy));
+  const max = Math.max(...category.rooms.map((r) => r.max_occupancy));
   if (room.plans) {
     return (
-      <ul class="plans" aria-label={`Rates: ${category.name}`}>
-        {room.plans.map((plan, p) => (
-          <li>
-            <p id={`${id}p${p + 1}`}>
-              <b>{plan.name}</b>
-              <br />
-              {plan.nights.map((night) => `${formatDayShort(night.date)}: ${money(night.price, currency)}`).join(', ')}
-              <br />
-              <b>{money(plan.total, currency)}</b> in total
-            </p>
-            <button name="offer" value={offerValue(category.name, plan.external_rate_plan_id)} aria-describedby={`${id} ${id}p${p + 1}`}>
-              Book {plan.name}
-            </button>
-          </li>
-        ))}
-      </ul>
+      <>
+        <p class="muted">{t('types.upTo', { max })}</p>
+        <ul class="plans" aria-label={t('types.ratesOf', { type: category.name })}>
+          {room.plans.map((plan, p) => (
+            <li>
+              <p id={`${id}p${p + 1}`}>
+                <b>{plan.name}</b>
+                <br />
+                {plan.nights.map((night) => t('search.nightPrice', { date: t.dayShort(night.date), price: t.money(night.price, currency) })).join(', ')}
+                <br />
+                <b>{t('search.inTotal', { total: t.money(plan.total, currency) })}</b>
+              </p>
+              <button name="offer" value={offerValue(category.name, plan.external_rate_plan_id)} aria-describedby={`${id}n ${id}p${p + 1}`}>
+                {t('search.bookPlan', { plan: plan.name })}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </>
     );
   }
   return (
     <div class="offer">
       <p id={id}>
-        Up to {plural(guests, 'guest')}
+        {t('types.upTo', { max })}
         <br />
-        {money(room.price, currency)} a night
+        {t('search.perNight', { price: t.money(room.price, currency) })}
         <br />
-        <b>{money(room.total, currency)}</b> for {plural(nights, 'night')}
+        <b>{t('details.totalFor', { total: t.money(room.total, currency), nights })}</b>
       </p>
       <button name="offer" value={offerValue(category.name)} aria-describedby={`${id}n ${id}`}>
-        Book
+        {t('search.book')}
       </button>
     </div>
   );
 }
 
 /** The search's results: each room type free for the stay once, cheapest first; its "Book" sends the type (and plan). */
-export function TypeResults({ request, client, stay, result }: { request: Request; client: GuestClient; stay: StayQuery; result: RoomSearch }) {
-  const taxes = taxesLine(client);
+export function TypeResults({ t, request, client, stay, result }: { t: Translate; request: Request; client: GuestClient; stay: StayQuery; result: RoomSearch }) {
+  const taxes = taxesLine(t, client);
   return (
     <>
       <p>
-        Each room type shows its price and the total for your {plural(result.nights, 'night')}, in {result.currency}.{taxes ? ` ${taxes}.` : ''}
+        {t('types.pricesIn', { nights: result.nights, currency: result.currency })}
+        {taxes ? ` ${taxes}.` : ''}
       </p>
       {/* One form for every type: the stay once, each "Book" button sends its type. */}
       <form method="get" action={request.links.to(bookPath(client.page, '/details'))}>
@@ -81,9 +80,9 @@ export function TypeResults({ request, client, stay, result }: { request: Reques
           <section class="card type" aria-labelledby={`t${c + 1}n`}>
             <TypeImage url={category.image_url} name={category.name} eager={c === 0} />
             <h3 id={`t${c + 1}n`}>{category.name}</h3>
-            <Left count={category.rooms.length} />
-            <AboutCategory category={category} id={`a${c + 1}`} />
-            <TypeOffer category={category} currency={result.currency} nights={result.nights} id={`t${c + 1}`} />
+            {category.rooms.length <= FEW_LEFT ? <p class="left">{t('types.left', { count: category.rooms.length })}</p> : null}
+            <AboutCategory t={t} category={category} id={`a${c + 1}`} />
+            <TypeOffer t={t} category={category} currency={result.currency} nights={result.nights} id={`t${c + 1}`} />
           </section>
         ))}
       </form>
@@ -92,28 +91,28 @@ export function TypeResults({ request, client, stay, result }: { request: Reques
 }
 
 /** The landing page's room types: picture, description, amenities, up to how many guests, "from" a price a night. */
-export function Showcase({ client, types, nights }: { client: GuestClient; types: ShowcaseType[]; nights: number }) {
+export function Showcase({ t, client, types, nights }: { t: Translate; client: GuestClient; types: ShowcaseType[]; nights: number }) {
   if (!types.length) return null;
   return (
     <section aria-labelledby="types">
-      <h2 id="types">Our rooms</h2>
-      {types.map((type, t) => (
-        <section class="card type" aria-labelledby={`s${t + 1}`}>
+      <h2 id="types">{t('landing.ourRooms')}</h2>
+      {types.map((type, s) => (
+        <section class="card type" aria-labelledby={`s${s + 1}`}>
           <TypeImage url={type.image_url} name={type.name} />
-          <h3 id={`s${t + 1}`}>{type.name}</h3>
-          <AboutCategory category={{ ...type, rooms: [] }} id={`sa${t + 1}`} />
+          <h3 id={`s${s + 1}`}>{type.name}</h3>
+          <AboutCategory t={t} category={{ ...type, rooms: [] }} id={`sa${s + 1}`} />
           <p class="price">
-            Up to {plural(type.max_occupancy, 'guest')}
+            {t('types.upTo', { max: type.max_occupancy })}
             {type.from !== null ? (
               <>
                 {' · '}
-                from <b>{money(type.from, client.currency)}</b> a night
+                <b>{t('landing.from', { price: t.money(type.from, client.currency) })}</b>
               </>
             ) : null}
           </p>
         </section>
       ))}
-      <p class="muted">"From" prices are the lowest price of a night over the next {nights} nights. Choose your dates above to see your stay's total.</p>
+      <p class="muted">{t('landing.fromNote', { nights })}</p>
     </section>
   );
 }

@@ -10,6 +10,9 @@ body{margin:0;font:17px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-seri
 a{color:var(--accent)}
 .bar{padding:.7rem 1rem;background:#12263f;color:#fff}
 .bar p{margin:0;font-weight:700}
+.languages ul{list-style:none;display:flex;flex-wrap:wrap;gap:.1rem .8rem;margin:.4rem 0 0;padding:0;font-size:.9rem}
+.languages a{color:#fff;display:inline-block;padding:.35rem 0}
+.languages a[aria-current]{font-weight:700;text-decoration:none}
 main{max-width:34rem;margin:0 auto;padding:1rem}
 h1{font-size:1.45rem;margin:.2rem 0 1rem}
 h2{font-size:1.2rem;margin:1.4rem 0 .5rem}

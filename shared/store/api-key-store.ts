@@ -47,6 +47,8 @@ export interface ClientRecord {
   tax_percent?: number;
   /** The hotel's own booking-page address, `/book/<slug>` (kept unique by its SLUG# item). */
   slug?: string;
+  /** The language of its guests' pages and e-mails when neither the guest nor their browser chose one (shared/i18n/languages.ts); unset: English. */
+  language?: string;
   created_at: string;
 }
 
@@ -54,7 +56,18 @@ export interface ClientRecord {
 /** The client settings that are plain values on its profile. */
 export type ClientSettings = Pick<
   ClientRecord,
-  'booking_horizon_days' | 'below_rate_orders' | 'time_zone' | 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address' | 'free_cancellation_hours' | 'phone' | 'email' | 'tax_percent'
+  | 'booking_horizon_days'
+  | 'below_rate_orders'
+  | 'time_zone'
+  | 'taxes_included'
+  | 'cancellation_policy'
+  | 'check_in_time'
+  | 'address'
+  | 'free_cancellation_hours'
+  | 'phone'
+  | 'email'
+  | 'tax_percent'
+  | 'language'
 >;
 
 const CLIENT_FIELDS = [
@@ -77,6 +90,7 @@ const CLIENT_FIELDS = [
   'email',
   'tax_percent',
   'slug',
+  'language',
   'created_at',
 ] as const;
 

@@ -124,7 +124,9 @@ describe('the booking horizon', () => {
     const far = stayIn(400);
     const search = await get(`/book/${tenant.clientId}?${new URLSearchParams(far)}`);
     expect(search.status).toBe(400);
-    expect(search.html).toContain(`can be at most 365 days from today (${addDays(today(), 365)} at the latest)`);
+    // The last day as the guest reads it, not ISO.
+    const last = addDays(today(), 365);
+    expect(search.html).toContain(`can be at most 365 days from today (${new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${last}T00:00:00Z`))} at the latest)`);
     expect(search.html).toMatch(/<input[^>]*id="f-check_in"[^>]*aria-invalid="true"/);
     const booked = await bookAndPay(tenant.clientId, rooms.get('101')!, far).catch(() => undefined);
     // The details page itself refuses the stay, so no form with an attempt is ever rendered for it.

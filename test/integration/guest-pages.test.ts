@@ -586,7 +586,8 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
     const text = textOf(page.html);
     expect(text).toContain('Room 11, Double room');
     expect(text).toContain('Per night 1,120.00 EUR Total 3,360.00 EUR for 3 nights Taxes Included in the price');
-    expect(text).toContain(`Check-in ${written(stay().check_in)}, from 15:00`);
+    // The hotel's 15:00 as English writes it.
+    expect(text).toContain(`Check-in ${written(stay().check_in)}, from 3:00 PM`);
     expect(text).toContain('Cancellation policy Free cancellation until 48 hours before arrival. After that, the first night is charged.');
     expect(page.html.indexOf('Free cancellation until 48 hours')).toBeLessThan(page.html.indexOf('Book and pay 3,360.00 EUR'));
 
@@ -616,7 +617,7 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
     const text = textOf(landed.html);
     expect(text).toContain('Booking confirmed');
     expect(text).toContain(`What happens next We are sending a confirmation e-mail with these details to ${email}.`);
-    expect(text).toContain(`Check-in is from 15:00 on ${written(day(70))}: give your booking reference or confirmation code at the reception desk.`);
+    expect(text).toContain(`Check-in is from 3:00 PM on ${written(day(70))}: give your booking reference or confirmation code at the reception desk.`);
     expect(text).toContain("The hotel's address: Hotel Lumen Rua das Flores 12 1200-195 Lisboa");
     expect(landed.html).toContain('<span class="address">Hotel Lumen\nRua das Flores 12\n1200-195 Lisboa</span>');
     expect(text).toContain('Your payment of 2,240.00 EUR is done.');
@@ -643,8 +644,8 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
     expect(text).toContain('Payment not confirmed');
     expect(text).toContain('Your payment did not go through, so the room is not booked.');
     expect(text).not.toContain('assigned by the hotel');
-    expect(text).toContain(`The stay you chose Room 12 Check-in ${written(at.check_in)}, from 15:00 Check-out ${written(at.check_out)} Guests 2 Guest Grace "Amazing" Hopper`);
-    expect(text).toMatch(/Try again Room 12 is still free\. You can pay for it again with the same details until (?:\w{3}, \d{1,2} \w{3} \d{4}, )?\d\d:\d\d UTC, without typing anything again\. Try again 2,240\.00 EUR for 2 nights/);
+    expect(text).toContain(`The stay you chose Room 12 Check-in ${written(at.check_in)}, from 3:00 PM Check-out ${written(at.check_out)} Guests 2 Guest Grace "Amazing" Hopper`);
+    expect(text).toMatch(/Try again Room 12 is still free\. You can pay for it again with the same details until (?:\w{3}, \d{1,2} \w{3} \d{4}, )?\d{1,2}:\d\d [AP]M hotel time, without typing anything again\. Try again 2,240\.00 EUR for 2 nights/);
     expect(text).not.toContain('guest:');
 
     // The button posts the same room, stay and details, with an attempt of its own.
@@ -690,7 +691,7 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
     );
     const over = await get(declined.path);
     const overText = textOf(over.html);
-    expect(overText).toMatch(/Book again The room was kept for you for 30 minutes, until (?:\w{3}, \d{1,2} \w{3} \d{4}, )?\d\d:\d\d UTC\. That time is over, so it is no longer held for you\./);
+    expect(overText).toMatch(/Book again The room was kept for you for 30 minutes, until (?:\w{3}, \d{1,2} \w{3} \d{4}, )?\d{1,2}:\d\d [AP]M hotel time\. That time is over, so it is no longer held for you\./);
     expect(over.html).not.toContain('>Try again</button>');
     expect(linksTo(over.html, 'See the free rooms for these dates')).toEqual([`/book/${lumen.clientId}?${new URLSearchParams(at)}`]);
     expect(overText).not.toContain('assigned by the hotel');

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOfStage } from '../../definitions/routes';
-import { esbuildOptions, functionBundling, importsPackage, lazyPackageFile, lazyPackageJson, lazyPackageOptions, lazyPackages } from '../../infra/bundling';
+import { catalogueCommand, esbuildOptions, functionBundling, importsPackage, LAZY_CATALOGUES, lazyPackageFile, lazyPackageJson, lazyPackageOptions, lazyPackages } from '../../infra/bundling';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**
@@ -106,6 +106,20 @@ describe('function bundles', () => {
     expect(bundles.filter((b) => !importsPackage(b.code, '@aws-lambda-powertools/tracer')).map((b) => b.name)).toEqual([]);
     expect(bundles.filter((b) => !b.code.includes('import("@aws-lambda-powertools/tracer/middleware")')).map((b) => b.name)).toEqual([]);
   });
+
+  it('leave the guest catalogues out of index.mjs; the afterBundling hook builds them beside it, one loadable file a language', () => {
+    expect(bundles.flatMap((b) => inputsOf(b.metafile).filter((i) => i.includes('shared/i18n/messages/')).map((i) => `${b.name}: ${i}`))).toEqual([]);
+    const speaking = bundles.filter((b) => b.code.includes(`import("${LAZY_CATALOGUES}/ja")`)).map((b) => b.name);
+    expect(speaking).toEqual(expect.arrayContaining(['guest-booking', 'guest-cancel', 'verify-payment-order']));
+    const dir = join(work, 'hook', 'catalogues');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'index.mjs'), `export const handler=async()=>(await import("${LAZY_CATALOGUES}/ja")).default;`);
+    execFileSync('bash', ['-c', catalogueCommand(ROOT, dir)], { cwd: ROOT });
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', 'console.log((await (await import("./index.mjs")).handler())["search.title"])'], { cwd: dir }).toString().trim();
+    expect(out).toBe('お部屋を予約');
+    // UTF-8, not \\u escapes.
+    expect(readFileSync(join(dir, 'node_modules', LAZY_CATALOGUES, 'ja.mjs'), 'utf8')).toContain('お部屋を予約');
+  }, 60_000);
 
   it('bundles Powertools Tracer beside a function with its middleware subpath, both loadable by Node', () => {
     const dir = join(work, 'hook', 'tracer');

@@ -5,12 +5,18 @@
  */
 import { h } from 'preact';
 import { render } from 'preact-render-to-string';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { linksUnder } from '../../shared/dashboard/layout';
 import { CONTENT_SECURITY_POLICY } from '../../shared/dashboard/page-function';
 import { GUEST_FAVICON, GuestPage } from '../../shared/guest/layout';
+import { type Translate, translator } from '../../shared/i18n/translator';
 
-const page = (hotel?: string) => render(h(GuestPage, { title: 'Book a room', hotel, links: linksUnder('/prod'), children: h('p', null, 'x') }));
+let t: Translate;
+beforeAll(async () => {
+  t = await translator('en');
+});
+
+const page = (hotel?: string) => render(h(GuestPage, { t, title: 'Book a room', hotel, links: linksUnder('/prod'), menu: undefined, children: h('p', null, 'x') }));
 
 describe('guest page head', () => {
   it('has a meta description naming the hotel, escaped', () => {

@@ -12,6 +12,7 @@ import { clientIdOfSlug } from '../../store/slug-store';
 import { clientSettingsOf, timeZoneOf } from '../client-settings';
 import { emailEnabled } from '../guest-email/outbox';
 import { UUID } from './tokens';
+import type { Language } from '../../i18n/languages';
 
 export interface GuestClient {
   client_id: string;
@@ -40,6 +41,8 @@ export interface GuestClient {
   email?: string;
   /** Taxes on the room price in percent (0: none). */
   tax_percent: number;
+  /** The guests' language when neither they nor their browser chose one (client setting, default en). */
+  language?: Language;
 }
 
 /** The settings the pages tell guests, each only where the hotel has set it. */
@@ -78,6 +81,7 @@ export async function guestBookingClient(address: string): Promise<GuestClient> 
     booking_horizon_days: clientSettingsOf(client).booking_horizon_days,
     free_cancellation_hours: clientSettingsOf(client).free_cancellation_hours,
     time_zone: timeZoneOf(client),
+    language: clientSettingsOf(client).language,
   };
 }
 
