@@ -69,7 +69,10 @@ export type PublicPageAction = (request: Omit<PageRequest, 'operator'> & { opera
  */
 export function contentSecurityPolicy(formLeadsTo: readonly string[] = [], imagesFrom: readonly string[] = []): string {
   const formAction = ["'self'", ...formLeadsTo].join(' ');
-  return `default-src 'none'; style-src 'self'; img-src ${["'self'", 'data:', ...imagesFrom].join(' ')}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+  // A public page's images from elsewhere (the guest pages' room pictures) come with connect-src
+  // 'self': no script runs, but crawlers' audits fetch the site's /robots.txt from the page itself.
+  const connect = imagesFrom.length ? " connect-src 'self';" : '';
+  return `default-src 'none'; style-src 'self'; img-src ${["'self'", 'data:', ...imagesFrom].join(' ')};${connect} form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
 /** The dashboard's: its forms lead nowhere but the dashboard. */

@@ -18,6 +18,7 @@ import {
   HOLD_MINUTES,
   newBookingAttempt,
   type OfferedRoom,
+  offeredRoom,
   offeredType,
 } from '../domain/guest-booking/guest-bookings';
 import { emailEnabled } from '../domain/guest-email/outbox';
@@ -123,7 +124,11 @@ async function TryAgain({ t, page, client, request }: { t: Translate; page: Gues
   let offered: OfferedRoom | undefined;
   let stayStillValid = true;
   try {
-    offered = retry ? await offeredType(client.client_id, retry.stay, retry.room_type, request.now, retry.rate_plan) : undefined;
+    offered = !retry
+      ? undefined
+      : 'room_type' in retry
+        ? await offeredType(client.client_id, retry.stay, retry.room_type, request.now, retry.rate_plan)
+        : await offeredRoom(client.client_id, retry.stay, retry.room_id, request.now, retry.rate_plan);
   } catch (error) {
     correctable(error);
     stayStillValid = false;
@@ -134,7 +139,9 @@ async function TryAgain({ t, page, client, request }: { t: Translate; page: Gues
         <h2 id="again">{t('booking.bookAgain')}</h2>
         <p>
           {retry
-            ? t(stayStillValid ? 'booking.typeGoneTaken' : 'booking.typeGone', { type: retry.room_type })
+            ? 'room_type' in retry
+              ? t(stayStillValid ? 'booking.typeGoneTaken' : 'booking.typeGone', { type: retry.room_type })
+              : t(stayStillValid ? 'booking.roomGoneTaken' : 'booking.roomGone', { number: page.chosen_room_number ?? '' })
             : page.held_until
               ? t('booking.holdOverUntil', { minutes: HOLD_MINUTES, until: heldUntil(t, page.held_until, request.now) })
               : t('booking.holdOver', { minutes: HOLD_MINUTES })}
@@ -151,9 +158,13 @@ async function TryAgain({ t, page, client, request }: { t: Translate; page: Gues
   return (
     <section class="card" aria-labelledby="again">
       <h2 id="again">{t('booking.tryAgain')}</h2>
-      <p>{t('booking.typeStillFree', { type: retry.room_type, until: heldUntil(t, page.held_until!, request.now) })}</p>
+      <p>
+        {'room_type' in retry
+          ? t('booking.typeStillFree', { type: retry.room_type, until: heldUntil(t, page.held_until!, request.now) })
+          : t('booking.stillFree', { number: page.chosen_room_number ?? '', until: heldUntil(t, page.held_until!, request.now) })}
+      </p>
       <form method="post" action={request.links.to(bookPath(client.page, '/bookings'))}>
-        <input type="hidden" name="room_type" value={retry.room_type} />
+        {'room_type' in retry ? <input type="hidden" name="room_type" value={retry.room_type} /> : <input type="hidden" name="room_id" value={retry.room_id} />}
         {retry.rate_plan ? <input type="hidden" name="rate_plan" value={retry.rate_plan} /> : null}
         <input type="hidden" name="check_in" value={retry.stay.check_in} />
         <input type="hidden" name="check_out" value={retry.stay.check_out} />

@@ -64,7 +64,7 @@ export interface GuestBookingPage {
    * other when the room was taken meanwhile).
    */
   /** The same choices again; `rate_plan`: the plan the declined checkout was priced on. */
-  try_again?: { room_type: string; rate_plan?: string; stay: StayQuery; guest: GuestDetails };
+  try_again?: ({ room_type: string } | { room_id: string }) & { rate_plan?: string; stay: StayQuery; guest: GuestDetails };
   /** Booked: the booking's status as the hotel keeps it (only a `confirmed` one can be cancelled by the guest). */
   booking_status?: BookingStatus;
 }
@@ -166,10 +166,11 @@ export async function guestBookingPage(clientId: string, token: string, now = ne
   const { customer } = order;
   return page(
     { state, booking_reference: null, confirmation_code: null, room_number: null, ...view, payment_status: 'unpaid' },
-    state === 'payment_failed' && heldUntil && heldUntil > now.toISOString() && record.room_type !== undefined
+    state === 'payment_failed' && heldUntil && heldUntil > now.toISOString()
       ? {
           try_again: {
-            room_type: record.room_type,
+            // The type booked; a booking from before types, its room.
+            ...(record.room_type !== undefined ? { room_type: record.room_type } : { room_id: record.room_id }),
             ...(order.context?.external_rate_plan_id ? { rate_plan: order.context.external_rate_plan_id } : {}),
             stay,
             guest: { name: record.guest_name, email: customer.email, ...(customer.phone ? { phone: customer.phone } : {}) },
