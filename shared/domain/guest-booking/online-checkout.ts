@@ -134,7 +134,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
  * one line, or the room and its taxes as two where taxes are added (their sum is the amount).
  */
 function checkoutLines(client: GuestClient, room: RoomRecord, stay: StayQuery, nights: number, price: StayPrice): { description: string; lines?: CheckoutLine[] } {
-  const description = `${client.name}: ${room.room_type}, ${nights} ${nights === 1 ? 'night' : 'nights'}, ${stay.check_in} to ${stay.check_out}`;
+  const description = `${client.name}: room ${room.room_number}, ${nights} ${nights === 1 ? 'night' : 'nights'}, ${stay.check_in} to ${stay.check_out}`;
   if (price.taxes <= 0) return { description };
   if (price.included) return { description: `${description} (taxes included: ${price.taxes} ${client.currency})` };
   return {
