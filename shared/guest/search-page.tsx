@@ -96,7 +96,7 @@ export async function searchPage(
   // Before a search (the landing page): the hotel, its room types with their "from" prices, what to know.
   const types = options.stay ? undefined : await hotelShowcase(client, request.now);
   return (
-    <GuestPage t={t} title={types ? client.name : t('search.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.page)} error={hasErrors(errors)}>
+    <GuestPage t={t} title={t('search.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.page)} error={hasErrors(errors)}>
       {options.notice ? <Alert>{options.notice}</Alert> : null}
       {types && client.address ? <p class="address">{client.address}</p> : null}
       <StayForm t={t} request={request} client={client} values={values} errors={errors} />
