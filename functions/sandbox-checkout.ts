@@ -4,6 +4,8 @@ import { functionUrlHandler } from '../shared/http/function-url';
 import { publicHandler } from '../shared/http/handler';
 import { completeSandboxSession, getSandboxSession } from '../shared/payments/sandbox';
 import { SANDBOX_CHECKOUT_CSP, sandboxCheckoutPage } from '../shared/payments/sandbox-page';
+import { languageOr } from '../shared/i18n/languages';
+import { translator } from '../shared/i18n/translator';
 import { SANDBOX_OUTCOMES, type SandboxOutcome } from '../shared/schemas/payments';
 
 const noSuchSession = errors.noSuchCheckoutSession;
@@ -21,7 +23,8 @@ const page = publicHandler(sandboxCheckoutPageRoute, {}, async ({ params }) => {
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',
     },
-    rawBody: sandboxCheckoutPage(session),
+    // The guest's language, kept on the session (a partner's order: English).
+    rawBody: sandboxCheckoutPage(await translator(languageOr(session.language)), session),
   };
 });
 

@@ -26,7 +26,7 @@ export const cancelPageAction: PublicPageAction = /* @__PURE__ */ keepsLanguage(
   // Cancelled, ended, or never made: the booking's page says which.
   if (offer?.kind !== 'open') return { redirect: confirmationPath(client.client_id, token) };
   const { view } = page;
-  const t = await guestWords(request, client);
+  const t = await guestWords(request, client, page.language);
   return {
     html: (
       <GuestPage t={t} title={t('cancel.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)}>

@@ -5,8 +5,8 @@
  * preact escapes every value, the plain-text part says the same, dates as the pages write them,
  * amounts with their currency.
  */
-import { formatAmount } from '../dashboard/format';
-import { Button, day, type EmailMessage, Facts, html, Mail, rowsAsText, text } from './emails';
+import type { Translate } from '../i18n/translator';
+import { Button, type EmailMessage, Facts, html, Mail, rowsAsText, text } from './emails';
 
 /** The booking as it stands, as every one of these e-mails tells it. */
 export interface ChangedStayFacts {
@@ -49,17 +49,19 @@ export interface RefundFacts {
   reason?: string;
 }
 
-const roomOf = (s: ChangedStayFacts) =>
-  s.roomNumber ? `${s.roomNumber}${s.roomType ? `, ${s.roomType}` : ''}` : `${s.roomType ? `${s.roomType} ` : ''}(the hotel assigns the room on arrival)`.trim();
+function roomOf(t: Translate, s: ChangedStayFacts): string {
+  if (s.roomNumber) return s.roomType ? t('details.roomValue', { number: s.roomNumber, category: s.roomType }) : s.roomNumber;
+  return s.roomType ? t('mail.roomToAssign', { type: s.roomType }) : t('mail.roomToAssignNoType');
+}
 
-function stayRows(s: ChangedStayFacts): [string, string][] {
+function stayRows(t: Translate, s: ChangedStayFacts): [string, string][] {
   return [
-    ...(s.bookingReference ? [['Booking reference', s.bookingReference] as [string, string]] : []),
-    ['Check-in', day(s.checkIn)],
-    ['Check-out', day(s.checkOut)],
-    ['Room', roomOf(s)],
-    ['Guests', String(s.guests)],
-    ['Guest', s.guestName],
+    ...(s.bookingReference ? [[t('booking.reference'), s.bookingReference] as [string, string]] : []),
+    [t('field.check_in'), t.day(s.checkIn)],
+    [t('field.check_out'), t.day(s.checkOut)],
+    [t('booking.room'), roomOf(t, s)],
+    [t('booking.guests'), t.count(s.guests)],
+    [t('booking.guest'), s.guestName],
   ];
 }
 
@@ -72,12 +74,12 @@ const paragraphs = (lines: string[]) => ({
   text: lines.flatMap((line) => [line, '']),
 });
 
-const reasonLine = (reason?: string) => (reason?.trim() ? [`Reason: ${reason.trim()}`] : []);
+const reasonLine = (t: Translate, reason?: string) => (reason?.trim() ? [t('mail.reason', { reason: reason.trim() })] : []);
 
-function seeYourBooking(link?: string) {
+function seeYourBooking(t: Translate, link?: string) {
   return {
-    html: link ? <Button href={link}>See your booking</Button> : null,
-    text: link ? [`See your booking: ${link}`, ''] : [],
+    html: link ? <Button href={link}>{t('mail.seeBooking')}</Button> : null,
+    text: link ? [`${t('mail.seeBooking')}: ${link}`, ''] : [],
   };
 }
 
@@ -85,13 +87,13 @@ function seeYourBooking(link?: string) {
  * A message about the stay as it now stands (changed or cancelled): the opening words, the stay's
  * facts, what follows, the link to the booking's page; the plain text says the same.
  */
-function stayMessage(facts: ChangedStayFacts, title: string, subject: string, said: ReturnType<typeof paragraphs>, after: ReturnType<typeof paragraphs>): EmailMessage {
-  const rows = stayRows(facts);
-  const link = seeYourBooking(facts.link);
+function stayMessage(t: Translate, facts: ChangedStayFacts, title: string, subject: string, said: ReturnType<typeof paragraphs>, after: ReturnType<typeof paragraphs>): EmailMessage {
+  const rows = stayRows(t, facts);
+  const link = seeYourBooking(t, facts.link);
   return {
-    subject: `${subject}: ${facts.hotel}, ${day(facts.checkIn)}${refSuffix(facts.bookingReference)}`,
+    subject: `${subject}${refSuffix(facts.bookingReference)}`,
     html: html(
-      <Mail title={title} hotel={facts.hotel}>
+      <Mail t={t} title={title} hotel={facts.hotel}>
         {said.html}
         <Facts rows={rows} />
         {after.html}
@@ -103,59 +105,51 @@ function stayMessage(facts: ChangedStayFacts, title: string, subject: string, sa
 }
 
 /** Staff changed the booking: it as it now stands. */
-export function bookingChangedEmail(facts: ChangedStayFacts & { reason?: string }): EmailMessage {
-  const said = paragraphs([`Dear ${facts.guestName}, ${facts.hotel} has changed your booking. This is your booking as it now stands:`]);
-  const after = paragraphs([...reasonLine(facts.reason), 'If you did not expect this change, please contact the hotel.']);
-  return stayMessage(facts, 'Your booking has been changed', 'Booking changed', said, after);
+export function bookingChangedEmail(t: Translate, facts: ChangedStayFacts & { reason?: string }): EmailMessage {
+  const said = paragraphs([`${t('mail.dear', { name: facts.guestName })} ${t('mail.changed.body', { hotel: facts.hotel })}`]);
+  const after = paragraphs([...reasonLine(t, facts.reason), t('mail.changed.unexpected')]);
+  return stayMessage(t, facts, t('mail.changed.title'), t('mail.changed.subject', { hotel: facts.hotel, date: t.day(facts.checkIn) }), said, after);
 }
 
 /** What the cancellation e-mail says of the money. */
-function refundLines(refund: RefundOutlook): string[] {
+function refundLines(t: Translate, refund: RefundOutlook): string[] {
   switch (refund.kind) {
     case 'nothing_paid':
-      return ['Nothing was paid for this booking, so there is nothing to refund.'];
+      return [t('cancel.nothingPaid')];
     case 'refund':
-      return [`Your payment of ${formatAmount(refund.amountMinor, refund.currency)} will be refunded in full to the card you paid with. We will e-mail you when the refund is issued.`];
+      return [t('mail.refund.willRefund', { amount: t.moneyMinor(refund.amountMinor, refund.currency) })];
     case 'already_refunded':
-      return ['Your payment has already been refunded.'];
+      return [t('mail.refund.already')];
     case 'no_refund':
-      return ['No refund is made with this cancellation. If you have a question about your payment, please contact the hotel.'];
+      return [t('mail.refund.none')];
     case 'undecided':
-      return ['If the hotel refunds your payment, you will get an e-mail when it does.'];
+      return [t('cancel.hotelMayRefund')];
   }
 }
 
 /** The booking is cancelled: by whom in words, the stay it was, the hotel's message to the guest, and the money. */
-export function bookingCancelledEmail(facts: ChangedStayFacts & { message?: string; byGuest: boolean; refund: RefundOutlook }): EmailMessage {
-  const said = paragraphs([
-    facts.byGuest
-      ? `Dear ${facts.guestName}, as you asked, your booking at ${facts.hotel} is cancelled. The room is no longer held for you.`
-      : `Dear ${facts.guestName}, ${facts.hotel} has cancelled your booking. The room is no longer held for you.`,
-  ]);
-  const after = paragraphs([...(facts.message?.trim() ? [`Message from the hotel: ${facts.message.trim()}`] : []), ...refundLines(facts.refund)]);
-  return stayMessage(facts, 'Your booking has been cancelled', 'Booking cancelled', said, after);
+export function bookingCancelledEmail(t: Translate, facts: ChangedStayFacts & { message?: string; byGuest: boolean; refund: RefundOutlook }): EmailMessage {
+  const said = paragraphs([`${t('mail.dear', { name: facts.guestName })} ${t(facts.byGuest ? 'mail.cancelled.byGuest' : 'mail.cancelled.byHotel', { hotel: facts.hotel })}`]);
+  const after = paragraphs([...(facts.message?.trim() ? [t('cancel.hotelMessage', { message: facts.message.trim() })] : []), ...refundLines(t, facts.refund)]);
+  return stayMessage(t, facts, t('mail.cancelled.title'), t('mail.cancelled.subject', { hotel: facts.hotel, date: t.day(facts.checkIn) }), said, after);
 }
 
 /** A refund of the guest's payment, issued (or taken on by the provider). */
-export function refundIssuedEmail(facts: RefundFacts): EmailMessage {
-  const amount = formatAmount(facts.amountMinor, facts.currency);
-  const title = facts.status === 'pending' ? 'Your refund is on its way' : 'Your refund has been issued';
+export function refundIssuedEmail(t: Translate, facts: RefundFacts): EmailMessage {
+  const amount = t.moneyMinor(facts.amountMinor, facts.currency);
+  const title = facts.status === 'pending' ? t('mail.refund.titlePending') : t('mail.refund.titleIssued');
   const rows: [string, string][] = [
-    ...(facts.bookingReference ? [['Booking reference', facts.bookingReference] as [string, string]] : []),
-    ['Refund', amount],
-    ...(facts.paidMinor !== undefined ? [['You paid', formatAmount(facts.paidMinor, facts.currency)] as [string, string]] : []),
+    ...(facts.bookingReference ? [[t('booking.reference'), facts.bookingReference] as [string, string]] : []),
+    [t('mail.refund.row'), amount],
+    ...(facts.paidMinor !== undefined ? [[t('mail.refund.paid'), t.moneyMinor(facts.paidMinor, facts.currency)] as [string, string]] : []),
   ];
-  const greeting = facts.guestName ? `Dear ${facts.guestName}, ` : '';
-  const said = paragraphs([
-    facts.status === 'pending'
-      ? `${greeting}${facts.hotel} has started a refund of ${amount} to the card you paid with. The payment provider is processing it.`
-      : `${greeting}${facts.hotel} has refunded ${amount} to the card you paid with.`,
-  ]);
-  const after = paragraphs([...reasonLine(facts.reason), 'Refunds usually show on your statement within 5 to 10 business days, depending on your bank.']);
+  const greeting = facts.guestName ? `${t('mail.dear', { name: facts.guestName })} ` : '';
+  const said = paragraphs([`${greeting}${t(facts.status === 'pending' ? 'mail.refund.pending' : 'mail.refund.issued', { hotel: facts.hotel, amount })}`]);
+  const after = paragraphs([...reasonLine(t, facts.reason), t('cancel.refundDelay')]);
   return {
-    subject: `Refund of ${amount}: ${facts.hotel}${refSuffix(facts.bookingReference)}`,
+    subject: `${t('mail.refund.subject', { amount, hotel: facts.hotel })}${refSuffix(facts.bookingReference)}`,
     html: html(
-      <Mail title={title} hotel={facts.hotel}>
+      <Mail t={t} title={title} hotel={facts.hotel}>
         {said.html}
         <Facts rows={rows} />
         {after.html}

@@ -268,7 +268,7 @@ export const confirmationAction: PublicPageAction = /* @__PURE__ */ keepsLanguag
   const client = await guestBookingClient(request.params.client_id ?? '');
   const page = await guestBookingPage(client.client_id, request.params.token ?? '', request.now);
   if (!page) throw errors.noSuchBooking();
-  const t = await guestWords(request, client);
+  const t = await guestWords(request, client, page.language);
   return {
     html: (
       <GuestPage t={t} title={confirmationTitle(t, page.view)} hotel={client.name} links={request.links} menu={pageMenu(request, client.page)}>

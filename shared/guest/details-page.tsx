@@ -150,7 +150,8 @@ export const createAction: PublicPageAction = async (request) => {
   const values = Object.fromEntries(GUEST_FIELDS.map((f) => [f, (form.get(f) ?? '').trim()])) as Record<GuestField, string>;
   const guest = { name: values.name, email: values.email, ...(values.phone ? { phone: values.phone } : {}) };
   // A form rendered before the attempt field existed has none: each submit is a booking of its own.
-  const input = { ...(legacyRoom ? { room_id: legacyRoom } : { room_type: roomType }), rate_plan: ratePlanId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp };
+  // The language the pages speak now is the booking's: its checkout and e-mails speak it.
+  const input = { ...(legacyRoom ? { room_id: legacyRoom } : { room_type: roomType }), rate_plan: ratePlanId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp, language: t.language };
   const clientId = client.client_id;
   try {
     if (form.get('pay') === 'at_property') {

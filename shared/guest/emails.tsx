@@ -6,10 +6,8 @@
  */
 import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import { formatAmount } from '../dashboard/format';
-import { minorUnits } from '../schemas/payments';
 import { nightsBetween } from '../schemas/common';
-import { localDate, localTime } from '../domain/hotel-time';
+import type { Translate } from '../i18n/translator';
 
 export interface EmailMessage {
   subject: string;
@@ -42,35 +40,32 @@ export interface BookingConfirmationFacts extends StayFacts {
   checkInTime?: string | null;
   address?: string | null;
   /** Of `total`, the taxes (stay-price.ts); absent or 0: none said. Included: part of the room price. */
-  taxes?: { amount: number; included: boolean } | null;
+  taxes?: { amount: number; included: boolean; percent: number } | null;
   /** The hotel's cancellation policy, and until when the guest may cancel free of charge (an instant, told in the hotel's time). */
   cancellationPolicy?: string | null;
   freeCancellation?: { until: string; timeZone: string } | null;
 }
 
-/** `Fri 4 Dec 2026, 15:00 hotel time`: an instant on the hotel's clock. */
-function hotelTime(at: string, timeZone: string): string {
-  const instant = new Date(at);
-  return `${day(localDate(timeZone, instant))}, ${localTime(timeZone, instant)} hotel time`;
-}
-
-/** The free-cancellation deadline and the hotel's policy, where known. */
-function policyLines(facts: BookingConfirmationFacts): string[] {
+/** The free-cancellation deadline (on the hotel's clock, `t`'s) and the hotel's policy, where known. */
+function policyLines(t: Translate, facts: BookingConfirmationFacts): string[] {
+  const until = facts.freeCancellation ? new Date(facts.freeCancellation.until) : undefined;
   return [
-    ...(facts.freeCancellation ? [`You can cancel free of charge until ${hotelTime(facts.freeCancellation.until, facts.freeCancellation.timeZone)}, from your booking's page.`] : []),
-    ...(facts.cancellationPolicy?.trim() ? [`Cancellation policy: ${facts.cancellationPolicy.trim()}`] : []),
+    ...(until ? [t('mail.freeCancellation', { until: t('format.onHotelClock', { date: t.day(t.localDate(until)), time: t.time(until) }) })] : []),
+    ...(facts.cancellationPolicy?.trim() ? [t('mail.policy', { policy: facts.cancellationPolicy.trim() })] : []),
   ];
 }
 
 /** The taxes' row of a confirmation, where there are taxes. */
-const taxesRows = (facts: BookingConfirmationFacts): [string, string][] =>
-  facts.taxes && facts.taxes.amount > 0 ? [[facts.taxes.included ? 'Taxes included' : 'Taxes', money(facts.taxes.amount, facts.currency)]] : [];
+const taxesRows = (t: Translate, facts: BookingConfirmationFacts): [string, string][] =>
+  facts.taxes && facts.taxes.amount > 0
+    ? [[t(facts.taxes.included ? 'price.taxesIncluded' : 'price.taxes', { percent: t.count(facts.taxes.percent) }), t.money(facts.taxes.amount, facts.currency)]]
+    : [];
 
 /** What the guest needs on arrival, as far as the hotel has said: from when to check in, and where. */
-function arrivalLines(facts: BookingConfirmationFacts): string[] {
+function arrivalLines(t: Translate, facts: BookingConfirmationFacts): string[] {
   return [
-    ...(facts.checkInTime ? [`Check-in is from ${facts.checkInTime} on ${day(facts.checkIn)}.`] : []),
-    ...(facts.address?.trim() ? [`The hotel's address: ${facts.address.trim().replace(/\s*\n\s*/g, ', ')}`] : []),
+    ...(facts.checkInTime ? [t('mail.checkInFrom', { time: t.clock(facts.checkInTime), date: t.day(facts.checkIn) })] : []),
+    ...(facts.address?.trim() ? [t('mail.address', { address: facts.address.trim().replace(/\s*\n\s*/g, ', ') })] : []),
   ];
 }
 
@@ -81,27 +76,14 @@ export interface ConfirmYourBookingFacts extends StayFacts {
   confirmBy: string;
 }
 
-/** `Fri 12 Mar 2027`: a stay's date, as a calendar date (no time zone shifts it); the pages write it so too. */
-export function day(date: string): string {
-  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
-}
-
-/** `Fri 12 Mar 2027, 14:30 UTC`: the time a link ends. */
-function time(iso: string): string {
-  return `${day(iso.slice(0, 10))}, ${iso.slice(11, 16)} UTC`;
-}
-
-const money = (amount: number, currency: string) => formatAmount(Math.round(amount * 10 ** minorUnits(currency)), currency);
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-
-function stayRows(s: StayFacts): [string, string][] {
+function stayRows(t: Translate, s: StayFacts): [string, string][] {
   return [
-    ['Check-in', day(s.checkIn)],
-    ['Check-out', day(s.checkOut)],
-    ['Room', s.roomNumber ? `${s.roomNumber}, ${s.roomType}` : `${s.roomType} (the hotel assigns the room on arrival)`],
-    ['Guests', String(s.guests)],
-    ['Guest', s.guestName],
-    ['Total', money(s.total, s.currency)],
+    [t('field.check_in'), t.day(s.checkIn)],
+    [t('field.check_out'), t.day(s.checkOut)],
+    [t('booking.room'), s.roomNumber ? t('details.roomValue', { number: s.roomNumber, category: s.roomType }) : t('mail.roomToAssign', { type: s.roomType })],
+    [t('booking.guests'), t.count(s.guests)],
+    [t('booking.guest'), s.guestName],
+    [t('booking.total'), t.money(s.total, s.currency)],
   ];
 }
 
@@ -109,9 +91,9 @@ const INK = '#17202a';
 const MUTED = '#4a5360';
 const ACCENT = '#0b5cad';
 
-export function Mail({ title, hotel, children }: { title: string; hotel: string; children: ComponentChildren }) {
+export function Mail({ t, title, hotel, children }: { t: Translate; title: string; hotel: string; children: ComponentChildren }) {
   return (
-    <html lang="en">
+    <html lang={t.language}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -160,8 +142,8 @@ export interface HotelContact {
 }
 
 /** The hotel's contact in words: `Phone: +1…`, `Email: desk@…`. */
-export function contactLines(contact: HotelContact | undefined): string[] {
-  return [...(contact?.phone ? [`Phone: ${contact.phone}`] : []), ...(contact?.email ? [`Email: ${contact.email}`] : [])];
+export function contactLines(t: Translate, contact: HotelContact | undefined): string[] {
+  return [...(contact?.phone ? [t('mail.contactPhone', { phone: contact.phone })] : []), ...(contact?.email ? [t('mail.contactEmail', { email: contact.email })] : [])];
 }
 
 /**
@@ -169,10 +151,10 @@ export function contactLines(contact: HotelContact | undefined): string[] {
  * a paragraph before the HTML's closing tags, lines at the end of the text. Unchanged when the
  * hotel has set neither.
  */
-export function withHotelContact(message: EmailMessage, hotel: string, contact: HotelContact | undefined): EmailMessage {
-  const lines = contactLines(contact);
+export function withHotelContact(t: Translate, message: EmailMessage, hotel: string, contact: HotelContact | undefined): EmailMessage {
+  const lines = contactLines(t, contact);
   if (!lines.length) return message;
-  const heading = hotel ? `To reach ${hotel}:` : 'To reach the hotel:';
+  const heading = t('mail.reach', { hotel });
   const footer = renderToString(
     <p style={`margin:1.5rem 0 0;padding-top:.75rem;border-top:1px solid #d5dbe1;color:${MUTED}`} data-contact="">
       {heading}
@@ -196,32 +178,38 @@ export const html = (mail: VNode) => `<!doctype html>${renderToString(mail)}`;
 export const text = (lines: (string | false)[]) => `${lines.filter((line) => line !== false).join('\n')}\n`;
 export const rowsAsText = (rows: [string, string][]) => rows.map(([term, value]) => `${term}: ${value}`);
 
-/** The confirmation of a booking: paid online, or confirmed by its link to be paid at the hotel. */
-export function bookingConfirmationEmail(facts: BookingConfirmationFacts): EmailMessage {
-  const title = 'Your booking is confirmed';
-  const rows: [string, string][] = [...stayRows(facts), ...taxesRows(facts), ['Payment', facts.paid ? 'paid' : 'to pay at the hotel']];
-  const arrival = arrivalLines(facts);
-  const policy = policyLines(facts);
+/**
+ * The confirmation of a booking: paid online, or confirmed by its link to be paid at the hotel. In
+ * `t`'s language (the booking's) and on its hotel's clock, like every guest e-mail.
+ */
+export function bookingConfirmationEmail(t: Translate, facts: BookingConfirmationFacts): EmailMessage {
+  const title = t('mail.confirmed.title');
+  const rows: [string, string][] = [...stayRows(t, facts), ...taxesRows(t, facts), [t('booking.payment'), facts.paid ? t('booking.paid') : t('booking.payAtHotel')]];
+  const arrival = arrivalLines(t, facts);
+  const reference = t('booking.reference');
+  const code = t('booking.code');
+  const policy = policyLines(t, facts);
   return {
-    subject: `Booking confirmed: ${facts.hotel}, ${day(facts.checkIn)} (${facts.bookingReference})`,
+    subject: `${t('mail.confirmed.subject', { hotel: facts.hotel, date: t.day(facts.checkIn) })} (${facts.bookingReference})`,
     html: html(
-      <Mail title={title} hotel={facts.hotel}>
-        <p>Dear {facts.guestName}, thank you: your room is booked and the hotel has your booking.</p>
+      <Mail t={t} title={title} hotel={facts.hotel}>
+        <p>{t('mail.dear', { name: facts.guestName })}</p>
+        <p>{t('mail.confirmed.thanks')}</p>
         <table role="presentation" style="border-collapse:collapse;margin:0 0 1rem">
           <tr>
             <th scope="row" style="text-align:left;padding:.2rem 1rem .2rem 0">
-              Booking reference
+              {reference}
             </th>
             <td style="padding:.2rem 0;font-size:1.3rem;font-weight:700;letter-spacing:.05em">{facts.bookingReference}</td>
           </tr>
           <tr>
             <th scope="row" style="text-align:left;padding:.2rem 1rem .2rem 0">
-              Confirmation code
+              {code}
             </th>
             <td style="padding:.2rem 0;font-size:1.3rem;font-weight:700;letter-spacing:.05em">{facts.confirmationCode}</td>
           </tr>
         </table>
-        <p style={`color:${MUTED}`}>Show them at the reception desk.</p>
+        <p style={`color:${MUTED}`}>{t('mail.showThem')}</p>
         {arrival.map((line) => (
           <p>{line}</p>
         ))}
@@ -229,62 +217,60 @@ export function bookingConfirmationEmail(facts: BookingConfirmationFacts): Email
         {policy.map((line) => (
           <p>{line}</p>
         ))}
-        <Button href={facts.link}>See your booking</Button>
-        <p style={`color:${MUTED};font-size:.9rem`}>The link shows your booking again: keep it to yourself.</p>
+        <Button href={facts.link}>{t('mail.seeBooking')}</Button>
+        <p style={`color:${MUTED};font-size:.9rem`}>{t('mail.keepLink')}</p>
       </Mail>,
     ),
     text: text([
       `${facts.hotel}`,
       '',
-      `Dear ${facts.guestName},`,
+      t('mail.dear', { name: facts.guestName }),
       '',
-      'Thank you: your room is booked and the hotel has your booking.',
+      t('mail.confirmed.thanks'),
       '',
-      `Booking reference: ${facts.bookingReference}`,
-      `Confirmation code: ${facts.confirmationCode}`,
-      'Show them at the reception desk.',
+      `${reference}: ${facts.bookingReference}`,
+      `${code}: ${facts.confirmationCode}`,
+      t('mail.showThem'),
       '',
       ...(arrival.length ? [...arrival, ''] : []),
       ...rowsAsText(rows),
       '',
       ...(policy.length ? [...policy, ''] : []),
-      `See your booking: ${facts.link}`,
-      'The link shows your booking again: keep it to yourself.',
+      `${t('mail.seeBooking')}: ${facts.link}`,
+      t('mail.keepLink'),
     ]),
   };
 }
 
 /** A booking to pay at the hotel, held until `confirmBy`: the guest confirms it with the link. */
-export function confirmYourBookingEmail(facts: ConfirmYourBookingFacts): EmailMessage {
-  const title = 'Confirm your booking';
-  const rows = stayRows(facts);
-  const until = time(facts.confirmBy);
-  const nights = nightsBetween(facts.checkIn, facts.checkOut);
+export function confirmYourBookingEmail(t: Translate, facts: ConfirmYourBookingFacts): EmailMessage {
+  const title = t('confirmLink.title');
+  const rows = stayRows(t, facts);
+  const until = t('format.onHotelClock', { date: t.day(t.localDate(facts.confirmBy)), time: t.time(facts.confirmBy) });
+  const body = t('mail.confirm.body', { nights: nightsBetween(facts.checkIn, facts.checkOut), until });
   return {
-    subject: `Confirm your booking at ${facts.hotel}`,
+    subject: t('mail.confirm.subject', { hotel: facts.hotel }),
     html: html(
-      <Mail title={title} hotel={facts.hotel}>
-        <p>
-          Dear {facts.guestName}, please confirm your booking ({plural(nights, 'night')}, to pay at the hotel). The room is held for you until {until}; without
-          your confirmation the booking is cancelled then.
-        </p>
+      <Mail t={t} title={title} hotel={facts.hotel}>
+        <p>{t('mail.dear', { name: facts.guestName })}</p>
+        <p>{body}</p>
         <Facts rows={rows} />
-        <Button href={facts.link}>Confirm your booking</Button>
-        <p style={`color:${MUTED};font-size:.9rem`}>If you did not book this room, ignore this e-mail: nothing is booked without your confirmation.</p>
+        <Button href={facts.link}>{title}</Button>
+        <p style={`color:${MUTED};font-size:.9rem`}>{t('mail.confirm.notYou')}</p>
       </Mail>,
     ),
     text: text([
       `${facts.hotel}`,
       '',
-      `Dear ${facts.guestName},`,
+      t('mail.dear', { name: facts.guestName }),
       '',
-      `Please confirm your booking (${plural(nights, 'night')}, to pay at the hotel). The room is held for you until ${until}; without your confirmation the booking is cancelled then.`,
+      body,
       '',
       ...rowsAsText(rows),
       '',
-      `Confirm your booking: ${facts.link}`,
+      `${title}: ${facts.link}`,
       '',
-      'If you did not book this room, ignore this e-mail: nothing is booked without your confirmation.',
+      t('mail.confirm.notYou'),
     ]),
   };
 }

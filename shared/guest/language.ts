@@ -13,14 +13,20 @@ import { HOST_PREFIX, parseCookies } from '../dashboard/cookies';
 
 type Request = Parameters<PublicPageAction>[0];
 
-/** The language of a guest's request, with the hotel's as the last resort. */
-export function languageOf(request: Pick<Request, 'query' | 'cookies' | 'acceptLanguage'>, hotel?: string): Language {
-  return negotiateLanguage({ chosen: request.query[LANGUAGE_PARAMETER], cookie: request.cookies[LANGUAGE_COOKIE], acceptLanguage: request.acceptLanguage, hotel });
+/**
+ * The language of a guest's request, with the hotel's as the last resort; a booking's own page
+ * speaks the language it was `booked` in unless the guest chose another (menu or cookie).
+ */
+export function languageOf(request: Pick<Request, 'query' | 'cookies' | 'acceptLanguage'>, hotel?: string, booked?: string): Language {
+  const chosen = request.query[LANGUAGE_PARAMETER];
+  const cookie = request.cookies[LANGUAGE_COOKIE];
+  if (!isLanguage(chosen) && !isLanguage(cookie) && isLanguage(booked)) return booked;
+  return negotiateLanguage({ chosen, cookie, acceptLanguage: request.acceptLanguage, hotel });
 }
 
 /** The guest's words for a page of `client`'s: their language, the hotel's clock. */
-export function guestWords(request: Request, client: Pick<GuestClient, 'language' | 'time_zone'>): Promise<Translate> {
-  return translator(languageOf(request, client.language), client.time_zone);
+export function guestWords(request: Request, client: Pick<GuestClient, 'language' | 'time_zone'>, booked?: string): Promise<Translate> {
+  return translator(languageOf(request, client.language, booked), client.time_zone);
 }
 
 /**

@@ -69,7 +69,7 @@ export function TypeResults({ t, request, client, stay, result }: { t: Translate
     <>
       <p>
         {t('types.pricesIn', { nights: result.nights, currency: result.currency })}
-        {taxes ? ` ${taxes}.` : ''}
+        {taxes ? t('search.taxes', { taxes }) : ''}
       </p>
       {/* One form for every type: the stay once, each "Book" button sends its type. */}
       <form method="get" action={request.links.to(bookPath(client.page, '/details'))}>

@@ -11,6 +11,9 @@ export const DEFAULT_LANGUAGE: Language = 'en';
 
 export const isLanguage = (value: unknown): value is Language => typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 
+/** `value` when it is one of ours (a stored booking's language), else `fallback`'s, else English. */
+export const languageOr = (value: unknown, fallback?: unknown): Language => (isLanguage(value) ? value : isLanguage(fallback) ? fallback : DEFAULT_LANGUAGE);
+
 /** Each language by its own name, as the language menu lists it. */
 export const LANGUAGE_NAMES: Readonly<Record<Language, string>> = {
   en: 'English',

@@ -3,6 +3,7 @@
  * happened to a checkout and acts on that answer only.
  */
 import type { ProviderSettings } from '../store/payment-store';
+import type { Language } from '../i18n/languages';
 
 /** One line of a checkout: what it is for, and its amount in minor units. */
 export interface CheckoutLine {
@@ -23,6 +24,8 @@ export interface CheckoutRequest {
   /** Where the provider sends the guest back: the service's verify URL for this order. */
   returnUrl: string;
   settings: ProviderSettings;
+  /** The guest's language (a guest page's order): the checkout speaks it (Stripe's `locale`). Absent: the provider's own choice. */
+  language?: Language;
   /**
    * When the checkout stops taking payment (a guest's room hold ends then). Absent: the
    * provider's default (Stripe: 24 hours; the sandbox: never).

@@ -1,7 +1,7 @@
 /** The sandbox provider's hosted checkout page, on the sandbox's own origin. */
 import { createHash } from 'node:crypto';
-import { majorAmount } from '../schemas/payments';
 import type { SandboxSession } from '../store/sandbox-store';
+import type { Translate } from '../i18n/translator';
 import { sandboxSessionState, withoutReturnSecret } from './sandbox';
 
 /** The page's only styles, inline: the CSP allows exactly these by their hash. */
@@ -34,32 +34,33 @@ const escapeHtml = (value: string) =>
  * the stay). A session opened before guest checkouts were described says `Payment guest:<id>`,
  * the service's own reference, which no guest should read.
  */
-const headingOf = (session: SandboxSession) => (/\bguest:/.test(session.description) ? 'Room booking' : session.description);
+const headingOf = (t: Translate, session: SandboxSession) => (/\bguest:/.test(session.description) ? t('checkout.roomBooking') : session.description);
 
-export function sandboxCheckoutPage(session: SandboxSession): string {
-  // The amount as the provider's API states it (major units, as `amount` on the order), and its currency.
-  const amount = `${majorAmount(session.amount_minor, session.currency)} ${session.currency}`;
+/** The page in `t`'s language (the guest's, for a guest page's order: its description is in it too). */
+export function sandboxCheckoutPage(t: Translate, session: SandboxSession): string {
+  // The amount with its currency, as the guest's language writes it.
+  const amount = t.moneyMinor(session.amount_minor, session.currency);
   const customer = [session.customer.name, session.customer.email].filter(Boolean).join(' · ');
   const state = sandboxSessionState(session);
   const open = state === 'open';
   // Relative: the page's own URL.
   const action = encodeURIComponent(session.provider_reference);
   return `<!doctype html>
-<html lang="en">
+<html lang="${t.language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sandbox checkout · ${escapeHtml(amount)}</title>
+<title>${escapeHtml(t('sandbox.title', { amount }))}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <div class="card">
-  <p class="muted">Sandbox payment provider — no real money moves.</p>
-  <h1>${escapeHtml(headingOf(session))}</h1>
+  <p class="muted">${escapeHtml(t('sandbox.notice'))}</p>
+  <h1>${escapeHtml(headingOf(t, session))}</h1>
   ${
     session.lines && session.lines.length > 1
       ? `<table class="lines" data-testid="lines">${session.lines
-          .map((line) => `<tr><td>${escapeHtml(line.name)}</td><td>${escapeHtml(`${majorAmount(line.amount_minor, session.currency)} ${session.currency}`)}</td></tr>`)
+          .map((line) => `<tr><td>${escapeHtml(line.name)}</td><td>${escapeHtml(t.moneyMinor(line.amount_minor, session.currency))}</td></tr>`)
           .join('')}</table>`
       : ''
   }
@@ -68,12 +69,12 @@ export function sandboxCheckoutPage(session: SandboxSession): string {
   ${
     open
       ? `<form method="post" action="${escapeHtml(action)}">
-    <button type="submit" name="outcome" value="paid">Pay ${escapeHtml(amount)}</button>
-    <button type="submit" name="outcome" value="cancelled">Cancel</button>
-    <button type="submit" name="outcome" value="failed">Simulate a declined card</button>
+    <button type="submit" name="outcome" value="paid">${escapeHtml(t('sandbox.pay', { amount }))}</button>
+    <button type="submit" name="outcome" value="cancelled">${escapeHtml(t('sandbox.cancel'))}</button>
+    <button type="submit" name="outcome" value="failed">${escapeHtml(t('sandbox.decline'))}</button>
   </form>`
-      : `<p data-testid="state">This checkout is ${escapeHtml(state)}.</p>
-  <p><a href="${escapeHtml(withoutReturnSecret(session.return_url))}">Return to the merchant</a></p>`
+      : `<p data-testid="state">${escapeHtml(t('sandbox.state', { state }))}</p>
+  <p><a href="${escapeHtml(withoutReturnSecret(session.return_url))}">${escapeHtml(t('sandbox.return'))}</a></p>`
   }
 </div>
 </body>

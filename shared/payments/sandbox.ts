@@ -53,6 +53,7 @@ export function sandboxProvider(): PaymentProvider {
         customer: request.customer,
         description: request.description,
         ...(request.lines ? { lines: request.lines.map((line) => ({ name: line.name, amount_minor: line.amountMinor })) } : {}),
+        ...(request.language ? { language: request.language } : {}),
         return_url: request.returnUrl,
         state: 'open',
         created_at: new Date().toISOString(),

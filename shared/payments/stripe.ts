@@ -205,6 +205,8 @@ export function stripeProvider(): PaymentProvider {
               price_data: { currency: request.currency.toLowerCase(), unit_amount: line.amountMinor, product_data: { name: line.name } },
             })),
             customer_email: request.customer.email,
+            // The guest's language (Stripe speaks all seven of ours); a partner's order: Stripe's own choice.
+            ...(request.language ? { locale: request.language } : {}),
             client_reference_id: request.orderReference,
             metadata: { order_reference: request.orderReference },
             payment_intent_data: { metadata: { order_reference: request.orderReference } },

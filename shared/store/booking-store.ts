@@ -26,6 +26,8 @@ export interface BookingRecord {
   external_room_id?: string;
   guest_name: string;
   guest_email?: string;
+  /** A guest page's booking: the language the pages spoke when the guest booked, for its e-mails and pages (shared/i18n/languages.ts). */
+  language?: string;
   guest_phone?: string;
   guests: number;
   check_in_date: string;

@@ -46,6 +46,8 @@ export interface GuestBookingRecord {
   confirmed_at?: string;
   /** Paid at the hotel: the guest's contact, for the booking the link confirms. */
   guest_email?: string;
+  /** The language the guest booked in (shared/i18n/languages.ts). */
+  language?: string;
   guest_phone?: string;
 }
 

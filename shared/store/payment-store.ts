@@ -40,6 +40,8 @@ export interface PaymentOrderRecord {
   amount_minor: number;
   currency: string;
   customer: { name?: string; email: string; phone?: string };
+  /** A guest page's order: the language the guest booked in, for its checkout, booking and e-mails (shared/i18n/languages.ts). */
+  language?: string;
   context?: {
     type?: string;
     booking_id?: string;

@@ -209,9 +209,9 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     // The checkout is on the sandbox's own origin: the form's redirect crosses origins, as with Stripe.
     await Promise.all([page.waitForURL(`${stack.sandboxUrl}/checkout/**`), pay.click()]);
     expect(new URL(page.url()).origin).not.toBe(new URL(stack.url).origin);
-    await expect(page.getByTestId('amount').textContent()).resolves.toBe('360 EUR');
+    await expect(page.getByTestId('amount').textContent()).resolves.toBe('360.00 EUR');
     // It names the hotel and the stay, never the order's reference.
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(`Hotel Miramar: room 101, 3 nights, ${STAY.checkIn} to ${STAY.checkOut}`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(`Hotel Miramar: room 101, 3 nights, ${written(STAY.checkIn)} to ${written(STAY.checkOut)}`);
     expect(blocked).toEqual([]);
     await shoot(page, 'sandbox-checkout-phone', README_SHOTS);
     await expectGuestPageOk(page, 'the sandbox checkout');
@@ -359,9 +359,9 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
 
     // "Try again": a new checkout for the same room, stay and guest, nothing typed again.
     await Promise.all([page.waitForURL(`${stack.sandboxUrl}/checkout/**`), again.getByRole('button', { name: 'Try again' }).click()]);
-    await expect(page.getByTestId('amount').textContent()).resolves.toBe('240 EUR');
+    await expect(page.getByTestId('amount').textContent()).resolves.toBe('240.00 EUR');
     await expect(page.getByTestId('customer').textContent()).resolves.toBe('Grace Hopper · grace@example.com');
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(`Hotel Miramar: room 102, 2 nights, ${stay.checkIn} to ${stay.checkOut}`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(`Hotel Miramar: room 102, 2 nights, ${written(stay.checkIn)} to ${written(stay.checkOut)}`);
     await expectGuestPageOk(page, 'the second checkout');
     await Promise.all([page.waitForURL(`${bookingUrl}/confirmation/**`), page.getByRole('button', { name: /^Pay / }).click()]);
     expect(page.url()).not.toBe(declinedUrl);

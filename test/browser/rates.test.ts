@@ -100,7 +100,7 @@ describe('rate plans in the browser (skipped without Chromium)', () => {
     await page.getByLabel('Email').fill('ada@example.com');
     const pay = page.getByRole('button', { name: 'Book and pay 330.00 EUR' });
     await Promise.all([page.waitForURL(`${stack.sandboxUrl}/checkout/**`), pay.click()]);
-    await expect(page.getByTestId('amount').textContent()).resolves.toBe('330 EUR');
+    await expect(page.getByTestId('amount').textContent()).resolves.toBe('330.00 EUR');
     expect(blocked).toEqual([]);
     await context.close();
   });

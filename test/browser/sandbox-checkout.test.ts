@@ -88,13 +88,13 @@ describe(`sandbox checkout in headless Chromium (skipped without Chromium: apt-g
       expect(opened?.headers()['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-/);
       // Its own styles apply under that policy.
       // The amount as people write it, with its currency.
-      expect(await page.getByRole('button', { name: 'Pay 259 EUR' }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(31, 136, 61)');
+      expect(await page.getByRole('button', { name: 'Pay 259.00 EUR' }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(31, 136, 61)');
       await shoot(page, 'sandbox-checkout', new Set());
       await expect(page.title()).resolves.toContain('259 EUR');
-      expect(await page.getByTestId('amount').textContent()).toBe('259 EUR');
+      expect(await page.getByTestId('amount').textContent()).toBe('259.00 EUR');
       expect(await page.getByTestId('customer').textContent()).toContain('grace@example.com');
 
-      await Promise.all([page.waitForURL(`${partner.url}/thanks?**`), page.getByRole('button', { name: 'Pay 259 EUR' }).click()]);
+      await Promise.all([page.waitForURL(`${partner.url}/thanks?**`), page.getByRole('button', { name: 'Pay 259.00 EUR' }).click()]);
 
       const landed = new URL(page.url());
       expect(landed.origin + landed.pathname).toBe(`${partner.url}/thanks`);

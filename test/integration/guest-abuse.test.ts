@@ -191,7 +191,9 @@ describe('a checkout that outlives its hold', () => {
     expect(holds[0]!.expires_at).toBe(session!.expires_at);
     // The checkout names the hotel and the stay, never the order's internal reference.
     const page = await get(checkout_url);
-    expect(page.html).toContain(`room 102, 1 night, ${stay.check_in} to ${stay.check_out}`);
+    // The stay's dates as the guest's language (English) writes them.
+    const written = (d: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));
+    expect(page.html).toContain(`room 102, 1 night, ${written(stay.check_in)} to ${written(stay.check_out)}`);
     expect(page.html).toMatch(/Test hotel/);
     expect(page.html).not.toContain('guest:');
   });

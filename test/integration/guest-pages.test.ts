@@ -705,8 +705,9 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
     const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('21', at)), name: 'Ada', email: 'ada@example.com', pay: 'checkout' });
     const checkout = await fetch(opened.location!);
     const html = await checkout.text();
-    expect(textOf(html)).toContain(`Hotel Lumen: room 21, 3 nights, ${at.check_in} to ${at.check_out} 5671.5 EUR`);
-    expect(html).toContain('Pay 5671.5 EUR');
+    // Dates and the amount as the guest's language writes them (English here), no ISO date.
+    expect(textOf(html)).toContain(`Hotel Lumen: room 21, 3 nights, ${written(at.check_in)} to ${written(at.check_out)} 5,671.50 EUR`);
+    expect(html).toContain('Pay 5,671.50 EUR');
     expect(html).not.toContain('guest:');
   });
 });

@@ -117,6 +117,10 @@ describe('the time zone in the operator CLI', () => {
     const plain = await opsJson(['clients', 'create', '--name', 'Plain Inn']);
     expect(plain.time_zone).toBe('UTC');
     expect((await opsJson(['clients', 'settings', '--client', plain.client_id])).time_zone).toBe('UTC');
+    // The guests' language (docs/behaviour.md "The guest's language"): English until set, one of the seven.
+    expect((await opsJson(['clients', 'settings', '--client', plain.client_id])).language).toBe('en');
+    expect((await opsJson(['clients', 'settings', '--client', plain.client_id, '--language', 'fr'])).language).toBe('fr');
+    expect((await ops(['clients', 'settings', '--client', plain.client_id, '--language', 'nl'])).code).not.toBe(0);
 
     const human = await ops(['clients', 'create', '--name', 'Lima Inn', '--time-zone', 'America/Lima']);
     expect(human.code).toBe(0);

@@ -183,7 +183,8 @@ describe('a paid room booking, end to end', () => {
     // The hosted page shows amount, currency and customer.
     const page = await fetch(order.checkout_url);
     const html = await page.text();
-    expect(html).toContain('125 USD');
+    // The amount with its currency, as the page's language (English for a partner's order) writes it.
+    expect(html).toContain('125.00 USD');
     expect(html).toContain('ada@example.com');
     expect(html).toContain('Ada Lovelace');
 
@@ -589,7 +590,7 @@ describe('repeating a reference', () => {
     const created = await create(h.tenant.paymentKey, orderBody({ amount_minor: 15000, currency: 'JPY' }));
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ amount_minor: 15000, amount: 15000, currency: 'JPY' });
-    expect(await (await fetch(created.body.checkout_url)).text()).toContain('15000 JPY');
+    expect(await (await fetch(created.body.checkout_url)).text()).toContain('15,000 JPY');
   });
 });
 

@@ -85,7 +85,10 @@ describe('a guest checkout on Stripe', () => {
     expect(session.expires_at - before).toBeLessThanOrEqual(30 * 60 + 40);
     expect(await offered(tenant.clientId, stay)).toBe(false);
     // What the guest reads on Stripe's page: the hotel and the stay.
-    expect(session.line_items[0].price_data.product_data.name).toMatch(new RegExp(`^Test hotel \\w+: room 101, 2 nights, ${stay.check_in} to ${stay.check_out}$`));
+    // What the guest reads on Stripe's page: the hotel and the stay, dates as the guest's language writes them; Stripe's page in that language.
+    const written = (date: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+    expect(session.line_items[0].price_data.product_data.name).toMatch(new RegExp(`^Test hotel \\w+: room 101, 2 nights, ${written(stay.check_in)} to ${written(stay.check_out)}$`));
+    expect(session.locale).toBe('en');
 
     const expired = stripe.expire(session.id);
     const { payload, signature } = stripe.signedEvent('checkout.session.expired', expired, WEBHOOK_SECRET);

@@ -49,6 +49,8 @@ export interface StandInSession {
   expires_at: number;
   livemode: false;
   line_items: any[];
+  /** The language of Stripe's page (`auto` when not given, as Stripe answers). */
+  locale: string;
 }
 
 export interface StandInRefund {
@@ -198,6 +200,7 @@ export async function startStripeStandIn(options: { secretKey?: string } = {}): 
       expires_at: expiresAt,
       livemode: false,
       line_items: items,
+      locale: params.locale ?? 'auto',
     };
     intentMetadata.set(sessionId, params.payment_intent_data?.metadata ?? {});
     sessions.set(sessionId, session);

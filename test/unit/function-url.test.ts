@@ -170,7 +170,7 @@ describe('the sandbox checkout function (functions/sandbox-checkout.ts) behind i
     expect(page.statusCode).toBe(200);
     expect(page.headers).toMatchObject({ 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': 'req-123', 'X-Frame-Options': 'DENY' });
     expect(String(page.headers!['Content-Security-Policy'])).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+='; frame-ancestors 'none'; base-uri 'none'$/);
-    expect(page.body).toContain('360 EUR');
+    expect(page.body).toContain('360.00 EUR');
 
     const submitted = await handler(functionUrlEvent(), context);
     expect(submitted).toMatchObject({ statusCode: 303, headers: { Location: session.return_url }, body: '' });

@@ -4,7 +4,11 @@
  * (shared/email/ses.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../shared/i18n/translator';
 import { fromAddress } from '../../shared/email/ses';
+
+/** English: the language of a booking made when nothing else was chosen. */
+const t = await translator('en');
 import { bookingConfirmationEmail, confirmYourBookingEmail } from '../../shared/guest/emails';
 
 const stay = {
@@ -20,7 +24,7 @@ const stay = {
 };
 
 describe('the confirmation e-mail', () => {
-  const email = bookingConfirmationEmail({ ...stay, bookingReference: 'BK-ABCD2345', confirmationCode: 'XY7Z9Q', paid: true, link: 'https://api.example/book/c/confirmation/t?x=1&y=2' });
+  const email = bookingConfirmationEmail(t, { ...stay, bookingReference: 'BK-ABCD2345', confirmationCode: 'XY7Z9Q', paid: true, link: 'https://api.example/book/c/confirmation/t?x=1&y=2' });
 
   it('says hotel, dates, room type, total, reference, code and the link, in both parts', () => {
     expect(email.subject).toBe('Booking confirmed: Grand <b>"Lake"</b> & Spa, Fri, 12 Mar 2027 (BK-ABCD2345)');
@@ -61,23 +65,23 @@ describe('the confirmation e-mail', () => {
   });
 
   it('says from when to check in and where, as far as the hotel has said', () => {
-    const told = bookingConfirmationEmail({ ...stay, bookingReference: 'BK-1', confirmationCode: 'C', paid: true, link: 'https://x', checkInTime: '15:00', address: 'Lake Road 1\n6300 Zug' });
-    expect(told.text).toContain('Show them at the reception desk.\n\nCheck-in is from 15:00 on Fri, 12 Mar 2027.\nThe hotel\'s address: Lake Road 1, 6300 Zug\n\nCheck-in: Fri, 12 Mar 2027');
-    expect(told.html).toContain('<p>Check-in is from 15:00 on Fri, 12 Mar 2027.</p>');
+    const told = bookingConfirmationEmail(t, { ...stay, bookingReference: 'BK-1', confirmationCode: 'C', paid: true, link: 'https://x', checkInTime: '15:00', address: 'Lake Road 1\n6300 Zug' });
+    expect(told.text).toContain('Show them at the reception desk.\n\nCheck-in is from 3:00 PM on Fri, 12 Mar 2027.\nThe hotel\'s address: Lake Road 1, 6300 Zug\n\nCheck-in: Fri, 12 Mar 2027');
+    expect(told.html).toContain('<p>Check-in is from 3:00 PM on Fri, 12 Mar 2027.</p>');
     expect(told.html).toContain("<p>The hotel's address: Lake Road 1, 6300 Zug</p>");
   });
 
   it('names the room type alone while the hotel is to assign a room', () => {
-    const awaiting = bookingConfirmationEmail({ ...stay, roomNumber: null, bookingReference: 'BK-1', confirmationCode: 'C', paid: true, link: 'https://x' });
+    const awaiting = bookingConfirmationEmail(t, { ...stay, roomNumber: null, bookingReference: 'BK-1', confirmationCode: 'C', paid: true, link: 'https://x' });
     expect(awaiting.text).toContain('Room: double (the hotel assigns the room on arrival)');
   });
 });
 
 describe('the "Confirm your booking" e-mail', () => {
   it('asks to confirm before the hold ends, with the link', () => {
-    const email = confirmYourBookingEmail({ ...stay, link: 'https://api.example/book/c/confirm/s', confirmBy: '2027-03-01T10:30:00.000Z' });
+    const email = confirmYourBookingEmail(t, { ...stay, link: 'https://api.example/book/c/confirm/s', confirmBy: '2027-03-01T10:30:00.000Z' });
     expect(email.subject).toBe('Confirm your booking at Grand <b>"Lake"</b> & Spa');
-    expect(email.text).toContain('The room is held for you until Mon, 1 Mar 2027, 10:30 UTC; without your confirmation the booking is cancelled then.');
+    expect(email.text).toContain('The room is held for you until Mon, 1 Mar 2027, 10:30 AM hotel time; without your confirmation the booking is cancelled then.');
     expect(email.text).toContain('Confirm your booking: https://api.example/book/c/confirm/s');
     expect(email.text).toContain('3 nights, to pay at the hotel');
     expect(email.html).toContain('href="https://api.example/book/c/confirm/s"');

@@ -15,6 +15,7 @@ import { requireClient } from '../../domain/clients';
 import { isTimeZone } from '../../domain/hotel-time';
 import { type ClientSettingsChange, HOTEL_SETTINGS, type HotelSetting, saveClientSlug, saveHotelSettings as saveSettings } from '../../domain/operator-actions/hotel-settings';
 import { AppError } from '../../errors';
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../i18n/languages';
 import { formatTime } from '../format';
 import { ErrorSummary, Page } from '../layout';
 import type { PageAction, PageOutcome, PageRequest } from '../page-function';
@@ -44,6 +45,7 @@ const LABELS: Record<FieldName, string> = {
   phone: 'Phone',
   email: 'Email',
   slug: 'Booking page address',
+  language: "Guests' language",
 };
 
 /** Every zone Intl knows by its own name, UTC first; a zone saved under another of its names (Asia/Calcutta) stays on the list. */
@@ -65,6 +67,7 @@ const formOf = (settings: AppliedSettings, slug: string | undefined): SettingsFo
   tax_percent: String(settings.tax_percent),
   phone: settings.phone ?? '',
   email: settings.email ?? '',
+  language: settings.language,
 });
 
 /** Browsers send a textarea's line breaks as CRLF. */
@@ -119,6 +122,10 @@ function parse(values: SettingsForm): { change: ClientSettingsChange; errors: Er
 
   const email = values.email.trim();
   change.email = email || null;
+  // None given: back to the default (English).
+  if (!values.language.trim()) change.language = null;
+  else if (isLanguage(values.language)) change.language = values.language;
+  else errors.language = 'Choose the language your booking page speaks to guests whose browser asks for none of ours';
   return { change, errors };
 }
 
@@ -274,6 +281,21 @@ function settingsView(request: PageRequest, values: SettingsForm, errors: Errors
           errors={errors}
           hint={`Your booking page's own address, ${links.to('/book/')}<address>, and its QR code's: 3 to 60 lowercase letters, digits and hyphens, such as hale-kai. The address with your hotel's id keeps working. Leave it empty for none.`}
         />
+        <div class="field">
+          <label for="f-language">{LABELS.language}</label>
+          <Hint id="f-language-hint">
+            The booking page, the checkout and the e-mails speak the guest's choice from the page's language menu, else their browser's language; this one when neither
+            is one of these.
+          </Hint>
+          <FieldError name="language" errors={errors} />
+          <select id="f-language" name="language" aria-invalid={errors.language ? 'true' : undefined} aria-describedby={describedBy('language', errors)}>
+            {LANGUAGES.map((language) => (
+              <option value={language} selected={language === values.language} lang={language}>
+                {LANGUAGE_NAMES[language]}
+              </option>
+            ))}
+          </select>
+        </div>
 
         <button type="submit">Save settings</button>
       </form>

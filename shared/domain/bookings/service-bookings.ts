@@ -26,6 +26,8 @@ export interface ServiceBookingInput {
   guest_name: string;
   guest_email?: string;
   guest_phone?: string;
+  /** A guest page's booking: the language the guest booked in. */
+  language?: string;
   guests: number;
   check_in_date: string;
   check_out_date: string;
@@ -145,6 +147,7 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
     guest_name: input.guest_name,
     guest_email: input.guest_email,
     guest_phone: input.guest_phone,
+    ...(input.language ? { language: input.language } : {}),
     guests: input.guests,
     check_in_date: input.check_in_date,
     check_out_date: input.check_out_date,

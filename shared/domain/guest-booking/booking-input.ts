@@ -42,6 +42,8 @@ export interface BookingInput {
   rate_plan?: string;
   stay: StayQuery;
   guest: GuestDetails;
+  /** The language the pages spoke to the guest: kept on the booking for its e-mails and checkout. */
+  language?: string;
   /**
    * The booking form's attempt id (`newBookingAttempt`, one per rendering of the form). Absent
    * (a form rendered before it existed): every submit is a booking of its own.

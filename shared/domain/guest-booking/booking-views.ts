@@ -65,6 +65,8 @@ export interface GuestBookingPage {
    */
   /** The same choices again; `rate_plan`: the plan the declined checkout was priced on. */
   try_again?: ({ room_type: string } | { room_id: string }) & { rate_plan?: string; stay: StayQuery; guest: GuestDetails };
+  /** The language the guest booked in: the booking's pages speak it unless the guest chooses another. */
+  language?: string;
   /** Booked: the booking's status as the hotel keeps it (only a `confirmed` one can be cancelled by the guest). */
   booking_status?: BookingStatus;
 }
@@ -113,6 +115,7 @@ export async function guestBookingPage(clientId: string, token: string, now = ne
     chosen_room_number: record.room_number,
     email: record.guest_email ?? order?.customer.email ?? booking?.guest_email ?? null,
     held_until: heldUntil,
+    ...(record.language ? { language: record.language } : {}),
     ...extra,
   });
   if (booking) {

@@ -9,10 +9,10 @@ import type { GuestClient } from './guest-client';
 
 export function confirmationTerms(
   client: Pick<GuestClient, 'time_zone' | 'check_in_time' | 'free_cancellation_hours' | 'cancellation_policy'>,
-  booking: { check_in_date: string; taxes?: number; taxes_included?: boolean },
+  booking: { check_in_date: string; taxes?: number; taxes_included?: boolean; tax_percent?: number },
 ): Pick<BookingConfirmationFacts, 'taxes' | 'cancellationPolicy' | 'freeCancellation'> {
   return {
-    ...(booking.taxes ? { taxes: { amount: booking.taxes, included: booking.taxes_included === true } } : {}),
+    ...(booking.taxes ? { taxes: { amount: booking.taxes, included: booking.taxes_included === true, percent: booking.tax_percent ?? 0 } } : {}),
     ...(client.cancellation_policy ? { cancellationPolicy: client.cancellation_policy } : {}),
     freeCancellation: { until: freeCancellationUntil(client, booking.check_in_date).toISOString(), timeZone: client.time_zone },
   };

@@ -28,6 +28,8 @@ import { roomChoice } from './room-choice';
 import { sourceHash } from './source-limit';
 import { submitIdentity, tokenHash } from './tokens';
 import { confirmationUrl } from './urls';
+import { languageOr } from '../../i18n/languages';
+import { type Translate, translator } from '../../i18n/translator';
 
 /**
  * Holds the room for HOLD_MINUTES from now and creates the client's payment order (context.type
@@ -65,7 +67,9 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   const reference = `${GUEST_ORDER_PREFIX}${identity ?? randomUUID()}`;
   const orderReference = await orderReferenceFor(clientId, reference);
   const bookingId = paidOrderBookingId(clientId, orderReference);
-  const figures = { bookingId, orderReference, stay, guest, price, currency: client.currency, ...(chosen.room_type ? { roomType: chosen.room_type } : {}) };
+  // The language the pages spoke: the checkout, the booking and its e-mails speak it.
+  const t = await translator(languageOr(input.language, client.language), client.time_zone);
+  const figures = { bookingId, orderReference, stay, guest, price, currency: client.currency, language: t.language, ...(chosen.room_type ? { roomType: chosen.room_type } : {}) };
   // Held as long as the checkout can be paid: HOLD_MINUTES, or the provider's shortest checkout
   // when that is later (the session is created to end exactly then).
   const holdEnds = providerFor(settings.provider).checkoutEnd(new Date(now.getTime() + HOLD_MINUTES * 60_000), now);
@@ -115,7 +119,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
         baseUrl,
         allowHttp: config().isLocal,
         // What the guest sees on the provider's page: the hotel and the stay, never our reference.
-        checkout: { expiresAt: holdEnds, ...checkoutLines(client, room, stay, nights, price) },
+        checkout: { expiresAt: holdEnds, ...checkoutLines(t, client, room, stay, nights, price), language: t.language },
       },
       now,
     );
@@ -133,15 +137,16 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
  * What the guest sees on the provider's page: the hotel and the stay (never our reference), as
  * one line, or the room and its taxes as two where taxes are added (their sum is the amount).
  */
-function checkoutLines(client: GuestClient, room: RoomRecord, stay: StayQuery, nights: number, price: StayPrice): { description: string; lines?: CheckoutLine[] } {
-  const description = `${client.name}: room ${room.room_number}, ${nights} ${nights === 1 ? 'night' : 'nights'}, ${stay.check_in} to ${stay.check_out}`;
+function checkoutLines(t: Translate, client: GuestClient, room: RoomRecord, stay: StayQuery, nights: number, price: StayPrice): { description: string; lines?: CheckoutLine[] } {
+  const description = t('checkout.description', { hotel: client.name, number: room.room_number, nights, checkIn: t.day(stay.check_in), checkOut: t.day(stay.check_out) });
+  const percent = t.count(price.percent);
   if (price.taxes <= 0) return { description };
-  if (price.included) return { description: `${description} (taxes included: ${price.taxes} ${client.currency})` };
+  if (price.included) return { description: `${description} (${t('price.taxesIncluded', { percent })}: ${t.money(price.taxes, client.currency)})` };
   return {
     description,
     lines: [
       { name: description, amountMinor: toMinorUnits(price.room, client.currency) },
-      { name: `Taxes (${price.percent}%)`, amountMinor: toMinorUnits(price.taxes, client.currency) },
+      { name: t('price.taxes', { percent }), amountMinor: toMinorUnits(price.taxes, client.currency) },
     ],
   };
 }
@@ -149,7 +154,7 @@ function checkoutLines(client: GuestClient, room: RoomRecord, stay: StayQuery, n
 /** What a confirmation token leads to: paid online (with the order that makes the booking) or at the property. */
 export function guestBookingRecord(
   clientId: string,
-  b: { bookingId: string; orderReference?: string; room: { id: string; room_number: string }; roomType?: string; stay: StayQuery; guest: GuestDetails; price: StayPrice; currency: string },
+  b: { bookingId: string; orderReference?: string; room: { id: string; room_number: string }; roomType?: string; stay: StayQuery; guest: GuestDetails; price: StayPrice; currency: string; language: string },
   now: Date,
 ): GuestBookingRecord {
   return {
@@ -163,6 +168,7 @@ export function guestBookingRecord(
     check_out_date: b.stay.check_out,
     guests: b.stay.guests,
     guest_name: b.guest.name,
+    language: b.language,
     total: b.price.total,
     ...(b.price.taxes > 0 ? { taxes: b.price.taxes, taxes_included: b.price.included, tax_percent: b.price.percent } : {}),
     currency: b.currency,

@@ -49,6 +49,8 @@ import { guestBookingRecord } from './online-checkout';
 import { sourceHash } from './source-limit';
 import { attemptIdentity, linkSecretOf, TOKEN, tokenHash, tokenOfLink, UUID } from './tokens';
 import { confirmationUrl, confirmLinkUrl } from './urls';
+import { languageOr } from '../../i18n/languages';
+import { translator } from '../../i18n/translator';
 
 /**
  * A booking to pay at the hotel (only where the client enabled it and the stage sends e-mail,
@@ -72,13 +74,15 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
   if (identity && (await getGuestBooking(tokenHash(token)))) return { token };
 
   const bookingId = identity ? nameBasedId(clientId, 'guest-booking', identity) : newId();
+  // The language the pages spoke: the booking and its e-mails speak it.
+  const t = await translator(languageOr(input.language, client.language), client.time_zone);
   // Its hold counts toward the guest's open holds, as a checkout's does (source-limit.ts).
   const source = input.source ? await sourceHash(clientId, input.source) : undefined;
   const holdEnds = new Date(now.getTime() + HOLD_MINUTES * 60_000).toISOString();
   // The record and the e-mail name the room the hold takes: made for each room tried.
   const made = (room: RoomRecord) => {
     const record: GuestBookingRecord = {
-      ...guestBookingRecord(clientId, { bookingId, room, ...(chosen.room_type ? { roomType: chosen.room_type } : {}), stay, guest, price, currency: client.currency }, now),
+      ...guestBookingRecord(clientId, { bookingId, room, ...(chosen.room_type ? { roomType: chosen.room_type } : {}), stay, guest, price, currency: client.currency, language: t.language }, now),
       status: 'pending',
       hold_expires_at: holdEnds,
       guest_email: guest.email,
@@ -90,8 +94,8 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
       kind: 'confirm_booking',
       to: guest.email,
       fromName: client.name,
-      contact: client,
-      message: confirmYourBookingEmail({
+      contact: { of: client, words: t },
+      message: confirmYourBookingEmail(t, {
         hotel: client.name,
         guestName: guest.name,
         checkIn: stay.check_in,
@@ -179,6 +183,7 @@ export async function confirmPayAtProperty(
           guest_name: record.guest_name,
           guest_email: record.guest_email,
           guest_phone: record.guest_phone,
+          ...(record.language ? { language: record.language } : {}),
           guests: record.guests,
           check_in_date: record.check_in_date,
           check_out_date: record.check_out_date,
@@ -192,14 +197,15 @@ export async function confirmPayAtProperty(
         now,
       );
       const { booking, room } = plan.result;
+      const words = await translator(languageOr(record.language, client.language), client.time_zone);
       const email = newGuestEmail({
         clientId,
         bookingId: booking.id,
         kind: 'booking_confirmation',
         to: record.guest_email ?? '',
         fromName: client.name,
-        contact: client,
-        message: bookingConfirmationEmail({
+        contact: { of: client, words },
+        message: bookingConfirmationEmail(words, {
           hotel: client.name,
           guestName: record.guest_name,
           checkIn: record.check_in_date,

@@ -16,6 +16,10 @@ import { getOrder, type PaymentOrderRecord } from '../../store/payment-store';
 import { getRoom } from '../../store/service-booking-store';
 import { emailEnabled, newGuestEmail } from './outbox';
 import { isGuestPageOrder } from '../../schemas/payments';
+import { languageOr } from '../../i18n/languages';
+import { translator } from '../../i18n/translator';
+import { timeZoneOf } from '../client-settings';
+import type { ClientRecord } from '../../store/api-key-store';
 
 export interface BookingChangeFacts {
   /** The event's sequence: one e-mail per change. */
@@ -40,9 +44,9 @@ function refundOutlook(booking: BookingRecord, order: PaymentOrderRecord | undef
   return { kind: 'undecided' };
 }
 
-async function stayFacts(clientId: string, booking: BookingRecord, order: PaymentOrderRecord | undefined): Promise<{ stay: ChangedStayFacts; contact: HotelContact }> {
+async function stayFacts(clientId: string, booking: BookingRecord, order: PaymentOrderRecord | undefined): Promise<{ facts: ChangedStayFacts; client?: ClientRecord }> {
   const [client, room] = await Promise.all([getClient(clientId), booking.room_id ? getRoom(clientId, booking.room_id) : Promise.resolve(undefined)]);
-  const stay: ChangedStayFacts = {
+  const facts: ChangedStayFacts = {
     hotel: client?.name ?? '',
     guestName: booking.guest_name,
     ...(booking.booking_reference ? { bookingReference: booking.booking_reference } : {}),
@@ -54,8 +58,14 @@ async function stayFacts(clientId: string, booking: BookingRecord, order: Paymen
     // A guest page's order returns to the guest's confirmation page: the guest's own e-mail links it.
     ...(order && isGuestPageOrder(order) ? { link: order.success_url } : {}),
   };
-  return { stay, contact: { phone: client?.phone ?? null, email: client?.email ?? null } };
+  return { facts, client };
 }
+
+/** A guest's words for an e-mail of theirs: the language they booked in (else the hotel's), on the hotel's clock. */
+/** The hotel's contact every guest e-mail shows (and replies go to). */
+const contactOf = (client: ClientRecord | undefined): HotelContact => ({ phone: client?.phone ?? null, email: client?.email ?? null });
+
+const wordsFor = (language: string | undefined, client: ClientRecord | undefined) => translator(languageOr(language, client?.language), client ? timeZoneOf(client) : 'UTC');
 
 export async function bookingChangeEmail(
   clientId: string,
@@ -69,7 +79,8 @@ export async function bookingChangeEmail(
   const paidBy = order?.client_id === clientId ? order : undefined;
   const to = booking.guest_email ?? paidBy?.customer.email;
   if (!to) return undefined;
-  const { stay, contact } = await stayFacts(clientId, booking, paidBy);
+  const { facts: stay, client } = await stayFacts(clientId, booking, paidBy);
+  const t = await wordsFor(booking.language ?? paidBy?.language, client);
   // Who cancelled, as the guest is told: they did (their own page, or staff at their request), or the hotel.
   const byGuest = booking.cancelled_by === 'guest' || booking.cancellation_asked_by === 'guest';
   const ownPage = booking.cancelled_by === 'guest';
@@ -77,9 +88,9 @@ export async function bookingChangeEmail(
   const said = booking.guest_message;
   const message =
     kind === 'booking_cancelled'
-      ? bookingCancelledEmail({ ...stay, byGuest, ...(said ? { message: said } : {}), refund: refundOutlook(booking, paidBy, ownPage, facts.refund) })
-      : bookingChangedEmail(stay);
-  return newGuestEmail({ clientId, bookingId: booking.id, kind, to, fromName: stay.hotel, contact, message, now, occasion: String(facts.sequence) });
+      ? bookingCancelledEmail(t, { ...stay, byGuest, ...(said ? { message: said } : {}), refund: refundOutlook(booking, paidBy, ownPage, facts.refund) })
+      : bookingChangedEmail(t, stay);
+  return newGuestEmail({ clientId, bookingId: booking.id, kind, to, fromName: stay.hotel, contact: { of: contactOf(client), words: t }, message, now, occasion: String(facts.sequence) });
 }
 
 /** A refund issued or taken on by the provider; a failed one tells the guest nothing. */
@@ -93,14 +104,15 @@ export async function refundEmail(
   const client = await getClient(order.client_id);
   const hotel = client?.name ?? '';
   const reference = order.booking_sync?.booking_reference;
+  const words = await wordsFor(order.language, client);
   return newGuestEmail({
     clientId: order.client_id,
     bookingId: bookingId ?? order.order_reference,
     kind: 'refund',
     to: order.customer.email,
     fromName: hotel,
-    contact: { phone: client?.phone ?? null, email: client?.email ?? null },
-    message: refundIssuedEmail({
+    contact: { of: contactOf(client), words },
+    message: refundIssuedEmail(words, {
       hotel,
       ...(order.customer.name ? { guestName: order.customer.name } : {}),
       ...(reference ? { bookingReference: reference } : {}),

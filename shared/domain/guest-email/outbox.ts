@@ -8,6 +8,7 @@
  */
 import { emailEnabled, sendEmail } from '../../email/ses';
 import { type EmailMessage, type HotelContact, withHotelContact } from '../../guest/emails';
+import type { Translate } from '../../i18n/translator';
 import { guestEmailId } from './email-ids';
 import { logger } from '../../observability';
 import { mapConcurrent } from '../../store/batch';
@@ -49,8 +50,8 @@ export function newGuestEmail(input: {
   kind: EmailKind;
   to: string;
   fromName: string;
-  /** The hotel's phone and e-mail: every guest e-mail shows those set, and replies go to the e-mail. */
-  contact?: HotelContact;
+  /** The hotel's phone and e-mail: every guest e-mail shows those set (in the message's words), and replies go to the e-mail. */
+  contact?: { of: HotelContact; words: Translate };
   message: EmailMessage;
   now: Date;
   /** No try after this time. */
@@ -66,8 +67,8 @@ export function newGuestEmail(input: {
     kind: input.kind,
     to: input.to,
     from_name: input.fromName,
-    ...(input.contact?.email ? { reply_to: input.contact.email } : {}),
-    ...withHotelContact(input.message, input.fromName, input.contact),
+    ...(input.contact?.of.email ? { reply_to: input.contact.of.email } : {}),
+    ...(input.contact ? withHotelContact(input.contact.words, input.message, input.fromName, input.contact.of) : input.message),
     status: 'pending',
     attempts: 0,
     due_at: new Date(input.now.getTime() + SEND_LEASE_MS).toISOString(),

@@ -14,7 +14,7 @@ import { type Actor, recordAction } from './actor';
 export type { ClientSettingsChange };
 
 /** The settings the Hotel settings page sets, in its order: the ones its entry records. */
-export const HOTEL_SETTINGS = ['time_zone', 'taxes_included', 'tax_percent', 'cancellation_policy', 'check_in_time', 'address', 'phone', 'email', 'free_cancellation_hours'] as const;
+export const HOTEL_SETTINGS = ['time_zone', 'taxes_included', 'tax_percent', 'cancellation_policy', 'check_in_time', 'address', 'phone', 'email', 'free_cancellation_hours', 'language'] as const;
 export type HotelSetting = (typeof HOTEL_SETTINGS)[number];
 
 /** Every setting of a client, the hotel's first: the ones the operator CLI's entry records. */

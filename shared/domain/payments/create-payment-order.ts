@@ -5,6 +5,7 @@
  * created on; the order is later settled against those, whatever the client's settings become.
  */
 import type { Principal } from '../../auth/authorize';
+import type { Language } from '../../i18n/languages';
 import { config } from '../../config';
 import { errors } from '../../errors';
 import { newId } from '../../ids';
@@ -72,6 +73,8 @@ export interface CheckoutOptions {
   lines?: CheckoutLine[];
   /** When the checkout stops taking payment (a guest checkout: its room hold's end). */
   expiresAt?: Date;
+  /** The guest's language, kept on the order (its booking and e-mails speak it) and told to the provider. */
+  language?: Language;
 }
 
 /** Opens the checkout of one attempt on the client's current provider account. */
@@ -90,6 +93,7 @@ async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string
     returnUrl: providerReturnUrl(baseUrl, order.order_reference, returnSecret.secret),
     settings,
     ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
+    ...(options.language ? { language: options.language } : {}),
   });
   return {
     provider: settings.provider,
@@ -168,6 +172,7 @@ export async function createPaymentOrder(
       payment_order_id: newId(),
       status: 'processing',
       ...(body.context ? { context: body.context } : {}),
+      ...(options.checkout?.language ? { language: options.checkout.language } : {}),
       success_url: body.success_url,
       cancel_url: body.cancel_url,
       ...(await openCheckout(basics, 1, options.baseUrl, options.checkout)),

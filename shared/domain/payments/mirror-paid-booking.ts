@@ -3,6 +3,8 @@
  * mirroring), planned here so that it commits in the same transaction that marks the order paid.
  */
 import { bookingConfirmationEmail } from '../../guest/emails';
+import { languageOr } from '../../i18n/languages';
+import { translator } from '../../i18n/translator';
 import { nameBasedId } from '../../ids';
 import { addDays, MAX_STAY_NIGHTS, nightsBetween } from '../../schemas/common';
 import { majorAmount } from '../../schemas/payments';
@@ -11,7 +13,7 @@ import type { EmailRecord } from '../../store/email-store';
 import { getEndpoint } from '../../store/endpoint-store';
 import type { BookingSync, PaymentOrderRecord } from '../../store/payment-store';
 import { getRoom } from '../../store/service-booking-store';
-import { clientSettingsOf } from '../client-settings';
+import { clientSettingsOf, timeZoneOf } from '../client-settings';
 import { stayTotal, toMinorUnits } from '../bookings/rates';
 import { revenueMinor, stayPrice } from '../bookings/stay-price';
 import { chosenPlan, roomStayPlans } from '../rates/room-rates';
@@ -81,6 +83,7 @@ export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Pro
       total_amount: majorAmount(revenueMinor(order), order.currency),
       payment_status: 'paid',
       payment_method: order.provider,
+      ...(order.language ? { language: order.language } : {}),
       gateway_reference: order.provider_reference,
       paymentOrderReference: order.order_reference,
       // One booking per order, however often the order is settled.
@@ -122,14 +125,15 @@ export async function paidGuestBookingEmail(order: PaymentOrderRecord, mirrored:
   const settings = client ? clientSettingsOf(client) : undefined;
   const { check_in_time: checkInTime, address } = settings ?? { check_in_time: null, address: null };
   const taxes = order.context?.taxes_minor ? majorAmount(order.context.taxes_minor, order.currency) : undefined;
+  const words = await translator(languageOr(order.language, client?.language), client ? timeZoneOf(client) : 'UTC');
   return newGuestEmail({
     clientId: order.client_id,
     bookingId: booking.id,
     kind: 'booking_confirmation',
     to: order.customer.email,
     fromName: hotel,
-    ...(settings ? { contact: settings } : {}),
-    message: bookingConfirmationEmail({
+    ...(settings ? { contact: { of: settings, words } } : {}),
+    message: bookingConfirmationEmail(words, {
       hotel,
       guestName: booking.guest_name,
       checkIn: booking.check_in_date,
@@ -149,7 +153,7 @@ export async function paidGuestBookingEmail(order: PaymentOrderRecord, mirrored:
       ...(settings
         ? confirmationTerms(
             { ...settings, check_in_time: settings.check_in_time ?? undefined, cancellation_policy: settings.cancellation_policy ?? undefined },
-            { check_in_date: booking.check_in_date, ...(taxes ? { taxes, taxes_included: settings.taxes_included === true } : {}) },
+            { check_in_date: booking.check_in_date, ...(taxes ? { taxes, taxes_included: settings.taxes_included === true, tax_percent: settings.tax_percent } : {}) },
           )
         : {}),
     }),

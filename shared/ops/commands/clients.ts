@@ -4,6 +4,7 @@
  * connected account, and move its configuration to its partition.
  */
 import { DEFAULT_PLAN, PLANS } from '../../../definitions/plans';
+import { LANGUAGES } from '../../i18n/languages';
 import { BELOW_RATE_ORDERS, type BelowRateOrders } from '../../schemas/payments';
 import { type Command, defineCommand, UsageError } from '../cli';
 import { fields, listed } from '../format';
@@ -119,6 +120,7 @@ export const clientCommands: readonly Command[] = [
       phone: { value: 'E164', help: "The hotel's phone for guests, such as +18085550123 (pages and e-mails)" },
       email: { value: 'ADDRESS', help: "The hotel's e-mail for guests: shown on pages and e-mails, the Reply-To of every guest e-mail" },
       'tax-percent': { value: 'P', help: 'Taxes on the room price in percent, 0 to 100 (default 0): shown to guests and charged' },
+      language: { value: 'LANG', help: "The guests' language when neither they nor their browser chose one (default en)", choices: LANGUAGES },
     },
     async run({ flags }) {
       const raw = flags['booking-horizon-days'];
@@ -138,6 +140,7 @@ export const clientCommands: readonly Command[] = [
         ...given(flags.phone, 'phone'),
         ...given(flags.email, 'email'),
         ...(flags['tax-percent'] === undefined ? {} : { tax_percent: /^\d+(\.\d+)?$/.test(flags['tax-percent']) ? Number(flags['tax-percent']) : NaN }),
+        ...given(flags.language, 'language'),
       });
       return { client_id: flags.client, ...settings };
     },
@@ -155,6 +158,7 @@ export const clientCommands: readonly Command[] = [
         ['phone', result.phone ?? '(none)'],
         ['email', result.email ?? '(none)'],
         ['tax_percent', String(result.tax_percent)],
+        ['language', result.language],
       ]),
   }),
 
