@@ -110,9 +110,9 @@ export const en = {
   'price.totalToPay': "Total to pay",
   'price.percentIncluded': "Taxes ({percent}%) included",
   'price.percentAdded': "Plus taxes ({percent}%), shown before you pay",
-  'booking.typeGone': "Sorry, no {type} room can be booked for these dates any more.",
-  'booking.typeGoneTaken': "Sorry, no {type} room can be booked for these dates any more: someone else has booked the last one meanwhile.",
-  'booking.typeStillFree': "A {type} room is still free. You can pay for it again with the same details until {until}, without typing anything again.",
+  'booking.typeGone': "Sorry, no {type} can be booked for these dates any more.",
+  'booking.typeGoneTaken': "Sorry, no {type} can be booked for these dates any more: someone else has booked the last one meanwhile.",
+  'booking.typeStillFree': "A {type} is still free. You can pay for it again with the same details until {until}, without typing anything again.",
 
   // Rules of stay (shared/guest/rate-words.ts)
   'rule.min_stay_arrival': 'Stays arriving on {date} are at least {nights, plural, one {# night} other {# nights}}',
