@@ -90,7 +90,7 @@ describe(`sandbox checkout in headless Chromium (skipped without Chromium: apt-g
       // The amount as people write it, with its currency.
       expect(await page.getByRole('button', { name: 'Pay 259.00 EUR' }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(31, 136, 61)');
       await shoot(page, 'sandbox-checkout', new Set());
-      await expect(page.title()).resolves.toContain('259 EUR');
+      await expect(page.title()).resolves.toContain('259.00 EUR');
       expect(await page.getByTestId('amount').textContent()).toBe('259.00 EUR');
       expect(await page.getByTestId('customer').textContent()).toContain('grace@example.com');
 
