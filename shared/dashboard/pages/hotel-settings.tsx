@@ -44,7 +44,7 @@ const LABELS: Record<FieldName, string> = {
   tax_percent: 'Taxes (percent)',
   phone: 'Phone',
   email: 'Email',
-  slug: 'Booking page address',
+  slug: 'Booking page link (slug)',
   language: "Guests' language",
 };
 
