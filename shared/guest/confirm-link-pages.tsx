@@ -27,7 +27,8 @@ export const confirmLinkAction: PublicPageAction = /* @__PURE__ */ keepsLanguage
   if (!link) throw errors.noSuchBooking();
   const { view, token } = link;
   if (view.state !== 'awaiting_confirmation') return { redirect: confirmationPage(client.client_id, token) };
-  const t = await guestWords(request, client);
+  // The e-mail's link may be opened in another browser: the page speaks the booking's language.
+  const t = await guestWords(request, client, link.language);
   return {
     html: (
       <GuestPage t={t} title={t('confirmLink.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)}>

@@ -122,6 +122,7 @@ describe('the language menu and the hotel’s language', () => {
     const kept = await get(`/book/${h.clientId}?${new URLSearchParams({ check_in: day(10), check_out: day(12), guests: '1' })}`, { 'accept-language': 'ja', cookie: 'guest_lang=fr' });
     expect(langOf(kept.html)).toBe('fr');
     expect(textOf(kept.html)).toContain(`Du ${fr(day(10))} au ${fr(day(12))} : 2 nuits, 1 personne.`);
+    expect(kept.html).toContain('\u202f: 2 nuits'); // A narrow no-break space before the colon, as French sets it.
   });
 
   it('answers bad input in the guest’s language, beside the field (400)', async () => {
@@ -144,12 +145,15 @@ describe('the language menu and the hotel’s language', () => {
     const mail = await emailTo(guest.email, /^Confirmez votre réservation/);
     expect(mail.body.text).toContain('Bonjour Jeanne Martin,');
     expect(mail.body.text).toContain('(1 nuit, à régler à l’hôtel)');
-    expect(mail.body.text).toMatch(/jusqu’au .*, \d\d:\d\d, heure de l’hôtel ;/);
+    expect(mail.body.text).toMatch(/jusqu’au .*, \d\d:\d\d, heure de l’hôtel\s;/);
     const link = /^Confirmez votre réservation: (\S+)$/m.exec(mail.body.text!)![1]!;
-    // Opened from another browser: the confirm page, then the booking, in English (that browser's) unless the booking says otherwise.
+    // Opened from another browser (English): the link's page and the booking's speak the booking's French.
+    const linkPage = await get(new URL(link).pathname, { 'accept-language': 'en' });
+    expect(langOf(linkPage.html)).toBe('fr');
+    expect(textOf(linkPage.html)).toContain('Confirmer la réservation');
     const confirmed = await post(new URL(link).pathname, {});
     expect(confirmed.status).toBe(303);
-    const page = await get(next);
+    const page = await get(next, { 'accept-language': 'en' });
     expect(langOf(page.html)).toBe('fr');
     const confirmation = await emailTo(guest.email, /^Réservation confirmée/);
     expect(confirmation.body.text).toContain(`Arrivée: ${fr(stay.check_in)}`);

@@ -45,15 +45,15 @@ async function stripeHotel(): Promise<{ tenant: Tenant; rooms: Map<string, strin
   return { tenant, rooms: new Map((put.body.items as { id: string; external_room_id: string }[]).map((i) => [i.external_room_id.slice(1), i.id])) };
 }
 
-async function bookAndPay(clientId: string, roomId: string, stay: Record<string, string>) {
-  const details = await fetch(`${stack.url}/book/${clientId}/details?${new URLSearchParams({ ...stay, room_id: roomId })}`);
+async function bookAndPay(clientId: string, roomId: string, stay: Record<string, string>, language: Record<string, string> = {}) {
+  const details = await fetch(`${stack.url}/book/${clientId}/details?${new URLSearchParams({ ...stay, room_id: roomId })}`, { headers: language });
   const attempt = /<input type="hidden" name="attempt" value="([^"]*)"\/>/.exec(await details.text())?.[1];
   expect(attempt).toBeDefined();
   const started = Date.now();
   const response = await fetch(`${stack.url}/book/${clientId}/bookings`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { origin: stack.url, 'content-type': 'application/x-www-form-urlencoded', ...language },
     body: new URLSearchParams({ ...stay, room_id: roomId, attempt: attempt!, name: 'Guest', email: 'guest@example.com' }).toString(),
   });
   return { status: response.status, headers: response.headers, html: await response.text(), location: response.headers.get('location'), ms: Date.now() - started };
@@ -67,6 +67,17 @@ const offered = async (clientId: string, stay: Record<string, string>) => {
 };
 
 describe('a guest checkout on Stripe', () => {
+  it("speaks the guest's language: the session's locale and its line (docs/behaviour.md \"The guest's language\")", async () => {
+    const { tenant, rooms } = await stripeHotel();
+    const stay = { check_in: addDays(today(), 40), check_out: addDays(today(), 41), guests: '1' };
+    const page = await bookAndPay(tenant.clientId, rooms.get('102')!, stay, { 'accept-language': 'ja-JP,ja;q=0.9' });
+    expect(page.status, page.html).toBe(303);
+    const session = [...stripe.sessions.values()].find((s) => page.location!.endsWith(s.id))!;
+    expect(session.locale).toBe('ja');
+    const ja = (d: string) => new Intl.DateTimeFormat('ja-JP', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${d}T12:00:00Z`));
+    expect(session.line_items[0].price_data.product_data.name).toMatch(new RegExp(`：102号室、1泊、${ja(stay.check_in).replace(/[()]/g, '\\$&')}〜`));
+  });
+
   it('is a Checkout Session expiring when the room hold ends; checkout.session.expired frees the room at once', async () => {
     const { tenant, rooms } = await stripeHotel();
     const stay = { check_in: addDays(today(), 30), check_out: addDays(today(), 32), guests: '1' };

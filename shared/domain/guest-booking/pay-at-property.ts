@@ -38,7 +38,7 @@ import { type BookingPlan, dispatchAll, planServiceBooking } from '../bookings/s
 import { guestEmailItem, newGuestEmail, sendCommittedEmails } from '../guest-email/outbox';
 import { withConcurrencyRetry } from '../property-sync/results';
 import { type BookingInput, checkBookingInput } from './booking-input';
-import { guestBookingOf, type GuestBookingView } from './booking-views';
+import { guestBookingPage, type GuestBookingView } from './booking-views';
 import { HOLD_MINUTES, holdOneOf, holdRoomForCheckout } from './checkout-holds';
 import { confirmEmailItem } from './confirm-email-limit';
 import { guestBookingClient } from './guest-client';
@@ -135,11 +135,11 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
  * What an e-mail link leads to: the booking page's token and the booking as its page shows it;
  * undefined for an unknown or malformed link, or another client's.
  */
-export async function payAtPropertyLink(clientId: string, secret: string, now: Date): Promise<{ token: string; view: GuestBookingView } | undefined> {
+export async function payAtPropertyLink(clientId: string, secret: string, now: Date): Promise<{ token: string; view: GuestBookingView; language?: string } | undefined> {
   if (typeof secret !== 'string' || !TOKEN.test(secret) || !UUID.test(clientId)) return undefined;
   const token = await tokenOfLink(secret);
-  const view = await guestBookingOf(clientId, token, now);
-  return view ? { token, view } : undefined;
+  const page = await guestBookingPage(clientId, token, now);
+  return page ? { token, view: page.view, ...(page.language ? { language: page.language } : {}) } : undefined;
 }
 
 export type PayAtPropertyOutcome = 'confirmed' | 'ended' | 'room_taken';
