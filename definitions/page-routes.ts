@@ -243,7 +243,9 @@ export const dashboardIntegrationsPages: readonly Route[] = /* @__PURE__ */ page
     dynamodb: {
       actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
       queries: ['gsi1'],
-      writes: ['CLIENT#', 'CLIENTCONFIG#', 'APIKEY#', 'APIKEYID#'],
+      writes: ['CLIENT#', 'CLIENTCONFIG#', 'APIKEY#', 'APIKEYID#', 'SLUG#'],
+      // The slug the hotel gave up (its booking page's address), freed in the transaction that sets the new one.
+      deletes: ['SLUG#'],
     },
     sealsSigningSecrets: true,
   },
@@ -320,6 +322,8 @@ export const guestBookingPages: readonly Route[] = /* @__PURE__ */ pageRoutes({
     ['GuestBookingConfirmation', 'GET', '/book/{client_id}/confirmation/{token}'],
     ['GuestBookingQrCode', 'GET', '/book/{client_id}/qr.svg'],
     ['GuestBookingStylesheet', 'GET', '/book/style.css'],
+    // What crawlers may read: the guest pages, not the dashboard nor the API.
+    ['GuestBookingRobots', 'GET', '/robots.txt'],
     // The link of a pay-at-the-hotel booking's "Confirm your booking" e-mail: its page, and its button.
     ['GuestBookingConfirmLink', 'GET', '/book/{client_id}/confirm/{token}'],
     ['GuestBookingConfirmLinkSubmit', 'POST', '/book/{client_id}/confirm/{token}'],

@@ -17,6 +17,8 @@ export const PARTITION_PREFIXES = [
    * admins' integrations page and the ops CLI, never by a public function.
    */
   'CLIENTCONFIG#',
+  /** Hotels' booking-page slugs, each naming its client (unique across clients). */
+  'SLUG#',
   /** API keys by hash, their id pointers, and the local stack's usage keys. */
   'APIKEY#',
   'APIKEYID#',

@@ -1,6 +1,6 @@
 import { guestBookingPages } from '../definitions/page-routes';
 import { pageFunction } from '../shared/dashboard/page-function';
-import { qrCodeAction, stylesheetAction } from '../shared/guest/assets';
+import { qrCodeAction, robotsAction, stylesheetAction } from '../shared/guest/assets';
 import { confirmationAction } from '../shared/guest/confirmation-page';
 import { confirmLinkAction, confirmLinkSubmitAction } from '../shared/guest/confirm-link-pages';
 import { createAction, detailsAction } from '../shared/guest/details-page';
@@ -16,9 +16,11 @@ export const handler = pageFunction(guestBookingPages,
     GuestBookingConfirmation: confirmationAction,
     GuestBookingQrCode: qrCodeAction,
     GuestBookingStylesheet: stylesheetAction,
+    GuestBookingRobots: robotsAction,
     GuestBookingConfirmLink: confirmLinkAction,
     GuestBookingConfirmLinkSubmit: confirmLinkSubmitAction,
   },
   // Its booking form is answered with a redirect to the provider's checkout, on the provider's origin.
-  { errorPage: guestErrorPage, formLeadsTo: checkoutOrigins },
+  // Room pictures (a category's image_url) are on the hotel's own https hosts.
+  { errorPage: guestErrorPage, formLeadsTo: checkoutOrigins, imagesFrom: ['https:'] },
 );

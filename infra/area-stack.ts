@@ -66,7 +66,7 @@ export class RouteAreaStack extends NestedStack {
     const apiRoutes = props.routes.filter((route) => route.origin === undefined);
     if (apiRoutes.length) {
       // Named after the area: logical ids stay unique across the stage's templates.
-      this.apiRoutes = new ApiRoutes(this, `${props.area.id}Api`, { api: stage.api, basePath: props.area.basePath, routes: apiRoutes, handlers });
+      this.apiRoutes = new ApiRoutes(this, `${props.area.id}Api`, { api: stage.api, basePath: props.area.basePath, ...(props.area.paths ? { paths: props.area.paths } : {}), routes: apiRoutes, handlers });
     }
     this.routeFunctions = handlers;
     this.functions = functionsById;

@@ -23,6 +23,8 @@ export interface RouteArea {
    * and what lies above it, shared by several areas; the area's stack creates everything below.
    */
   basePath: string;
+  /** Single paths outside `basePath` (on the API's root) whose routes live in this area too: the site's /robots.txt. */
+  paths?: readonly string[];
   /** Routes served on an origin of their own (not the API) whose functions live in this area. */
   origins?: readonly NonNullable<Route['origin']>[];
   description: string;
@@ -38,14 +40,14 @@ export const ROUTE_AREAS: readonly RouteArea[] = [
   },
   { id: 'Deliveries', basePath: '/api/v1/deliveries', description: 'Deliveries API: list, read, retry and replay callbacks and webhooks' },
   { id: 'Dashboard', basePath: '/dashboard', description: 'Hotel dashboard pages' },
-  { id: 'GuestBooking', basePath: '/book', description: 'Guest booking pages' },
+  { id: 'GuestBooking', basePath: '/book', paths: ['/robots.txt'], description: 'Guest booking pages, and the robots.txt that lets crawlers read them' },
 ];
 
 /** The area whose stack holds `route`'s function and method. */
 export function areaOf(route: Route): RouteArea {
   const area = route.origin
     ? ROUTE_AREAS.find((a) => a.origins?.includes(route.origin!))
-    : ROUTE_AREAS.find((a) => route.path === a.basePath || route.path.startsWith(`${a.basePath}/`));
+    : ROUTE_AREAS.find((a) => route.path === a.basePath || route.path.startsWith(`${a.basePath}/`) || a.paths?.includes(route.path));
   if (!area) throw new Error(`Route ${route.id} (${route.origin ?? route.path}) is in no area of infra/route-areas.ts: add one for it`);
   return area;
 }

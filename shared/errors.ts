@@ -207,6 +207,14 @@ export const errors = {
   receptionRoomTaken: (roomNumber: string) => roomField('ROOM_NOT_AVAILABLE', `Room ${roomNumber} is already booked for some of these nights: choose another room`),
 
   // ---- callbacks and webhooks
+  slugInvalid: (slug: string) =>
+    fail('VALIDATION_ERROR', `"${slug}" cannot be a booking page address: use 3 to 60 lowercase letters, digits and hyphens, such as hale-kai`, [
+      { path: 'slug', message: 'must be 3 to 60 lowercase letters, digits and hyphens, such as hale-kai' },
+    ]),
+  slugTaken: (slug: string) =>
+    fail('VALIDATION_ERROR', `"${slug}" is already the booking page address of another hotel: choose another`, [
+      { path: 'slug', message: 'is already the address of another hotel' },
+    ]),
   secretTooShort: () => fail('VALIDATION_ERROR', 'A secret needs at least 16 characters'),
   endpointNotSet: (kind: string) => fail('NOT_FOUND', `No ${kind} URL is set, so there is no signing secret to rotate`),
   deliveryNotFound: (deliveryId: string) => fail('NOT_FOUND', `No delivery ${deliveryId}`),
@@ -217,6 +225,7 @@ export const errors = {
   noSuchHotel: () => fail('NOT_FOUND', 'No such hotel'),
   noSuchGuestRoom: () => fail('NOT_FOUND', 'No such room'),
   roomNotBookable: (roomNumber: string, problem: string) => fail('ROOM_NOT_AVAILABLE', `Room ${roomNumber} cannot be booked: ${problem}`),
+  roomTypeTaken: (roomType: string) => fail('ROOM_NOT_AVAILABLE', `No ${roomType} room is free for these dates any more`),
   roomHasNoPrice: (roomNumber: string) => fail('INVALID_AMOUNT', `Room ${roomNumber} has no price to pay online`),
   payAtPropertyDisabled: () => fail('PAY_AT_PROPERTY_DISABLED', 'This hotel takes bookings with online payment only'),
   emailNotConfigured: () =>

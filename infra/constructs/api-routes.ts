@@ -23,6 +23,8 @@ export interface ApiRoutesProps {
   api: ServiceApi;
   /** The resource (created by the root stack) the routes hang below: each route's path starts with it. */
   basePath: string;
+  /** Single paths outside it the area serves too (infra/route-areas.ts `paths`), created by the root stack like the base. */
+  paths?: readonly string[];
   routes: readonly Route[];
   /** The function behind each route, by route id. */
   handlers: ReadonlyMap<string, IFunction>;
@@ -50,12 +52,25 @@ export class ApiRoutes extends Construct {
       Object.entries(api.authorizers).map(([kind, authorizer]) => [kind, { authorizerId: authorizer.authorizerId, authorizationType: AuthorizationType.CUSTOM } satisfies IAuthorizer]),
     ) as Record<keyof typeof api.authorizers, IAuthorizer>;
 
+    // A single path of the area's outside its base: the root stack creates it, as it does the base.
+    const ownPaths = new Map<string, IResource>();
+    const ownPath = (path: string) => {
+      let resource = ownPaths.get(path);
+      if (!resource) {
+        const created = api.areaResource(path);
+        ownPaths.set(path, (resource = Resource.fromResourceAttributes(this, `Path${ownPaths.size}`, { restApi, resourceId: created.resourceId, path: created.path })));
+      }
+      return resource;
+    };
     const resourcesWithMethods = new Set<IResource>();
+    for (const route of props.routes) {
+      const under = route.path === props.basePath || route.path.startsWith(`${props.basePath}/`);
+      if (!under && !props.paths?.includes(route.path)) throw new Error(`${route.id} (${route.path}) is not under ${props.basePath}`);
+    }
     for (const route of props.routes) {
       const handler = props.handlers.get(route.id);
       if (!handler) throw new Error(`No function for route ${route.id}`);
-      if (route.path !== props.basePath && !route.path.startsWith(`${props.basePath}/`)) throw new Error(`${route.id} (${route.path}) is not under ${props.basePath}`);
-      const resource = base.resourceForPath(route.path.slice(props.basePath.length + 1));
+      const resource = props.paths?.includes(route.path) ? ownPath(route.path) : base.resourceForPath(route.path.slice(props.basePath.length + 1));
       // One invoke permission per function for this API (its ARN with `/*/*/*`: any stage, method
       // and path of this REST API), not one per method: 72 methods made 72 AWS::Lambda::Permission
       // resources and brought the stack to 489 of CloudFormation's 500 resources a stack

@@ -67,9 +67,12 @@ export type PublicPageAction = (request: Omit<PageRequest, 'operator'> & { opera
  * be answered with a redirect to (a provider's checkout): Chromium holds that redirect, and every
  * one after it, to the page's form-action.
  */
-export function contentSecurityPolicy(formLeadsTo: readonly string[] = []): string {
+export function contentSecurityPolicy(formLeadsTo: readonly string[] = [], imagesFrom: readonly string[] = []): string {
   const formAction = ["'self'", ...formLeadsTo].join(' ');
-  return `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+  // A public page's images from elsewhere (the guest pages' room pictures) come with connect-src
+  // 'self': no script runs, but crawlers' audits fetch the site's /robots.txt from the page itself.
+  const connect = imagesFrom.length ? " connect-src 'self';" : '';
+  return `default-src 'none'; style-src 'self'; img-src ${["'self'", 'data:', ...imagesFrom].join(' ')};${connect} form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
 /** The dashboard's: its forms lead nowhere but the dashboard. */
@@ -176,6 +179,8 @@ export interface PageFunctionOptions {
    * form-action (docs/behaviour.md "Checkout from our own pages"). @default none
    */
   formLeadsTo?: () => readonly string[];
+  /** Where else its images may come from (the guest pages: room pictures on any https origin). */
+  imagesFrom?: readonly string[];
 }
 
 /**
@@ -199,7 +204,7 @@ export function pageFunction(routes: readonly Route[], actions: Record<string, P
     const basePath = base.pathname.replace(/\/$/, '');
     const links = linksUnder(basePath);
     const secure = config().stage !== LOCAL_STAGE;
-    const policy = contentSecurityPolicy(options.formLeadsTo?.());
+    const policy = contentSecurityPolicy(options.formLeadsTo?.(), options.imagesFrom);
     const scope: CookieScope = cookieScope(basePath, !secure);
     const setCookies: string[] = [];
     let operator: Operator | undefined;

@@ -5,6 +5,7 @@
  * clients.ts so that public functions do not load the key and plan code.
  */
 import type { ClientRecord, ClientSettings, ClientSettingsChange } from '../store/api-key-store';
+import { email as emailSchema, phone as phoneSchema } from '../schemas/common';
 import { isTimeZone } from './hotel-time';
 import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES } from '../i18n/languages';
 
@@ -32,6 +33,11 @@ export interface AppliedSettings {
   check_in_time: string | null;
   address: string | null;
   free_cancellation_hours: number;
+  /** The hotel's contact for guests (pages, e-mails; the e-mail is their Reply-To). */
+  phone: string | null;
+  email: string | null;
+  /** Taxes on the room price in percent; 0: none. */
+  tax_percent: number;
   /** The guests' language when neither they nor their browser chose one of ours. */
   language: Language;
 }
@@ -47,6 +53,9 @@ export function clientSettingsOf(client: ClientRecord): AppliedSettings {
     check_in_time: client.check_in_time ?? null,
     address: client.address ?? null,
     free_cancellation_hours: client.free_cancellation_hours ?? DEFAULT_FREE_CANCELLATION_HOURS,
+    phone: client.phone ?? null,
+    email: client.email ?? null,
+    tax_percent: client.tax_percent ?? 0,
     language: isLanguage(client.language) ? client.language : DEFAULT_LANGUAGE,
   };
 }
@@ -77,6 +86,16 @@ export function settingsProblems(settings: ClientSettingsChange): { path: string
   }
   if (settings.check_in_time != null && !/^([01]\d|2[0-3]):[0-5]\d$/.test(settings.check_in_time)) {
     problems.push({ path: 'check_in_time', message: 'must be a time of day such as 15:00' });
+  }
+  const tax = settings.tax_percent;
+  if (tax != null && (typeof tax !== 'number' || !Number.isFinite(tax) || tax < 0 || tax > 100 || Math.round(tax * 1000) !== tax * 1000)) {
+    problems.push({ path: 'tax_percent', message: 'must be a percentage from 0 to 100, such as 10 or 8.875' });
+  }
+  if (settings.phone != null && !phoneSchema.safeParse(settings.phone).success) {
+    problems.push({ path: 'phone', message: 'must be a phone number in international format, such as +15551234567' });
+  }
+  if (settings.email != null && !emailSchema.safeParse(settings.email).success) {
+    problems.push({ path: 'email', message: 'must be an e-mail address, such as desk@example.com' });
   }
   if (settings.language != null && !isLanguage(settings.language)) {
     problems.push({ path: 'language', message: `must be one of ${LANGUAGES.join(', ')}` });

@@ -12,6 +12,8 @@ type SesModule = typeof import('@aws-sdk/client-sesv2');
 export interface OutgoingEmail {
   /** The display name of the sender (the hotel's name); the address is the stage's identity. */
   fromName: string;
+  /** Where the guest's reply goes: the hotel's e-mail, where it has one. */
+  replyTo?: string;
   to: string;
   subject: string;
   html: string;
@@ -72,6 +74,7 @@ export async function sendEmail(email: OutgoingEmail): Promise<string> {
     new SendEmailCommand({
       FromEmailAddress: fromAddress(email.fromName, sender),
       Destination: { ToAddresses: [email.to] },
+      ...(email.replyTo ? { ReplyToAddresses: [email.replyTo] } : {}),
       Content: { Simple: { Subject: utf8(oneLine(email.subject)), Body: { Html: utf8(email.html), Text: utf8(email.text) } } },
     }),
     { abortSignal: AbortSignal.timeout(SEND_TIMEOUT_MS) },

@@ -18,13 +18,20 @@ const loadQrCode = async () => {
   return module.default ?? module;
 };
 
-/** GET /book/{client_id}/qr.svg: the QR code of the client's booking page, for the reception desk. */
+/** GET /book/{client_id}/qr.svg: the QR code of the client's booking page (its slug's address when it has one), for the reception desk. */
 export const qrCodeAction: PublicPageAction = async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
   const QRCode = await loadQrCode();
-  const svg = await QRCode.toString(bookingPageUrl(request.baseUrl, client.client_id), { type: 'svg', errorCorrectionLevel: 'M', margin: 4, width: 320 });
-  return { raw: svg, contentType: 'image/svg+xml', cacheSeconds: 3600 };
+  const svg = await QRCode.toString(bookingPageUrl(request.baseUrl, client.page), { type: 'svg', errorCorrectionLevel: 'M', margin: 4, width: 320 });
+  // Short-lived: a new slug changes it.
+  return { raw: svg, contentType: 'image/svg+xml', cacheSeconds: 300 };
 };
+
+/** The site's robots.txt: the guest booking pages are public pages to find; the dashboard and the API are not. */
+export const ROBOTS_TXT = ['User-agent: *', 'Allow: /book/', 'Disallow: /dashboard/', 'Disallow: /api/', ''].join('\n');
+
+/** GET /robots.txt */
+export const robotsAction: PublicPageAction = async () => ({ raw: ROBOTS_TXT, contentType: 'text/plain; charset=utf-8', cacheSeconds: 3600 });
 
 /** GET /book/style.css */
 export const stylesheetAction: PublicPageAction = async () => ({ raw: GUEST_CSS, contentType: 'text/css; charset=utf-8', cacheSeconds: 300 });

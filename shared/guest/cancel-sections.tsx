@@ -124,7 +124,7 @@ export function CancelledBooking(props: { t: Translate; page: GuestBookingPage; 
         <h2 id="stay-facts">{t('cancel.hadBooked')}</h2>
         <Dl rows={[[t('booking.reference'), view.booking_reference ?? '—'], ...stayRows]} />
         <p>
-          <a href={links.to(bookPath(client.client_id))}>{t('booking.bookAgain')}</a>
+          <a href={links.to(bookPath(client.page))}>{t('booking.bookAgain')}</a>
         </p>
       </section>
     </>

@@ -38,7 +38,7 @@ export const confirmLinkAction: PublicPageAction = /* @__PURE__ */ keepsLanguage
         </section>
         <CancellationPolicy t={t} client={client} />
         <p>{t('confirmLink.heldUntil', { until: heldUntil(t, view.confirm_by!, request.now) })}</p>
-        <form method="post" action={request.links.to(bookPath(client.client_id, `/confirm/${encodeURIComponent(request.params.token ?? '')}`))}>
+        <form method="post" action={request.links.to(bookPath(client.page, `/confirm/${encodeURIComponent(request.params.token ?? '')}`))}>
           <button type="submit" class="wide">
             {t('confirmLink.submit')}
           </button>
@@ -66,7 +66,7 @@ export const confirmLinkSubmitAction: PublicPageAction = async (request) => {
       <GuestPage t={t} title={t('confirmLink.notMade')} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)}>
         <Alert>{t(REFUSALS[confirmed.outcome])}</Alert>
         <p>
-          <a href={request.links.to(bookPath(client.client_id))}>{t('booking.searchAgain')}</a>
+          <a href={request.links.to(bookPath(client.page))}>{t('booking.searchAgain')}</a>
         </p>
       </GuestPage>
     ),

@@ -19,13 +19,17 @@ import {
   newBookingAttempt,
   type OfferedRoom,
   offeredRoom,
+  offeredType,
 } from '../domain/guest-booking/guest-bookings';
 import { emailEnabled } from '../domain/guest-email/outbox';
 import { errors } from '../errors';
 import { Dl } from '../dashboard/layout';
 import type { PublicPageAction } from '../dashboard/page-function';
 import { CancelledBooking, CancelSection, onHotelClock } from './cancel-sections';
-import { CancellationPolicy, checkInDay, HotelAddress, taxesLine } from './hotel-info';
+import { CancellationPolicy, checkInDay, HotelAddress, priceRows, taxesLine } from './hotel-info';
+import { type StayPrice, stayPrice } from '../domain/bookings/stay-price';
+import { minorUnits } from '../schemas/payments';
+import { nightsBetween } from '../schemas/common';
 import { Alert, GuestPage } from './layout';
 import { correctable, type Request, stayQuery } from './page-forms';
 import { bookPath } from './urls';
@@ -38,8 +42,10 @@ import { guestWords, keepsLanguage, pageMenu } from './language';
  */
 export function stayRowsOf(t: Translate, view: GuestBookingView, extras: { chosenRoom?: string; client?: GuestClient } = {}): [string, string][] {
   const { chosenRoom, client } = extras;
-  const taxes = client ? taxesLine(t, client) : undefined;
+  const taxes = client && !view.taxes ? taxesLine(t, client) : undefined;
   const total = t.money(view.total, view.currency);
+  // Taxed: the room price, its taxes and the total as the details page showed them (stay-price.ts's figures, kept on the booking).
+  const price = view.taxes ? pricedView(view, view.taxes) : undefined;
   return [
     // Booked: its room, or, for a paid booking whose room was taken after its hold expired, one
     // from the hotel. Not booked: the room the guest chose.
@@ -48,8 +54,17 @@ export function stayRowsOf(t: Translate, view: GuestBookingView, extras: { chose
     [t('field.check_out'), t.day(view.check_out)],
     [t('booking.guests'), t.count(view.guests)],
     [t('booking.guest'), view.guest_name],
-    [t('booking.total'), taxes ? t('booking.totalTaxes', { total, taxes: taxes.toLocaleLowerCase(t.language) }) : total],
+    ...(price
+      ? priceRows(t, price, view.currency, nightsBetween(view.check_in, view.check_out))
+      : [[t('booking.total'), taxes ? t('booking.totalTaxes', { total, taxes: taxes.toLocaleLowerCase(t.language) }) : total] as [string, string]]),
   ];
+}
+
+/** The stay's price rows' figures from what the booking keeps: what the guest pays and the taxes in it. */
+function pricedView(view: GuestBookingView, taxes: NonNullable<GuestBookingView['taxes']>): StayPrice {
+  const scale = 10 ** minorUnits(view.currency);
+  const revenue = Math.round((view.total - taxes.amount) * scale) / scale;
+  return { room: taxes.included ? view.total : revenue, taxes: taxes.amount, total: view.total, revenue, included: taxes.included, percent: taxes.percent };
 }
 
 /**
@@ -102,14 +117,18 @@ function WhatHappensNext({ t, page, client, offer }: { t: Translate; page: Guest
 async function TryAgain({ t, page, client, request }: { t: Translate; page: GuestBookingPage; client: GuestClient; request: Request }) {
   const { view } = page;
   const stay = { check_in: view.check_in, check_out: view.check_out, guests: view.guests };
-  const search = request.links.to(bookPath(client.client_id), stayQuery(stay));
+  const search = request.links.to(bookPath(client.page), stayQuery(stay));
   const retry = page.try_again;
   // Still bookable now: free (the declined checkout released it), and the stay still within the
   // rules (a check-in that is now in the past is not).
   let offered: OfferedRoom | undefined;
   let stayStillValid = true;
   try {
-    offered = retry ? await offeredRoom(client.client_id, retry.stay, retry.room_id, request.now, retry.rate_plan) : undefined;
+    offered = !retry
+      ? undefined
+      : 'room_type' in retry
+        ? await offeredType(client.client_id, retry.stay, retry.room_type, request.now, retry.rate_plan)
+        : await offeredRoom(client.client_id, retry.stay, retry.room_id, request.now, retry.rate_plan);
   } catch (error) {
     correctable(error);
     stayStillValid = false;
@@ -120,7 +139,9 @@ async function TryAgain({ t, page, client, request }: { t: Translate; page: Gues
         <h2 id="again">{t('booking.bookAgain')}</h2>
         <p>
           {retry
-            ? t(stayStillValid ? 'booking.roomGoneTaken' : 'booking.roomGone', { number: page.chosen_room_number ?? '' })
+            ? 'room_type' in retry
+              ? t(stayStillValid ? 'booking.typeGoneTaken' : 'booking.typeGone', { type: retry.room_type })
+              : t(stayStillValid ? 'booking.roomGoneTaken' : 'booking.roomGone', { number: page.chosen_room_number ?? '' })
             : page.held_until
               ? t('booking.holdOverUntil', { minutes: HOLD_MINUTES, until: heldUntil(t, page.held_until, request.now) })
               : t('booking.holdOver', { minutes: HOLD_MINUTES })}
@@ -137,9 +158,13 @@ async function TryAgain({ t, page, client, request }: { t: Translate; page: Gues
   return (
     <section class="card" aria-labelledby="again">
       <h2 id="again">{t('booking.tryAgain')}</h2>
-      <p>{t('booking.stillFree', { number: page.chosen_room_number ?? '', until: heldUntil(t, page.held_until!, request.now) })}</p>
-      <form method="post" action={request.links.to(bookPath(client.client_id, '/bookings'))}>
-        <input type="hidden" name="room_id" value={retry.room_id} />
+      <p>
+        {'room_type' in retry
+          ? t('booking.typeStillFree', { type: retry.room_type, until: heldUntil(t, page.held_until!, request.now) })
+          : t('booking.stillFree', { number: page.chosen_room_number ?? '', until: heldUntil(t, page.held_until!, request.now) })}
+      </p>
+      <form method="post" action={request.links.to(bookPath(client.page, '/bookings'))}>
+        {'room_type' in retry ? <input type="hidden" name="room_type" value={retry.room_type} /> : <input type="hidden" name="room_id" value={retry.room_id} />}
         {retry.rate_plan ? <input type="hidden" name="rate_plan" value={retry.rate_plan} /> : null}
         <input type="hidden" name="check_in" value={retry.stay.check_in} />
         <input type="hidden" name="check_out" value={retry.stay.check_out} />
@@ -154,7 +179,7 @@ async function TryAgain({ t, page, client, request }: { t: Translate; page: Gues
         </button>
       </form>
       <p id="again-total" class="muted">
-        {t('booking.againTotal', { total: t.money(offered.room.total, offered.currency), nights: offered.nights })}
+        {t('booking.againTotal', { total: t.money(stayPrice(offered.room.total, client, offered.currency).total, offered.currency), nights: offered.nights })}
       </p>
       <p>
         <a href={search}>{t('details.chooseAnother')}</a>
@@ -166,7 +191,7 @@ async function TryAgain({ t, page, client, request }: { t: Translate; page: Gues
 async function ConfirmationBody({ t, page, request, client }: { t: Translate; page: GuestBookingPage; request: Request; client: GuestClient }) {
   const { view } = page;
   const stayRows = stayRowsOf(t, view, { chosenRoom: page.chosen_room_number, client });
-  const again = <a href={request.links.to(bookPath(client.client_id), stayQuery(view))}>{t('booking.searchAgain')}</a>;
+  const again = <a href={request.links.to(bookPath(client.page), stayQuery(view))}>{t('booking.searchAgain')}</a>;
   const token = request.params.token ?? '';
   const payment = t('booking.payment');
   if (view.state === 'booking_cancelled') return <CancelledBooking t={t} page={page} client={client} token={token} links={request.links} stayRows={stayRows} />;
@@ -246,7 +271,7 @@ export const confirmationAction: PublicPageAction = /* @__PURE__ */ keepsLanguag
   const t = await guestWords(request, client, page.language);
   return {
     html: (
-      <GuestPage t={t} title={confirmationTitle(t, page.view)} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)}>
+      <GuestPage t={t} title={confirmationTitle(t, page.view)} hotel={client.name} links={request.links} menu={pageMenu(request, client.page)}>
         {await ConfirmationBody({ t, page, request, client })}
       </GuestPage>
     ),

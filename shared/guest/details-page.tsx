@@ -13,22 +13,32 @@ import {
   newBookingAttempt,
   type OfferedRoom,
   offeredRoom,
+  offeredType,
   type StayQuery,
   startCheckout,
 } from '../domain/guest-booking/guest-bookings';
 import { Dl, ErrorSummary, Field } from '../dashboard/layout';
 import type { PublicPageAction } from '../dashboard/page-function';
-import { AboutCategory, CancellationPolicy, checkInDay, taxesLine } from './hotel-info';
+import { AboutCategory, CancellationPolicy, checkInDay, priceRows, taxesLine } from './hotel-info';
+import { stayPrice } from '../domain/bookings/stay-price';
 import { GuestPage } from './layout';
-import { correctable, type Errors, errorsOf, fromQuery, GUEST_FIELDS, type GuestField, hasErrors, isOutcome, type Request, stayQuery, stayValues } from './page-forms';
+import { correctable, type Errors, errorsOf, fromQuery, GUEST_FIELDS, type GuestField, hasErrors, isOutcome, type Request, splitOffer, stayQuery, stayValues } from './page-forms';
 import { searchPage, stayOr } from './search-page';
 import { bookPath } from './urls';
 import type { Translate } from '../i18n/translator';
 import { guestWords, keepsLanguage, pageMenu } from './language';
 
-function splitOffer(offer: string): [string, string | undefined] {
-  const at = offer.indexOf('~');
-  return at < 0 ? [offer.trim(), undefined] : [offer.slice(0, at).trim(), offer.slice(at + 1)];
+
+/**
+ * A form or link rendered before guests booked room types names one room (`room_id`): it goes on
+ * as it began, for that room, so a guest mid-booking across a deploy is not turned away. Every
+ * page rendered now sends the type.
+ */
+const legacyRoomOf = (query: { room_id?: string }) => (query.room_id?.trim() ? query.room_id.trim() : undefined);
+
+/** The type offered for the stay, or the one room a form from before named. */
+function offeredChoice(clientId: string, stay: StayQuery, choice: { roomType: string; legacyRoom?: string }, now: Date, ratePlanId?: string) {
+  return choice.legacyRoom ? offeredRoom(clientId, stay, choice.legacyRoom, now, ratePlanId) : offeredType(clientId, stay, choice.roomType, now, ratePlanId);
 }
 
 function detailsPage(
@@ -38,21 +48,24 @@ function detailsPage(
   stay: StayQuery,
   offered: OfferedRoom,
   form: { values?: Partial<Record<GuestField, string>>; errors?: Errors<GuestField> } = {},
+  legacyRoom?: string,
 ) {
   const { room, category, currency, nights, plan } = offered;
   const values = form.values ?? {};
   const errors = form.errors ?? {};
-  const total = t.money(room.total, currency);
-  const taxes = taxesLine(t, client);
-  const backToResults = request.links.to(bookPath(client.client_id), stayQuery(stay));
+  // The room price with the hotel's taxes, as charged (stay-price.ts).
+  const price = stayPrice(room.total, client, currency);
+  const total = t.money(price.total, currency);
+  const taxes = price.taxes > 0 ? undefined : taxesLine(t, client);
+  const backToResults = request.links.to(bookPath(client.page), stayQuery(stay));
   return (
-    <GuestPage t={t} title={t('details.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)} error={hasErrors(errors)}>
+    <GuestPage t={t} title={t('details.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.page)} error={hasErrors(errors)}>
       <ErrorSummary errors={errors} title={t('layout.errorSummary')} />
       <section class="card" aria-labelledby="choice">
         <h2 id="choice">{t('details.yourRoom')}</h2>
         <Dl
           rows={[
-            [t('details.room'), t('details.roomValue', { number: room.room_number, category: category.name })],
+            [t('details.room'), category.name],
             [t('field.check_in'), checkInDay(t, client, stay.check_in)],
             [t('field.check_out'), t.day(stay.check_out)],
             [t('field.guests'), t.count(stay.guests)],
@@ -62,7 +75,7 @@ function detailsPage(
                   [t('details.perNight'), plan.nights.map((night) => t('search.nightPrice', { date: t.dayShort(night.date), price: t.money(night.price, currency) })).join(', ')],
                 ] as const)
               : ([[t('details.perNight'), t.money(room.price, currency)]] as const)),
-            [t('details.total'), t('details.totalFor', { total, nights })],
+            ...priceRows(t, price, currency, nights),
             ...(taxes ? [[t('details.taxes'), client.taxes_included ? t('details.taxesIncluded') : t('details.taxesNotIncluded')] as const] : []),
           ]}
         />
@@ -74,8 +87,8 @@ function detailsPage(
       <CancellationPolicy t={t} client={client} />
       <section class="card" aria-labelledby="guest">
         <h2 id="guest">{t('details.guest')}</h2>
-        <form method="post" action={request.links.to(bookPath(client.client_id, '/bookings'))} novalidate aria-labelledby="guest">
-          <input type="hidden" name="room_id" value={room.room_id} />
+        <form method="post" action={request.links.to(bookPath(client.page, '/bookings'))} novalidate aria-labelledby="guest">
+          {legacyRoom ? <input type="hidden" name="room_id" value={legacyRoom} /> : <input type="hidden" name="room_type" value={category.name} />}
           {plan ? <input type="hidden" name="rate_plan" value={plan.external_rate_plan_id} /> : null}
           <input type="hidden" name="check_in" value={stay.check_in} />
           <input type="hidden" name="check_out" value={stay.check_out} />
@@ -110,11 +123,12 @@ export const detailsAction: PublicPageAction = /* @__PURE__ */ keepsLanguage(asy
   const values = stayValues(fromQuery(request.query));
   const stay = await stayOr(request, client, t, values);
   if (isOutcome(stay)) return stay;
-  // A room sold on rate plans comes with its plan: `offer` = `<room_id>~<external_rate_plan_id>`.
-  const [roomId, ratePlanId] = request.query.offer ? splitOffer(request.query.offer) : [(request.query.room_id ?? '').trim(), undefined];
-  const offered = await offeredRoom(client.client_id, stay, roomId, request.now, ratePlanId);
+  // The room type, with its plan where it is sold on rate plans: `offer` = `<type>~<external_rate_plan_id>`.
+  const [roomType, ratePlanId] = splitOffer(request.query.offer ?? '');
+  const legacyRoom = legacyRoomOf(request.query);
+  const offered = await offeredChoice(client.client_id, stay, { roomType, legacyRoom }, request.now, ratePlanId);
   if (!offered) return { html: await searchPage(request, client, t, { values, stay, notice: t('search.roomTaken') }), status: 409 };
-  return { html: detailsPage(t, request, client, stay, offered) };
+  return { html: detailsPage(t, request, client, stay, offered, {}, legacyRoom) };
 });
 
 /**
@@ -130,13 +144,14 @@ export const createAction: PublicPageAction = async (request) => {
   const stayTyped = stayValues(form);
   const stay = await stayOr(request, client, t, stayTyped);
   if (isOutcome(stay)) return stay;
-  const roomId = (form.get('room_id') ?? '').trim();
+  const roomType = form.get('room_type') ?? '';
+  const legacyRoom = roomType ? undefined : legacyRoomOf({ room_id: form.get('room_id') ?? undefined });
   const ratePlanId = form.get('rate_plan') || undefined;
   const values = Object.fromEntries(GUEST_FIELDS.map((f) => [f, (form.get(f) ?? '').trim()])) as Record<GuestField, string>;
   const guest = { name: values.name, email: values.email, ...(values.phone ? { phone: values.phone } : {}) };
   // A form rendered before the attempt field existed has none: each submit is a booking of its own.
   // The language the pages speak now is the booking's: its checkout and e-mails speak it.
-  const input = { room_id: roomId, rate_plan: ratePlanId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp, language: t.language };
+  const input = { ...(legacyRoom ? { room_id: legacyRoom } : { room_type: roomType }), rate_plan: ratePlanId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp, language: t.language };
   const clientId = client.client_id;
   try {
     if (form.get('pay') === 'at_property') {
@@ -147,10 +162,10 @@ export const createAction: PublicPageAction = async (request) => {
     return { redirect: checkout_url };
   } catch (thrown) {
     const error = correctable(thrown);
-    const offered = await offeredRoom(clientId, stay, roomId, request.now, ratePlanId);
+    const offered = await offeredChoice(clientId, stay, { roomType, legacyRoom }, request.now, ratePlanId);
     if (error.status === 409 || !offered) {
       return { html: await searchPage(request, client, t, { values: stayTyped, stay, notice: t('search.roomTaken') }), status: 409 };
     }
-    return { html: detailsPage(t, request, client, stay, offered, { values, errors: errorsOf(t, error, GUEST_FIELDS) }), status: error.status };
+    return { html: detailsPage(t, request, client, stay, offered, { values, errors: errorsOf(t, error, GUEST_FIELDS) }, legacyRoom), status: error.status };
   }
 };

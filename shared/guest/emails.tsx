@@ -39,7 +39,27 @@ export interface BookingConfirmationFacts extends StayFacts {
   /** The hotel's check-in time ("HH:MM") and address (client settings), where it has set them. */
   checkInTime?: string | null;
   address?: string | null;
+  /** Of `total`, the taxes (stay-price.ts); absent or 0: none said. Included: part of the room price. */
+  taxes?: { amount: number; included: boolean; percent: number } | null;
+  /** The hotel's cancellation policy, and until when the guest may cancel free of charge (an instant, told in the hotel's time). */
+  cancellationPolicy?: string | null;
+  freeCancellation?: { until: string; timeZone: string } | null;
 }
+
+/** The free-cancellation deadline (on the hotel's clock, `t`'s) and the hotel's policy, where known. */
+function policyLines(t: Translate, facts: BookingConfirmationFacts): string[] {
+  const until = facts.freeCancellation ? new Date(facts.freeCancellation.until) : undefined;
+  return [
+    ...(until ? [t('mail.freeCancellation', { until: t('format.onHotelClock', { date: t.day(t.localDate(until)), time: t.time(until) }) })] : []),
+    ...(facts.cancellationPolicy?.trim() ? [t('mail.policy', { policy: facts.cancellationPolicy.trim() })] : []),
+  ];
+}
+
+/** The taxes' row of a confirmation, where there are taxes. */
+const taxesRows = (t: Translate, facts: BookingConfirmationFacts): [string, string][] =>
+  facts.taxes && facts.taxes.amount > 0
+    ? [[t(facts.taxes.included ? 'price.taxesIncluded' : 'price.taxes', { percent: t.count(facts.taxes.percent) }), t.money(facts.taxes.amount, facts.currency)]]
+    : [];
 
 /** What the guest needs on arrival, as far as the hotel has said: from when to check in, and where. */
 function arrivalLines(t: Translate, facts: BookingConfirmationFacts): string[] {
@@ -115,6 +135,45 @@ export function Button({ href, children }: { href: string; children: ComponentCh
   );
 }
 
+/** The hotel's contact for guests (client settings), those it has set. */
+export interface HotelContact {
+  phone?: string | null;
+  email?: string | null;
+}
+
+/** The hotel's contact in words: `Phone: +1…`, `Email: desk@…`. */
+export function contactLines(t: Translate, contact: HotelContact | undefined): string[] {
+  return [...(contact?.phone ? [t('mail.contactPhone', { phone: contact.phone })] : []), ...(contact?.email ? [t('mail.contactEmail', { email: contact.email })] : [])];
+}
+
+/**
+ * A message with the hotel's contact at its end (every guest e-mail says how to reach the hotel):
+ * a paragraph before the HTML's closing tags, lines at the end of the text. Unchanged when the
+ * hotel has set neither.
+ */
+export function withHotelContact(t: Translate, message: EmailMessage, hotel: string, contact: HotelContact | undefined): EmailMessage {
+  const lines = contactLines(t, contact);
+  if (!lines.length) return message;
+  const heading = t('mail.reach', { hotel });
+  const footer = renderToString(
+    <p style={`margin:1.5rem 0 0;padding-top:.75rem;border-top:1px solid #d5dbe1;color:${MUTED}`} data-contact="">
+      {heading}
+      {lines.map((line) => (
+        <>
+          <br />
+          {line}
+        </>
+      ))}
+    </p>,
+  );
+  const end = message.html.lastIndexOf('</div></body>');
+  return {
+    subject: message.subject,
+    html: end < 0 ? `${message.html}${footer}` : `${message.html.slice(0, end)}${footer}${message.html.slice(end)}`,
+    text: `${message.text}\n${heading}\n${lines.join('\n')}\n`,
+  };
+}
+
 export const html = (mail: VNode) => `<!doctype html>${renderToString(mail)}`;
 export const text = (lines: (string | false)[]) => `${lines.filter((line) => line !== false).join('\n')}\n`;
 export const rowsAsText = (rows: [string, string][]) => rows.map(([term, value]) => `${term}: ${value}`);
@@ -125,10 +184,11 @@ export const rowsAsText = (rows: [string, string][]) => rows.map(([term, value])
  */
 export function bookingConfirmationEmail(t: Translate, facts: BookingConfirmationFacts): EmailMessage {
   const title = t('mail.confirmed.title');
-  const rows: [string, string][] = [...stayRows(t, facts), [t('booking.payment'), facts.paid ? t('booking.paid') : t('booking.payAtHotel')]];
+  const rows: [string, string][] = [...stayRows(t, facts), ...taxesRows(t, facts), [t('booking.payment'), facts.paid ? t('booking.paid') : t('booking.payAtHotel')]];
   const arrival = arrivalLines(t, facts);
   const reference = t('booking.reference');
   const code = t('booking.code');
+  const policy = policyLines(t, facts);
   return {
     subject: `${t('mail.confirmed.subject', { hotel: facts.hotel, date: t.day(facts.checkIn) })} (${facts.bookingReference})`,
     html: html(
@@ -154,6 +214,9 @@ export function bookingConfirmationEmail(t: Translate, facts: BookingConfirmatio
           <p>{line}</p>
         ))}
         <Facts rows={rows} />
+        {policy.map((line) => (
+          <p>{line}</p>
+        ))}
         <Button href={facts.link}>{t('mail.seeBooking')}</Button>
         <p style={`color:${MUTED};font-size:.9rem`}>{t('mail.keepLink')}</p>
       </Mail>,
@@ -172,6 +235,7 @@ export function bookingConfirmationEmail(t: Translate, facts: BookingConfirmatio
       ...(arrival.length ? [...arrival, ''] : []),
       ...rowsAsText(rows),
       '',
+      ...(policy.length ? [...policy, ''] : []),
       `${t('mail.seeBooking')}: ${facts.link}`,
       t('mail.keepLink'),
     ]),

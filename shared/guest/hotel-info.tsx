@@ -6,9 +6,24 @@
  */
 import type { GuestClient, OfferedCategory } from '../domain/guest-booking/guest-bookings';
 import type { Translate } from '../i18n/translator';
+import type { StayPrice } from '../domain/bookings/stay-price';
+
+/** The price rows of a stay: the room price, its taxes as an amount, and what the guest pays (stay-price.ts). */
+export function priceRows(t: Translate, price: StayPrice, currency: string, nights: number): [string, string][] {
+  const total = t('details.totalFor', { total: t.money(price.total, currency), nights });
+  const percent = t.count(price.percent);
+  if (price.taxes <= 0) return [[t('details.total'), total]];
+  if (price.included) return [[t('details.total'), total], [t('price.taxesIncluded', { percent }), t.money(price.taxes, currency)]];
+  return [
+    [t('price.room'), t.money(price.room, currency)],
+    [t('price.taxes', { percent }), t.money(price.taxes, currency)],
+    [t('price.totalToPay'), total],
+  ];
+}
 
 /** What the hotel says of its taxes (client setting): nothing when it has not said. */
 export function taxesLine(t: Translate, client: GuestClient): string | undefined {
+  if (client.tax_percent > 0) return t(client.taxes_included ? 'price.percentIncluded' : 'price.percentAdded', { percent: t.count(client.tax_percent) });
   if (client.taxes_included === undefined) return undefined;
   return client.taxes_included ? t('hotel.taxesIncluded') : t('hotel.taxesNotIncluded');
 }

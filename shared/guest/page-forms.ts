@@ -99,4 +99,20 @@ export function correctable(error: unknown): AppError {
   throw error;
 }
 
+/**
+ * A room type and the rate plan chosen in one button value, `<type>~<plan>` (a button sends one
+ * value); a `~` or `%` in the type's name is escaped, so the first `~` always ends it.
+ */
+export const offerValue = (type: string, plan?: string) => {
+  const escaped = type.replace(/%/g, '%25').replace(/~/g, '%7E');
+  return plan === undefined ? escaped : `${escaped}~${plan}`;
+};
+
+/** The type and the plan of an offerValue. */
+export function splitOffer(offer: string): [string, string | undefined] {
+  const at = offer.indexOf('~');
+  const type = (at < 0 ? offer : offer.slice(0, at)).replace(/%7E/gi, '~').replace(/%25/g, '%');
+  return [type, at < 0 ? undefined : offer.slice(at + 1)];
+}
+
 export const isOutcome = (value: StayQuery | PageOutcome): value is PageOutcome => 'html' in value || 'redirect' in value || 'raw' in value;

@@ -1,22 +1,22 @@
 /**
- * The guest booking's first page (docs/behaviour.md "Guest booking and the reception QR code" and
- * "What guests compare"), public and mobile first: the stay's dates and guests, then the rooms
- * free for them by category (what the PMS says of each: description and amenities), each with
- * its price a night, the stay's total and a "Book" button to the details page. No script: every
- * step is a form.
+ * The guest booking's first page (docs/behaviour.md "Guest booking and the reception QR code",
+ * "What guests compare" and "The guest's booking page as a storefront"), public and mobile first:
+ * before a search, the hotel (its room types with "from" prices, what to know) and the stay's
+ * form; after, the room types free for the stay (room-types.tsx), each once with its price a
+ * night, the stay's total and a "Book" button to the details page. No script: every step is a form.
  */
-import { checkStay, type GuestClient, guestBookingClient, type RoomSearch, searchRooms, type StayQuery } from '../domain/guest-booking/guest-bookings';
+import { checkStay, FROM_PRICE_NIGHTS, type GuestClient, guestBookingClient, hotelShowcase, type RoomSearch, searchRooms, type StayQuery } from '../domain/guest-booking/guest-bookings';
 import { hotelClock } from '../domain/hotel-time';
-import { ErrorSummary, Field } from '../dashboard/layout';
+import { Dl, ErrorSummary, Field } from '../dashboard/layout';
 import type { PageOutcome, PublicPageAction } from '../dashboard/page-function';
-import { AboutCategory, taxesLine } from './hotel-info';
+import { Showcase, TypeResults } from './room-types';
 import { Alert, GuestPage } from './layout';
 import { correctable, type Errors, errorsOf, fromQuery, hasErrors, isOutcome, type Request, STAY_FIELDS, type StayField, stayValues } from './page-forms';
 import { bookPath } from './urls';
 import type { Translate } from '../i18n/translator';
 import { guestWords, keepsLanguage, pageMenu } from './language';
 import { rateRuleInWords } from './rate-words';
-import type { OfferedRoomFigures, RefusedCategory } from '../domain/guest-booking/room-search';
+import type { RefusedCategory } from '../domain/guest-booking/room-search';
 
 function StayForm({ t, request, client, values, errors }: { t: Translate; request: Request; client: GuestClient; values: Record<StayField, string>; errors: Errors<StayField> }) {
   // The date picker starts at the hotel's today; the service still checks every date it is sent.
@@ -26,7 +26,7 @@ function StayForm({ t, request, client, values, errors }: { t: Translate; reques
       <h2 id="stay">{t('search.yourStay')}</h2>
       <ErrorSummary errors={errors} title={t('layout.errorSummary')} />
       {/* novalidate: every rule is checked (and explained) by the service, the same for every browser. */}
-      <form method="get" action={request.links.to(bookPath(client.client_id))} novalidate aria-labelledby="stay">
+      <form method="get" action={request.links.to(bookPath(client.page))} novalidate aria-labelledby="stay">
         <div class="row">
           <Field label={t('field.check_in')} name="check_in" type="date" min={today} value={values.check_in} error={errors.check_in} autocomplete="off" />
           <Field label={t('field.check_out')} name="check_out" type="date" min={today} value={values.check_out} error={errors.check_out} autocomplete="off" />
@@ -37,32 +37,6 @@ function StayForm({ t, request, client, values, errors }: { t: Translate; reques
         </button>
       </form>
     </section>
-  );
-}
-
-/** A room sold on rate plans: each plan the stay can be booked on, its price each night and its total, cheapest first. */
-function RoomPlans({ t, room, id, currency }: { t: Translate; room: OfferedRoomFigures; id: string; currency: string }) {
-  return (
-    <li class="planned">
-      <p id={id}>{t('search.roomLine', { number: room.room_number, type: room.room_type, max: room.max_occupancy })}</p>
-      <ul class="plans" aria-label={t('search.ratesOf', { number: room.room_number })}>
-        {room.plans!.map((plan, p) => (
-          <li>
-            <p id={`${id}p${p + 1}`}>
-              <b>{plan.name}</b>
-              <br />
-              {plan.nights.map((night) => t('search.nightPrice', { date: t.dayShort(night.date), price: t.money(night.price, currency) })).join(', ')}
-              <br />
-              <b>{t('search.inTotal', { total: t.money(plan.total, currency) })}</b>
-            </p>
-            {/* The room and the plan in one value: a button sends one (the details page reads both). */}
-            <button name="offer" value={`${room.room_id}~${plan.external_rate_plan_id}`} aria-describedby={`${id} ${id}p${p + 1}`}>
-              {t('search.bookPlan', { plan: plan.name })}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </li>
   );
 }
 
@@ -81,57 +55,30 @@ function Refusals({ t, refused }: { t: Translate; refused: RefusedCategory[] }) 
 }
 
 function Results({ t, request, client, stay, result }: { t: Translate; request: Request; client: GuestClient; stay: StayQuery; result: RoomSearch }) {
-  const count = result.categories.reduce((n, c) => n + c.rooms.length, 0);
-  const taxes = taxesLine(t, client);
-  let index = 0;
   return (
     <section aria-labelledby="results">
       <h2 id="results">{t('search.results')}</h2>
       <p class="muted">{t('search.summary', { checkIn: t.day(stay.check_in), checkOut: t.day(stay.check_out), nights: result.nights, guests: stay.guests })}</p>
       <Refusals t={t} refused={result.refused} />
-      {count === 0 ? (
-        <p>{t('search.none')}</p>
-      ) : (
-        <>
-          <p>
-            {t('search.pricesIn', { nights: result.nights, currency: result.currency })}
-            {taxes ? t('search.taxes', { taxes }) : ''}
-          </p>
-          {/* One form for every room: the stay once, each "Book" button sends its room. */}
-          <form method="get" action={request.links.to(bookPath(client.client_id, '/details'))}>
-            <input type="hidden" name="check_in" value={stay.check_in} />
-            <input type="hidden" name="check_out" value={stay.check_out} />
-            <input type="hidden" name="guests" value={String(stay.guests)} />
-            {result.categories.map((category, c) => (
-              <section class="category" aria-labelledby={`c${c + 1}`}>
-                <h3 id={`c${c + 1}`}>{category.name}</h3>
-                <AboutCategory t={t} category={category} id={`a${c + 1}`} />
-                <ul class="rooms" aria-label={t('search.roomsOf', { category: category.name })}>
-                  {category.rooms.map((room) => {
-                    const id = `r${++index}`;
-                    return room.plans ? (
-                      <RoomPlans t={t} room={room} id={id} currency={result.currency} />
-                    ) : (
-                      <li>
-                        <p id={id}>
-                          {t('search.roomLine', { number: room.room_number, type: room.room_type, max: room.max_occupancy })}
-                          <br />
-                          {t('search.perNight', { price: t.money(room.price, result.currency) })}
-                          <br />
-                          <b>{t('search.inTotal', { total: t.money(room.total, result.currency) })}</b>
-                        </p>
-                        <button name="room_id" value={room.room_id} aria-describedby={id}>
-                          {t('search.book')}
-                        </button>
-                      </li>
-                    );
-                  })}
-                </ul>
-              </section>
-            ))}
-          </form>
-        </>
-      )}
+      {result.categories.length === 0 ? <p>{t('search.none')}</p> : <TypeResults t={t} request={request} client={client} stay={stay} result={result} />}
+    </section>
+  );
+}
+
+/** What the hotel tells guests before they book: where it is, check-in, how to reach it (those it has set), its policy. */
+function AboutHotel({ t, client }: { t: Translate; client: GuestClient }) {
+  const rows: [string, string][] = [
+    ...(client.address ? [[t('landing.address'), client.address] as [string, string]] : []),
+    ...(client.check_in_time ? [[t('field.check_in'), t('landing.checkInFrom', { time: t.clock(client.check_in_time) })] as [string, string]] : []),
+    ...(client.phone ? [[t('landing.phone'), client.phone] as [string, string]] : []),
+    ...(client.email ? [[t('landing.email'), client.email] as [string, string]] : []),
+  ];
+  return (
+    <section class="card" aria-labelledby="hotel">
+      <h2 id="hotel">{t('landing.goodToKnow')}</h2>
+      {rows.length ? <Dl rows={rows} /> : null}
+      <h3>{t('hotel.policy')}</h3>
+      <p class="policy">{client.cancellation_policy ?? t('hotel.noPolicy')}</p>
     </section>
   );
 }
@@ -146,11 +93,20 @@ export async function searchPage(
   const values = options.values ?? { check_in: '', check_out: '', guests: '' };
   const errors = options.errors ?? {};
   const result = options.stay ? await searchRooms(client.client_id, options.stay, request.now) : undefined;
+  // Before a search (the landing page): the hotel, its room types with their "from" prices, what to know.
+  const types = options.stay ? undefined : await hotelShowcase(client, request.now);
   return (
-    <GuestPage t={t} title={t('search.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.client_id)} error={hasErrors(errors)}>
+    <GuestPage t={t} title={t('search.title')} hotel={client.name} links={request.links} menu={pageMenu(request, client.page)} error={hasErrors(errors)}>
       {options.notice ? <Alert>{options.notice}</Alert> : null}
+      {types && client.address ? <p class="address">{client.address}</p> : null}
       <StayForm t={t} request={request} client={client} values={values} errors={errors} />
       {options.stay && result ? <Results t={t} request={request} client={client} stay={options.stay} result={result} /> : null}
+      {types ? (
+        <>
+          <Showcase t={t} client={client} types={types} nights={FROM_PRICE_NIGHTS} />
+          <AboutHotel t={t} client={client} />
+        </>
+      ) : null}
     </GuestPage>
   );
 }

@@ -46,6 +46,12 @@ ul.plans{list-style:none;margin:.5rem 0 0;padding:0}
 .plans li{flex-wrap:wrap;margin-bottom:.4rem}
 .plans button{max-width:100%;white-space:normal}
 .category{margin-bottom:1.2rem}
+.type h3{margin-top:.2rem}
+.type-image{display:block;width:100%;height:auto;aspect-ratio:16/9;object-fit:cover;border-radius:6px;margin-bottom:.6rem;background:var(--line)}
+.left{display:inline-block;margin:0 0 .4rem;padding:.05rem .6rem;border-radius:999px;background:#fff1e5;color:#8a3b00;font-weight:600;font-size:.9rem}
+.offer{display:flex;align-items:center;justify-content:space-between;gap:.8rem}
+.offer p{margin:0;min-width:0;overflow-wrap:anywhere}
+.offer button{flex:none}
 .about{margin:.2rem 0 .5rem}
 ul.amenities{list-style:none;display:flex;flex-wrap:wrap;gap:.3rem;margin:0 0 .6rem;padding:0}
 .amenities li{border:1px solid var(--line);border-radius:999px;padding:.05rem .6rem;background:#fff;font-size:.9rem}

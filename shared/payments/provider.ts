@@ -5,6 +5,12 @@
 import type { ProviderSettings } from '../store/payment-store';
 import type { Language } from '../i18n/languages';
 
+/** One line of a checkout: what it is for, and its amount in minor units. */
+export interface CheckoutLine {
+  name: string;
+  amountMinor: number;
+}
+
 export interface CheckoutRequest {
   orderReference: string;
   /** The order's payment attempt (1 on creation): one checkout per order and attempt. */
@@ -13,6 +19,8 @@ export interface CheckoutRequest {
   currency: string;
   customer: { name?: string; email: string; phone?: string };
   description: string;
+  /** What the checkout lists, summing to `amountMinor` (a guest booking: the room, then its taxes); absent: one line, the description. */
+  lines?: CheckoutLine[];
   /** Where the provider sends the guest back: the service's verify URL for this order. */
   returnUrl: string;
   settings: ProviderSettings;

@@ -11,6 +11,7 @@ const STYLE = `
   .card { border: 1px solid #d0d7de; border-radius: 12px; padding: 1.5rem; overflow-wrap: anywhere; }
   .amount { font-size: 2rem; font-weight: 600; margin: .25rem 0 1rem; }
   .muted { color: #57606a; }
+  .lines { width: 100%; border-collapse: collapse; } .lines td { padding: .25rem 0; } .lines td + td { text-align: right; white-space: nowrap; padding-left: 1rem; }
   button { display: block; width: 100%; padding: .75rem; margin-top: .5rem; font-size: 1rem; border-radius: 8px; border: 1px solid #d0d7de; cursor: pointer; }
   button[value=paid] { background: #1f883d; color: #fff; border-color: #1f883d; }
 `;
@@ -56,6 +57,13 @@ export function sandboxCheckoutPage(t: Translate, session: SandboxSession): stri
 <div class="card">
   <p class="muted">${escapeHtml(t('sandbox.notice'))}</p>
   <h1>${escapeHtml(headingOf(t, session))}</h1>
+  ${
+    session.lines && session.lines.length > 1
+      ? `<table class="lines" data-testid="lines">${session.lines
+          .map((line) => `<tr><td>${escapeHtml(line.name)}</td><td>${escapeHtml(t.moneyMinor(line.amount_minor, session.currency))}</td></tr>`)
+          .join('')}</table>`
+      : ''
+  }
   <div class="amount" data-testid="amount">${escapeHtml(amount)}</div>
   <p data-testid="customer">${escapeHtml(customer)}</p>
   ${

@@ -52,6 +52,7 @@ export function sandboxProvider(): PaymentProvider {
         currency: request.currency,
         customer: request.customer,
         description: request.description,
+        ...(request.lines ? { lines: request.lines.map((line) => ({ name: line.name, amount_minor: line.amountMinor })) } : {}),
         ...(request.language ? { language: request.language } : {}),
         return_url: request.returnUrl,
         state: 'open',

@@ -199,16 +199,11 @@ export function stripeProvider(): PaymentProvider {
         session = await stripe.checkout.sessions.create(
           {
             mode: 'payment',
-            line_items: [
-              {
-                quantity: 1,
-                price_data: {
-                  currency: request.currency.toLowerCase(),
-                  unit_amount: request.amountMinor,
-                  product_data: { name: request.description },
-                },
-              },
-            ],
+            // The room and its taxes as lines of their own: Stripe's total is their sum, the order's amount.
+            line_items: (request.lines ?? [{ name: request.description, amountMinor: request.amountMinor }]).map((line) => ({
+              quantity: 1,
+              price_data: { currency: request.currency.toLowerCase(), unit_amount: line.amountMinor, product_data: { name: line.name } },
+            })),
             customer_email: request.customer.email,
             // The guest's language (Stripe speaks all seven of ours); a partner's order: Stripe's own choice.
             ...(request.language ? { locale: request.language } : {}),

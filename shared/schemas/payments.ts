@@ -56,6 +56,8 @@ export const paymentOrderRequest = z.object({
       guests: z.optional(count),
       service_room_id: z.optional(z.uuid()),
       external_rate_plan_id: z.optional(identifier),
+      // Of the amount, the taxes (minor units): the booking's room revenue is the rest.
+      taxes_minor: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(MAX_AMOUNT_MINOR))),
     }),
   ),
   success_url: z.url({ protocol: /^https?$/ }).check(z.maxLength(2000)),

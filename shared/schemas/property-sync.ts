@@ -36,6 +36,9 @@ function checkStay(dates: { check_in_date?: unknown; check_out_date?: unknown },
   }
 }
 
+/** An https URL of at most 2,000 characters. */
+export const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an https URL' }).check(z.maxLength(2000));
+
 export const categoryInput = z.object({
   external_category_id: identifier,
   name: text.check(z.minLength(1)),
@@ -44,6 +47,8 @@ export const categoryInput = z.object({
   description: z.optional(text),
   amenities: z.optional(z.array(text).check(z.maxLength(100))),
   images: z.optional(images),
+  // The picture the guest pages show of the type: https only (the pages' CSP allows no other).
+  image_url: z.optional(httpsUrl),
   is_active: z.optional(z.boolean()),
 });
 

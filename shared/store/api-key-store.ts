@@ -40,6 +40,13 @@ export interface ClientRecord {
   address?: string;
   /** Guests may cancel their own booking (and are refunded in full) until this many hours before check-in; unset: DEFAULT_FREE_CANCELLATION_HOURS. */
   free_cancellation_hours?: number;
+  /** The hotel's phone (E.164) and e-mail, told to guests on its pages and e-mails (the e-mail is their Reply-To). */
+  phone?: string;
+  email?: string;
+  /** Taxes on the room price, in percent (0 to 100); unset: none added. */
+  tax_percent?: number;
+  /** The hotel's own booking-page address, `/book/<slug>` (kept unique by its SLUG# item). */
+  slug?: string;
   /** The language of its guests' pages and e-mails when neither the guest nor their browser chose one (shared/i18n/languages.ts); unset: English. */
   language?: string;
   created_at: string;
@@ -49,7 +56,18 @@ export interface ClientRecord {
 /** The client settings that are plain values on its profile. */
 export type ClientSettings = Pick<
   ClientRecord,
-  'booking_horizon_days' | 'below_rate_orders' | 'time_zone' | 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address' | 'free_cancellation_hours' | 'language'
+  | 'booking_horizon_days'
+  | 'below_rate_orders'
+  | 'time_zone'
+  | 'taxes_included'
+  | 'cancellation_policy'
+  | 'check_in_time'
+  | 'address'
+  | 'free_cancellation_hours'
+  | 'phone'
+  | 'email'
+  | 'tax_percent'
+  | 'language'
 >;
 
 const CLIENT_FIELDS = [
@@ -68,6 +86,10 @@ const CLIENT_FIELDS = [
   'check_in_time',
   'address',
   'free_cancellation_hours',
+  'phone',
+  'email',
+  'tax_percent',
+  'slug',
   'language',
   'created_at',
 ] as const;

@@ -16,6 +16,8 @@ export interface CategoryRecord {
   description?: string;
   amenities: string[];
   images: unknown[];
+  /** The picture of the type on the guest pages (https). */
+  image_url?: string;
   is_active: boolean;
   content_hash: string;
   created_at: string;

@@ -29,6 +29,8 @@ export interface EmailRecord {
   to: string;
   /** The sender's display name (the hotel's); the address is the stage's identity when it is sent. */
   from_name: string;
+  /** The hotel's e-mail, the Reply-To of the message, where it has one. */
+  reply_to?: string;
   subject: string;
   /** The message, until it is sent or given up: its links are the guest's alone. */
   html?: string;

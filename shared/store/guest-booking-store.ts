@@ -26,8 +26,14 @@ export interface GuestBookingRecord {
   check_out_date: string;
   guests: number;
   guest_name: string;
-  /** Price x nights, in `currency` (the client's). */
+  /** The room type the guest booked (the service picked `room_id` among its rooms). */
+  room_type?: string;
+  /** What the guest pays, in `currency` (the client's): the room price with its taxes (stay-price.ts). */
   total: number;
+  /** Of `total`, the taxes; included: part of the room price, else added to it. Absent: none. */
+  taxes?: number;
+  taxes_included?: boolean;
+  tax_percent?: number;
   currency: string;
   created_at: string;
   /**

@@ -46,6 +46,8 @@ export const keys = {
   clientConfigPartition: (clientId: string) => ({ pk: `CLIENTCONFIG#${clientId}` }),
   client: (clientId: string) => ({ pk: `CLIENTCONFIG#${clientId}`, sk: 'PROFILE' }),
   legacyClient: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'PROFILE' }),
+  /** A hotel's booking-page slug (`/book/<slug>`), unique across clients: its client id, by GetItem. */
+  clientSlug: (slug: string) => ({ pk: `SLUG#${slug}`, sk: 'SLUG' }),
   /** Listing every client (operators): gsi1 on the client's profile, oldest first. */
   clientListIndex: (createdAt: string, clientId: string) => ({ gsi1pk: 'CLIENTS', gsi1sk: `${createdAt}#${clientId}` }),
   allClients: { gsi1pk: 'CLIENTS' },

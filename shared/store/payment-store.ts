@@ -53,6 +53,8 @@ export interface PaymentOrderRecord {
     service_room_id?: string;
     /** The rate plan the stay was sold on: the rate check compares with its total. */
     external_rate_plan_id?: string;
+    /** Of the amount, the taxes (a guest page's order): the booking's room revenue is the rest. */
+    taxes_minor?: number;
   };
   success_url: string;
   cancel_url: string;

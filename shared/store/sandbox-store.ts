@@ -17,6 +17,8 @@ export interface SandboxSession {
   currency: string;
   customer: { name?: string; email: string; phone?: string };
   description: string;
+  /** What the checkout lists (a guest booking: the room, then its taxes), summing to the amount. */
+  lines?: { name: string; amount_minor: number }[];
   /** The guest's language (a guest page's order): the page speaks it. */
   language?: string;
   return_url: string;

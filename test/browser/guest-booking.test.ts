@@ -95,10 +95,11 @@ async function searchStay(page: Page, stay: { checkIn: string; checkOut: string;
   return submit(page, page.getByRole('button', { name: 'Search' }));
 }
 
-/** The rooms the results offer (each a list item of a category's rooms). */
-const roomItems = (page: Page) => page.locator('ul.rooms > li');
-const roomItem = (page: Page, number: string) => roomItems(page).filter({ hasText: `Room ${number},` });
-const offeredRooms = async (page: Page) => (await roomItems(page).allTextContents()).map((text) => /Room (\S+),/.exec(text)?.[1]);
+/** The room types the results offer (each a card); the type of each room of the hotel; the types offered, by name. */
+const roomItems = (page: Page) => page.locator('section.type');
+const TYPE_OF: Record<string, string> = { '101': 'Double room', '102': 'Double room', '201': 'Garden suite' };
+const roomItem = (page: Page, number: string) => roomItems(page).filter({ has: page.getByRole('heading', { name: TYPE_OF[number]!, exact: true }) });
+const offeredRooms = async (page: Page) => page.locator('section.type h3').allTextContents();
 
 async function availableRoomNumbers(checkIn: string, checkOut: string): Promise<string[]> {
   const response = await stack.request('GET', `/api/v1/property-sync/availability?check_in_date=${checkIn}&check_out_date=${checkOut}&guests=1`, { key: tenant.syncKey });
@@ -172,12 +173,13 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     await expectGuestPageOk(page, 'the search form');
 
     expect(await searchStay(page, STAY)).toBe(200);
-    expect(await offeredRooms(page)).toEqual(['101', '102', '201']);
+    expect(await offeredRooms(page)).toEqual(['Double room', 'Garden suite']);
     const double = roomItem(page, '101');
     // Each room: its price a night and the stay's total, with the currency; taxes as the hotel says.
-    await expect(double.innerText()).resolves.toBe('Room 101, double, up to 2 guests\n120.00 EUR a night\n360.00 EUR in total\n\nBook');
-    await expect(roomItem(page, '201').innerText()).resolves.toContain('210.00 EUR a night\n630.00 EUR in total');
-    await expect(page.getByText('Each room shows its price a night and the total for your 3 nights, in EUR. Taxes included.').isVisible()).resolves.toBe(true);
+    await expect(double.locator('.offer p').innerText()).resolves.toBe('Up to 2 guests\n120.00 EUR a night\n360.00 EUR for 3 nights');
+    await expect(double.locator('.left').innerText()).resolves.toBe('2 left');
+    await expect(roomItem(page, '201').innerText()).resolves.toContain('210.00 EUR a night\n630.00 EUR for 3 nights');
+    await expect(page.getByText('Each room type shows its price a night and the total for your 3 nights, in EUR. Taxes included.').isVisible()).resolves.toBe(true);
     await expect(page.getByRole('heading', { level: 3 }).allTextContents()).resolves.toEqual(['Double room', 'Garden suite']);
     // Each category as the PMS describes it: its description and amenities.
     const doubles = page.getByRole('region', { name: 'Double room' });
@@ -190,7 +192,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     expect(await submit(page, double.getByRole('button', { name: 'Book' }))).toBe(200);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your details');
     const chosen = page.getByRole('region', { name: 'Your room' });
-    await expect(fact(chosen, 'Room')).resolves.toBe('101, Double room');
+    await expect(fact(chosen, 'Room')).resolves.toBe('Double room');
     await expect(fact(chosen, 'Per night')).resolves.toBe('120.00 EUR');
     await expect(fact(chosen, 'Total')).resolves.toBe('360.00 EUR for 3 nights');
     await expect(fact(chosen, 'Taxes')).resolves.toBe('Included in the price');
@@ -220,7 +222,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     const second = await browser!.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
     const secondPage = await second.newPage();
     expect(await searchStay(secondPage, STAY)).toBe(200);
-    expect(await offeredRooms(secondPage)).toEqual(['102', '201']);
+    expect(await offeredRooms(secondPage)).toEqual(['Double room', 'Garden suite']);
     await second.close();
 
     // Its form posts to its own origin, whose answer sends the guest back to the API's verify URL, then to the confirmation.
@@ -311,7 +313,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     await shoot(page, 'guest-form-errors', README_SHOTS);
 
     expect(await searchStay(page, { ...STAY, checkIn: day(50), checkOut: day(51) })).toBe(200);
-    expect(await submit(page, page.getByRole('listitem').filter({ hasText: 'Room 102' }).getByRole('button', { name: 'Book' }))).toBe(200);
+    expect(await submit(page, roomItem(page, '102').getByRole('button', { name: 'Book' }))).toBe(200);
     await page.getByLabel('Email').fill('not an address');
     expect(await submit(page, page.getByRole('button', { name: /^Book and pay/ }))).toBe(400);
     for (const field of ['Name', 'Email']) {
@@ -345,11 +347,11 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Payment not confirmed');
     await expect(page.getByRole('alert').textContent()).resolves.toBe('Your payment did not go through, so the room is not booked. Nothing was charged for this booking.');
     const chosen = page.getByRole('region', { name: 'The stay you chose' });
-    await expect(fact(chosen, 'Room')).resolves.toBe('102');
+    await expect(fact(chosen, 'Room')).resolves.toMatch(/^10[12]$/);
     await expect(fact(chosen, 'Guest')).resolves.toBe('Grace Hopper');
     await expect(page.locator('main').innerText()).resolves.not.toContain('assigned by the hotel');
     const again = page.getByRole('region', { name: 'Try again' });
-    await expect(again.innerText()).resolves.toMatch(/Room 102 is still free\. You can pay for it again with the same details until (?:\w{3}, \d{1,2} \w{3} \d{4}, )?\d{1,2}:\d\d [AP]M hotel time/);
+    await expect(again.innerText()).resolves.toMatch(/A Double room is still free\. You can pay for it again with the same details until (?:\w{3}, \d{1,2} \w{3} \d{4}, )?\d{1,2}:\d\d [AP]M hotel time/);
     await expect(again.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
     await expect(again.getByRole('link', { name: 'Choose another room' }).getAttribute('href')).resolves.toBe(
       `/book/${tenant.clientId}?${new URLSearchParams({ check_in: stay.checkIn, check_out: stay.checkOut, guests: stay.guests })}`,
@@ -361,19 +363,20 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     await Promise.all([page.waitForURL(`${stack.sandboxUrl}/checkout/**`), again.getByRole('button', { name: 'Try again' }).click()]);
     await expect(page.getByTestId('amount').textContent()).resolves.toBe('240.00 EUR');
     await expect(page.getByTestId('customer').textContent()).resolves.toBe('Grace Hopper · grace@example.com');
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(`Hotel Miramar: room 102, 2 nights, ${written(stay.checkIn)} to ${written(stay.checkOut)}`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(new RegExp(`^Hotel Miramar: room 10[12], 2 nights, ${written(stay.checkIn)} to ${written(stay.checkOut)}$`));
     await expectGuestPageOk(page, 'the second checkout');
     await Promise.all([page.waitForURL(`${bookingUrl}/confirmation/**`), page.getByRole('button', { name: /^Pay / }).click()]);
     expect(page.url()).not.toBe(declinedUrl);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Booking confirmed');
-    await expect(fact(page.locator('main'), 'Room')).resolves.toBe('102');
+    // The service picked a double: the other one and the suite stay free.
+    const booked = (await fact(page.locator('main'), 'Room'))!;
+    expect(booked).toMatch(/^10[12]$/);
     await expect(fact(page.locator('main'), 'Guest')).resolves.toBe('Grace Hopper');
-    expect(await availableRoomNumbers(stay.checkIn, stay.checkOut)).toEqual(['101', '201']);
-    // The declined attempt's page now says only that the room can no longer be had there.
+    expect(await availableRoomNumbers(stay.checkIn, stay.checkOut)).toEqual([booked === '101' ? '102' : '101', '201']);
+    // The declined attempt's page still offers the type: the hotel's other double is free.
     await page.goto(declinedUrl);
-    await expect(page.getByRole('button', { name: 'Try again' }).count()).resolves.toBe(0);
-    await expect(page.getByRole('region', { name: 'Book again' }).innerText()).resolves.toContain('Sorry, room 102 can no longer be booked for these dates');
-    await expectGuestPageOk(page, 'the declined payment, room since booked');
+    await expect(page.getByRole('region', { name: 'Try again' }).innerText()).resolves.toContain('A Double room is still free');
+    await expectGuestPageOk(page, 'the declined payment, one double since booked');
     expect(blocked).toEqual([]);
     await page.close();
   }, 120_000);

@@ -83,7 +83,7 @@ describe('rate plans in the browser (skipped without Chromium)', () => {
     const page = await context.newPage();
     const blocked = watchCspViolations(page);
     await page.goto(`${stack.url}/book/${clientId}?${new URLSearchParams({ check_in: FRI, check_out: SUN, guests: '2' })}`);
-    const rates = page.getByRole('list', { name: 'Rates: room 101' }).getByRole('listitem');
+    const rates = page.getByRole('list', { name: 'Rates: Double room' }).getByRole('listitem');
     await expect(rates.allInnerTexts()).resolves.toEqual([
       expect.stringMatching(/^Saver, non-refundable\n.*118\.00 EUR.*118\.00 EUR\n236\.00 EUR in total/),
       expect.stringMatching(/^Flexible, breakfast included\n.*165\.00 EUR.*165\.00 EUR\n330\.00 EUR in total/),

@@ -136,7 +136,7 @@ describe.each(stages)('DynamoDB writes in stage $name', ({ stack, resources, wri
   it('only the admins’ integrations page writes API keys; nothing writes usage keys (API Gateway holds them)', () => {
     for (const fn of functions) {
       const written = new Set([...writesOf(fn).values()].flat());
-      if (fn === stack.routeFunctions.get('DashboardIntegrations')) expect([...written].sort()).toEqual(['APIKEY#', 'APIKEYID#', 'CLIENT#', 'CLIENTCONFIG#']);
+      if (fn === stack.routeFunctions.get('DashboardIntegrations')) expect([...written].sort()).toEqual(['APIKEY#', 'APIKEYID#', 'CLIENT#', 'CLIENTCONFIG#', 'SLUG#']);
       else if (fn !== stack.authorizerFunction) expect([...written].filter((p) => p.startsWith('APIKEY')), fn.node.id).toEqual([]);
       expect(written.has('USAGEKEY#'), fn.node.id).toBe(false);
     }

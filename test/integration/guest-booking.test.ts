@@ -203,7 +203,7 @@ describe('the stay form (checkStay)', () => {
 describe('the hotel and its rooms', () => {
   it('knows the hotel by its id; an unknown or malformed id is 404', async () => {
     const { tenant } = await hotel();
-    expect(await asPages(() => guest.guestBookingClient(tenant.clientId))).toEqual({ client_id: tenant.clientId, name: expect.stringMatching(/^Test hotel/), currency: 'USD', pay_at_property: false, booking_horizon_days: 365, time_zone: 'UTC', free_cancellation_hours: 48, language: 'en' });
+    expect(await asPages(() => guest.guestBookingClient(tenant.clientId))).toEqual({ client_id: tenant.clientId, name: expect.stringMatching(/^Test hotel/), currency: 'USD', pay_at_property: false, booking_horizon_days: 365, time_zone: 'UTC', free_cancellation_hours: 48, language: 'en', page: tenant.clientId, tax_percent: 0 });
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-client', '', `${tenant.clientId}x`]) {
       expect(await refusal(asPages(() => guest.guestBookingClient(id)))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     }

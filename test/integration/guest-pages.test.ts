@@ -147,19 +147,21 @@ describe('the booking page', () => {
     expect(css.html).toContain('.field-error');
   });
 
-  it('lists the free rooms by category with the stay\'s total (price x nights) and a Book button each', async () => {
+  it('lists the free room types with the stay\'s total (price x nights) and a Book button each', async () => {
     const page = await search(tenant.clientId, { check_in: day(30), check_out: day(33), guests: '2' });
     expect(page.status).toBe(200);
     const text = textOf(page.html);
     expect(text).toContain('3 nights, 2 guests');
     // The price a night and the stay's total, with the currency; no word on taxes from a hotel that has not said.
-    expect(text).toContain('Room 101, double, up to 2 guests 120.00 USD a night 360.00 USD in total');
-    expect(text).toContain('Room 201, suite, up to 4 guests 250.50 USD a night 751.50 USD in total');
+    // Each type once (two double rooms free: "2 left"), never a room's number.
+    expect(text).toContain('double 2 left Up to 2 guests 120.00 USD a night 360.00 USD for 3 nights');
+    expect(text).toContain('suite 1 left Up to 4 guests 250.50 USD a night 751.50 USD for 3 nights');
+    expect(text).not.toMatch(/Room 10\d/);
     expect(text).not.toMatch(/tax/i);
-    expect(page.html.match(/>Book<\/button>/g)).toHaveLength(3);
-    for (const number of ['101', '102', '201']) expect(page.html).toContain(`name="room_id" value="${roomIdOf(number)}"`);
+    expect(page.html.match(/>Book<\/button>/g)).toHaveLength(2);
+    for (const type of ['double', 'suite']) expect(page.html).toContain(`name="offer" value="${type}"`);
     // Grouped by category (here the room type, no categories synced), the cheapest first.
-    const heading = (name: string) => page.html.search(new RegExp(`<h3 id="c\\d+">${name}</h3>`));
+    const heading = (name: string) => page.html.search(new RegExp(`<h3 id="t\\d+n">${name}</h3>`));
     expect(heading('double')).toBeGreaterThan(0);
     expect(heading('double')).toBeLessThan(heading('suite'));
 
@@ -226,7 +228,7 @@ describe('the booking page', () => {
     expect(qr.html).not.toMatch(/<script|on\w+=/i);
   });
 
-  it('keeps the results of 200 rooms under 50 KB with the stylesheet', async () => {
+  it('keeps the results of 200 rooms (four types) under 50 KB with the stylesheet', async () => {
     const { createClientAccount } = await import('../../shared/domain/clients');
     const big = await createClientAccount({ name: 'Big hotel', plan: 'premium' });
     const key = await stack.issueKey(big.client_id, 'sync');
@@ -239,7 +241,7 @@ describe('the booking page', () => {
     });
     expect(put.status).toBe(200);
     const page = await search(big.client_id, { check_in: day(10), check_out: day(12), guests: '2' });
-    expect(page.html.match(/>Book<\/button>/g)).toHaveLength(200);
+    expect(page.html.match(/>Book<\/button>/g)).toHaveLength(4);
     const css = await get('/book/style.css');
     expect(Buffer.byteLength(page.html) + Buffer.byteLength(css.html)).toBeLessThan(50 * 1024);
   });
@@ -249,10 +251,11 @@ describe('booking', () => {
   const stay = () => ({ check_in: day(40), check_out: day(42), guests: '2' });
 
   it('shows the chosen room and stay with the guest fields, and no pay-at-hotel button unless the hotel allows it', async () => {
-    const page = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay(), room_id: roomIdOf('102') })}`);
+    const page = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay(), offer: 'double' })}`);
     expect(page.status).toBe(200);
     const text = textOf(page.html);
-    expect(text).toContain('Room 102, double');
+    expect(text).toContain('Room double');
+    expect(page.html).toContain('<input type="hidden" name="room_type" value="double"/>');
     expect(text).toContain('Per night 120.00 USD Total 240.00 USD for 2 nights');
     for (const [label, name] of [
       ['Name', 'name'],
@@ -300,9 +303,9 @@ describe('booking', () => {
     expect(opened.location).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/sbx_`));
     expect(opened.headers.get('content-security-policy')).toContain(`form-action 'self' https://checkout.stripe.com ${new URL(opened.location!).origin};`);
 
+    // The double type is still offered (room 102), one left.
     const results = await search(tenant.clientId, stay());
-    expect(results.html).not.toContain(roomIdOf('101'));
-    expect(results.html).toContain(roomIdOf('102'));
+    expect(textOf(results.html)).toContain('double 1 left');
     // The API's availability treats the held room as taken too.
     const available = await stack.request('GET', `/api/v1/property-sync/availability?check_in_date=${stay().check_in}&check_out_date=${stay().check_out}&guests=1`, { key: tenant.syncKey });
     expect(available.body.available_rooms.map((r: { room_number: string }) => r.room_number)).toEqual(['102', '201']);
@@ -313,7 +316,7 @@ describe('booking', () => {
     const again = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('101'), name: 'Grace Hopper', email: 'grace@example.com', pay: 'checkout' });
     expect(again.status).toBe(409);
     expect(textOf(again.html)).toContain('that room is no longer available');
-    expect(again.html).toContain(roomIdOf('102'));
+    expect(textOf(again.html)).toContain('double 1 left');
   });
 
   it('books to pay at the hotel only where the hotel allows it, confirmed by its e-mail link; its page works for that hotel only', async () => {
@@ -431,7 +434,7 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
     // The form again, with an attempt id of its own.
     expect(attemptOf(damaged.html)).toMatch(UUID);
     expect(await ordersOf('damaged@example.com')).toEqual([]);
-    expect((await search(tenant.clientId, later)).html).toContain(roomIdOf('101'));
+    expect(textOf((await search(tenant.clientId, later)).html)).toContain('double 2 left');
 
     // A page rendered before the attempt field existed: each submit is a booking of its own, so
     // the second finds the room held by the first.
@@ -563,13 +566,13 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
     const page = await search(lumen.clientId, stay());
     expect(page.status).toBe(200);
     const text = textOf(page.html);
-    expect(text).toContain('Double room A quiet room over the garden, 18 m². Free Wi-Fi Air conditioning Rain shower Room 11, double');
+    expect(text).toContain('A quiet room over the garden, 18 m². Free Wi-Fi Air conditioning Rain shower Up to 2 guests');
     expect(page.html).toMatch(/<ul class="amenities" aria-label="Amenities: Double room"[^>]*><li>Free Wi-Fi<\/li><li>Air conditioning<\/li><li>Rain shower<\/li><\/ul>/);
-    expect(text).toContain('Room 11, double, up to 2 guests 1,120.00 EUR a night 3,360.00 EUR in total');
-    expect(text).toContain('Room 21, suite, up to 4 guests 1,890.50 EUR a night 5,671.50 EUR in total');
-    expect(text).toContain('Each room shows its price a night and the total for your 3 nights, in EUR. Taxes included.');
-    // A category the PMS says nothing more of: its name and rooms only.
-    expect(text).toContain('Suite Room 21');
+    expect(text).toContain('Up to 2 guests 1,120.00 EUR a night 3,360.00 EUR for 3 nights');
+    expect(text).toContain('Up to 4 guests 1,890.50 EUR a night 5,671.50 EUR for 3 nights');
+    expect(text).toContain('Each room type shows its price a night and the total for your 3 nights, in EUR. Taxes included.');
+    // A category the PMS says nothing more of: its name and price only.
+    expect(text).toMatch(/Suite (\d left )?Up to 4 guests/);
 
     const { setClientSettings } = await import('../../shared/domain/clients');
     await setClientSettings(lumen.clientId, { taxes_included: false });
@@ -584,7 +587,7 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
     const page = await get(`/book/${lumen.clientId}/details?${new URLSearchParams({ ...stay(), room_id: lumen.rooms.get('11')! })}`);
     expect(page.status).toBe(200);
     const text = textOf(page.html);
-    expect(text).toContain('Room 11, Double room');
+    expect(text).toContain('Room Double room');
     expect(text).toContain('Per night 1,120.00 EUR Total 3,360.00 EUR for 3 nights Taxes Included in the price');
     // The hotel's 15:00 as English writes it.
     expect(text).toContain(`Check-in ${written(stay().check_in)}, from 3:00 PM`);

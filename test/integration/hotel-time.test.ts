@@ -200,7 +200,7 @@ describe(`the guest booking page of a hotel in ${ZONE}`, () => {
   it('offers rooms from its local today and refuses its local yesterday with the form again, the message beside the check-in', async () => {
     const today = await search(h.tenant.clientId, stayFrom(localToday()));
     expect(today.status, textOf(today.html).slice(0, 400)).toBe(200);
-    expect(today.html).toContain(`name="room_id" value="${h.rooms.get('101')}"`);
+    expect(today.html).toContain('<button name="offer" value="double"');
     expect(fieldError(today.html, 'check_in')).toBeUndefined();
 
     const yesterday = addDays(localToday(), -1);
@@ -209,7 +209,7 @@ describe(`the guest booking page of a hotel in ${ZONE}`, () => {
     expect(fieldError(refused.html, 'check_in')).toMatch(/past/);
     expect(fieldError(refused.html, 'check_out')).toBeUndefined();
     expect(refused.html).toMatch(new RegExp(`<input[^>]*id="f-check_in"[^>]*value="${yesterday}"`));
-    expect(refused.html).not.toContain('name="room_id"');
+    expect(refused.html).not.toContain('name="offer"');
     // The date picker starts at the hotel's today.
     expect(refused.html).toMatch(new RegExp(`<input[^>]*id="f-check_in"[^>]*min="${localToday()}"`));
   });
@@ -254,12 +254,12 @@ describe(`the guest booking page of a hotel in ${ZONE}`, () => {
 
 describe('a client that never set a time zone', () => {
   it('lives in UTC: the guest page takes UTC\'s today and refuses UTC\'s yesterday', async () => {
-    const { tenant, rooms } = await hotel();
+    const { tenant } = await hotel();
     const { guestBookingClient } = await import('../../shared/domain/guest-booking/guest-bookings');
     expect((await guestBookingClient(tenant.clientId)).time_zone).toBe('UTC');
     const today = await search(tenant.clientId, stayFrom(utcToday()));
     expect(today.status).toBe(200);
-    expect(today.html).toContain(`name="room_id" value="${rooms.get('101')}"`);
+    expect(today.html).toContain('<button name="offer" value="double"');
     const yesterday = await search(tenant.clientId, stayFrom(addDays(utcToday(), -1)));
     expect(yesterday.status).toBe(400);
     expect(fieldError(yesterday.html, 'check_in')).toMatch(/past/);

@@ -85,11 +85,11 @@ describe('the guest page', () => {
     expect(text).toContain(`Flexible ${short(FRI)}: 150.00 USD, ${short(SAT)}: 150.00 USD 300.00 USD in total`);
     expect(text.indexOf('Non-refundable')).toBeLessThan(text.indexOf('Flexible'));
     expect(text).toContain(`Single: Stays arriving on ${long(FRI)} are at least 3 nights.`);
-    expect(page.html).toContain(`name="offer" value="${roomId}~NR"`);
+    expect(page.html).toContain('name="offer" value="Double~NR"');
   });
 
   it('carries the chosen plan to the details page and charges its total, fixed on the order with the plan named', async () => {
-    const details = await get(`/book/${clientId}/details?${new URLSearchParams({ ...stay, offer: `${roomId}~BAR` })}`);
+    const details = await get(`/book/${clientId}/details?${new URLSearchParams({ ...stay, offer: 'Double~BAR' })}`);
     expect(details.status).toBe(200);
     const text = textOf(details.html);
     expect(text).toContain('Rate Flexible');
@@ -98,7 +98,7 @@ describe('the guest page', () => {
     const attempt = /name="attempt" value="([^"]*)"/.exec(details.html)![1]!;
     const posted = await postForm(
       `${stack.url}/book/${clientId}/bookings`,
-      { ...stay, room_id: roomId, rate_plan: 'BAR', attempt, name: 'Rate Guest', email: 'rate@example.com', pay: 'checkout' },
+      { ...stay, room_type: 'Double', rate_plan: 'BAR', attempt, name: 'Rate Guest', email: 'rate@example.com', pay: 'checkout' },
       { origin: stack.url, from: '127.0.0.41' },
     );
     expect(posted.status, textOf(posted.html).slice(0, 300)).toBe(303);
@@ -118,7 +118,7 @@ describe('the guest page', () => {
 
   it('refuses a plan that does not take the stay: the rooms again, with a notice', async () => {
     const oneNight = { check_in: FRI, check_out: SAT, guests: '1' };
-    const page = await get(`/book/${clientId}/details?${new URLSearchParams({ ...oneNight, offer: `${roomId}~GHOST` })}`);
+    const page = await get(`/book/${clientId}/details?${new URLSearchParams({ ...oneNight, offer: 'Double~GHOST' })}`);
     expect(page.status).toBe(409);
   });
 });

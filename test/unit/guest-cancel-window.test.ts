@@ -9,6 +9,8 @@ import type { GuestClient } from '../../shared/domain/guest-booking/guest-client
 
 const hotel = (settings: Partial<GuestClient> = {}): GuestClient => ({
   client_id: '00000000-0000-4000-8000-000000000000',
+  page: '00000000-0000-4000-8000-000000000000',
+  tax_percent: 0,
   name: 'Hotel Miramar',
   currency: 'EUR',
   pay_at_property: false,

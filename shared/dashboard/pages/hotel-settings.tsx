@@ -13,7 +13,7 @@ import type { ComponentChildren } from 'preact';
 import { type AppliedSettings, clientSettingsOf, DEFAULT_FREE_CANCELLATION_HOURS, MAX_FREE_CANCELLATION_HOURS, MAX_SETTING_TEXT } from '../../domain/client-settings';
 import { requireClient } from '../../domain/clients';
 import { isTimeZone } from '../../domain/hotel-time';
-import { type ClientSettingsChange, HOTEL_SETTINGS, type HotelSetting, saveHotelSettings as saveSettings } from '../../domain/operator-actions/hotel-settings';
+import { type ClientSettingsChange, HOTEL_SETTINGS, type HotelSetting, saveClientSlug, saveHotelSettings as saveSettings } from '../../domain/operator-actions/hotel-settings';
 import { AppError } from '../../errors';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../../i18n/languages';
 import { formatTime } from '../format';
@@ -24,8 +24,8 @@ const PATH = '/dashboard/settings';
 const INTEGRATIONS = '/dashboard/integrations';
 
 /** The form's fields (the hotel settings), as typed (or as saved, before any change). */
-type SettingsForm = Record<HotelSetting, string>;
-type FieldName = HotelSetting;
+type SettingsForm = Record<HotelSetting | 'slug', string>;
+type FieldName = HotelSetting | 'slug';
 type Errors = Partial<Record<FieldName | 'form', string>>;
 
 const TAXES: readonly { value: string; label: string; saved: boolean | null }[] = [
@@ -41,6 +41,10 @@ const LABELS: Record<FieldName, string> = {
   check_in_time: 'Check-in from',
   address: 'Address',
   free_cancellation_hours: 'Free cancellation (hours before check-in)',
+  tax_percent: 'Taxes (percent)',
+  phone: 'Phone',
+  email: 'Email',
+  slug: 'Booking page link (slug)',
   language: "Guests' language",
 };
 
@@ -52,13 +56,17 @@ function timeZones(current: string): string[] {
   return ['UTC', ...[...zones].sort()];
 }
 
-const formOf = (settings: AppliedSettings): SettingsForm => ({
+const formOf = (settings: AppliedSettings, slug: string | undefined): SettingsForm => ({
+  slug: slug ?? '',
   time_zone: settings.time_zone,
   taxes_included: TAXES.find((t) => t.saved === settings.taxes_included)!.value,
   cancellation_policy: settings.cancellation_policy ?? '',
   check_in_time: settings.check_in_time ?? '',
   address: settings.address ?? '',
   free_cancellation_hours: String(settings.free_cancellation_hours),
+  tax_percent: String(settings.tax_percent),
+  phone: settings.phone ?? '',
+  email: settings.email ?? '',
   language: settings.language,
 });
 
@@ -101,6 +109,19 @@ function parse(values: SettingsForm): { change: ClientSettingsChange; errors: Er
 
   text('address');
 
+  // Empty: no taxes.
+  const tax = values.tax_percent.trim().replace(/%$/, '').trim();
+  if (!tax) change.tax_percent = null;
+  else if (/^\d{1,3}([.,]\d{1,3})?$/.test(tax) && Number(tax.replace(',', '.')) <= 100) change.tax_percent = Number(tax.replace(',', '.'));
+  else errors.tax_percent = 'Enter the taxes as a percentage from 0 to 100, such as 10 or 8.875';
+
+  const phone = values.phone.trim().replace(/[\s().-]/g, '');
+  if (!phone) change.phone = null;
+  else if (/^\+[1-9]\d{1,14}$/.test(phone)) change.phone = phone;
+  else errors.phone = 'Enter the phone number in international format, such as +1 808 555 0123';
+
+  const email = values.email.trim();
+  change.email = email || null;
   // None given: back to the default (English).
   if (!values.language.trim()) change.language = null;
   else if (isLanguage(values.language)) change.language = values.language;
@@ -136,6 +157,27 @@ function TextArea({ name, values, errors, hint }: { name: 'cancellation_policy' 
       <textarea id={`f-${name}`} name={name} rows={name === 'address' ? 3 : 5} aria-invalid={errors[name] ? 'true' : undefined} aria-describedby={describedBy(name, errors)}>
         {values[name]}
       </textarea>
+    </div>
+  );
+}
+
+function Input(props: { name: 'tax_percent' | 'phone' | 'email' | 'slug'; values: SettingsForm; errors: Errors; hint: string; type?: 'text' | 'tel' | 'email'; inputMode?: 'decimal'; autocomplete?: string }) {
+  const { name, values, errors } = props;
+  return (
+    <div class="field">
+      <label for={`f-${name}`}>{LABELS[name]}</label>
+      <Hint id={`f-${name}-hint`}>{props.hint}</Hint>
+      <FieldError name={name} errors={errors} />
+      <input
+        id={`f-${name}`}
+        name={name}
+        type={(props.type ?? 'text') as 'text'}
+        {...(props.inputMode ? { inputMode: props.inputMode } : {})}
+        {...(props.autocomplete ? { autocomplete: props.autocomplete } : {})}
+        value={values[name]}
+        aria-invalid={errors[name] ? 'true' : undefined}
+        aria-describedby={describedBy(name, errors)}
+      />
     </div>
   );
 }
@@ -184,6 +226,8 @@ function settingsView(request: PageRequest, values: SettingsForm, errors: Errors
           ))}
         </fieldset>
 
+        <Input name="tax_percent" values={values} errors={errors} inputMode="decimal" hint="Added to the room price on the booking page and charged (or, when prices include taxes, shown as included). Leave it empty for none." />
+
         <TextArea
           name="cancellation_policy"
           values={values}
@@ -228,6 +272,15 @@ function settingsView(request: PageRequest, values: SettingsForm, errors: Errors
 
         <TextArea name="address" values={values} errors={errors} hint="Your hotel's street address, told to guests on their confirmation. Leave it empty to say nothing." />
 
+        <Input name="phone" type="tel" values={values} errors={errors} autocomplete="tel" hint="Shown to guests on their confirmation and in every e-mail, such as +1 808 555 0123. Leave it empty to say nothing." />
+        <Input name="email" type="email" values={values} errors={errors} autocomplete="email" hint="Shown to guests, and where their replies to our e-mails go (Reply-To). Leave it empty to say nothing." />
+
+        <Input
+          name="slug"
+          values={values}
+          errors={errors}
+          hint={`Your booking page's own address, ${links.to('/book/')}<address>, and its QR code's: 3 to 60 lowercase letters, digits and hyphens, such as hale-kai. The address with your hotel's id keeps working. Leave it empty for none.`}
+        />
         <div class="field">
           <label for="f-language">{LABELS.language}</label>
           <Hint id="f-language-hint">
@@ -252,18 +305,23 @@ function settingsView(request: PageRequest, values: SettingsForm, errors: Errors
 }
 
 export const hotelSettingsPage: PageAction = async (request) => {
-  const settings = clientSettingsOf(await requireClient(request.operator.client_id));
-  return settingsView(request, formOf(settings), {}, formatTime(settings.time_zone, request.now));
+  const client = await requireClient(request.operator.client_id);
+  const settings = clientSettingsOf(client);
+  return settingsView(request, formOf(settings, client.slug), {}, formatTime(settings.time_zone, request.now));
 };
 
 export const saveHotelSettings: PageAction = async (request) => {
-  const values = Object.fromEntries(HOTEL_SETTINGS.map((name) => [name, typed(request.form, name)])) as SettingsForm;
+  const values = Object.fromEntries([...HOTEL_SETTINGS, 'slug' as const].map((name) => [name, typed(request.form, name)])) as SettingsForm;
   const { change, errors } = parse(values);
   if (Object.keys(errors).length) return settingsView(request, values, errors);
 
-  let changed: HotelSetting[];
+  let changed: FieldName[];
   try {
+    // The address first: a slug refused (taken, or not of its shape) changes nothing else.
+    const slug = values.slug.trim().toLowerCase() || null;
+    const address = await saveClientSlug(request.operator, slug, request.now);
     ({ changed } = await saveSettings(request.operator, change, request.now));
+    if (address.previous !== address.slug) changed = [...changed, 'slug'];
   } catch (error) {
     // An unknown client is the error page (404); a refused setting comes back beside its field.
     if (!(error instanceof AppError) || error.status >= 500 || error.code === 'NOT_FOUND') throw error;

@@ -385,8 +385,8 @@ export async function integrationsView(request: PageRequest, problem?: FormProbl
 
       <GuestBookingSection
         links={links}
-        url={bookingPageUrl(request.baseUrl, clientId)}
-        clientId={clientId}
+        url={bookingPageUrl(request.baseUrl, client.slug ?? clientId)}
+        clientId={client.slug ?? clientId}
         payAtProperty={guestBooking.pay_at_property}
         problem={problem}
       />

@@ -11,7 +11,8 @@ import type { PageAction } from '../page-function';
 export const qrSheetPage: PageAction = async (request) => {
   const clientId = request.operator.client_id;
   const client = await requireClient(clientId);
-  const url = bookingPageUrl(request.baseUrl, clientId);
+  // The hotel's own address when it has one (its slug); the QR code says the same.
+  const url = bookingPageUrl(request.baseUrl, client.slug ?? clientId);
   const { links } = request;
   return {
     html: (
@@ -23,7 +24,7 @@ export const qrSheetPage: PageAction = async (request) => {
         <div class="qr-sheet">
           <p class="qr-hotel">{client.name}</p>
           <p class="qr-call">Scan to book your room</p>
-          <img src={links.to(qrCodePath(clientId))} alt={`QR code of the booking page ${url}`} width={384} height={384} />
+          <img src={links.to(qrCodePath(client.slug ?? clientId))} alt={`QR code of the booking page ${url}`} width={384} height={384} />
           <p class="url">{url}</p>
         </div>
       </Page>

@@ -34,7 +34,10 @@ export interface GuestDetails {
 }
 
 export interface BookingInput {
-  room_id: string;
+  /** The room type the guest books (the page's choice): the service picks a free room of it (room-choice.ts). */
+  room_type?: string;
+  /** Or one room, named (operator tools); ignored when `room_type` is given. */
+  room_id?: string;
   /** The rate plan chosen, where the room's category has plans (else its cheapest bookable one). */
   rate_plan?: string;
   stay: StayQuery;

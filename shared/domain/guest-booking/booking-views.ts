@@ -30,6 +30,8 @@ export interface GuestBookingView {
   guest_name: string;
   total: number;
   currency: string;
+  /** Of `total`, the taxes (included in the room price, or added to it); absent: none. */
+  taxes?: { amount: number; included: boolean; percent: number };
   payment_status: 'paid' | 'unpaid';
   /** `awaiting_confirmation`: until when the e-mail's link confirms it (the room's hold ends then). */
   confirm_by?: string;
@@ -62,7 +64,7 @@ export interface GuestBookingPage {
    * other when the room was taken meanwhile).
    */
   /** The same choices again; `rate_plan`: the plan the declined checkout was priced on. */
-  try_again?: { room_id: string; rate_plan?: string; stay: StayQuery; guest: GuestDetails };
+  try_again?: ({ room_type: string } | { room_id: string }) & { rate_plan?: string; stay: StayQuery; guest: GuestDetails };
   /** The language the guest booked in: the booking's pages speak it unless the guest chooses another. */
   language?: string;
   /** Booked: the booking's status as the hotel keeps it (only a `confirmed` one can be cancelled by the guest). */
@@ -104,6 +106,7 @@ export async function guestBookingPage(clientId: string, token: string, now = ne
     guest_name: record.guest_name,
     total: record.total,
     currency: record.currency,
+    ...(record.taxes ? { taxes: { amount: record.taxes, included: record.taxes_included === true, percent: record.tax_percent ?? 0 } } : {}),
   };
   const heldUntil =
     record.payment === 'at_property' ? (record.hold_expires_at ?? null) : new Date(Date.parse(record.created_at) + HOLD_MINUTES * 60_000).toISOString();
@@ -169,7 +172,8 @@ export async function guestBookingPage(clientId: string, token: string, now = ne
     state === 'payment_failed' && heldUntil && heldUntil > now.toISOString()
       ? {
           try_again: {
-            room_id: record.room_id,
+            // The type booked; a booking from before types, its room.
+            ...(record.room_type !== undefined ? { room_type: record.room_type } : { room_id: record.room_id }),
             ...(order.context?.external_rate_plan_id ? { rate_plan: order.context.external_rate_plan_id } : {}),
             stay,
             guest: { name: record.guest_name, email: customer.email, ...(customer.phone ? { phone: customer.phone } : {}) },

@@ -98,6 +98,30 @@ export async function holdRoomForCheckout(
   }
 }
 
+/** A room type's rooms tried for one booking, at most: each costs a few reads and a transaction. */
+export const MAX_ROOM_CANDIDATES = 10;
+
+/**
+ * Holds the first of `rooms` (in their order) whose hold commits: `hold` writes it with the
+ * booking's items in one transaction (holdRoomForCheckout), so however many guests book the same
+ * type at once, no room is held twice and each hold is a whole booking. A room taken meanwhile
+ * (409) or kept busy by concurrent writers (503) passes to the next; the last refusal when none
+ * could be held. `held` as holdRoomForCheckout's (false: already held for this very booking).
+ */
+export async function holdOneOf<R extends RoomRecord>(rooms: readonly R[], hold: (room: R) => Promise<boolean>): Promise<{ room: R; held: boolean }> {
+  let refusal: unknown = errors.noSuchGuestRoom();
+  for (const room of rooms.slice(0, MAX_ROOM_CANDIDATES)) {
+    try {
+      return { room, held: await hold(room) };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== 'ROOM_NOT_AVAILABLE' && code !== 'SERVICE_UNAVAILABLE') throw error;
+      refusal = error;
+    }
+  }
+  throw refusal;
+}
+
 /**
  * Frees the room at once when the checkout holding it for `bookingId` cannot be paid any more
  * (its order could not be created; its checkout was cancelled, failed or expired). Nothing to do

@@ -21,7 +21,12 @@
  * DynamoDB access of each function (declare the union for the function serving the pages,
  * `guestBookingTableAccess` in definitions/guest-booking-access.ts; docs/data-model.md patterns
  * 33 to 36):
- * - guestBookingClient: GetItem (the client's profile).
+ * - guestBookingClient: GetItem (the slug's item, for an address by slug; the client's profile).
+ * - hotelShowcase (showcase.ts, the landing page): Query on the table (rooms, categories, rate
+ *   plans, the plans' months of the coming four weeks).
+ * - room-choice.ts: the rooms a booking of a type may hold (searchRooms', then GetItem of each
+ *   candidate room, at most MAX_ROOM_CANDIDATES); the hold takes the first still free
+ *   (checkout-holds.ts holdOneOf), in its own transaction.
  * - checkStay: none.
  * - searchRooms: GetItem (client); Query on the table (rooms, categories (twice: availability's,
  *   and their descriptions and amenities), open checkout holds); Query gsi1 (the client's active
@@ -50,5 +55,6 @@ export { cancelGuestBooking, GUEST_CANCELLATION_REASON } from './guest-cancel';
 export { type GuestClient, guestBookingClient, setPayAtProperty } from './guest-client';
 export { startCheckout } from './online-checkout';
 export { bookPayAtProperty, confirmPayAtProperty, payAtPropertyLink, type PayAtPropertyOutcome } from './pay-at-property';
-export { type OfferedCategory, type OfferedRoom, offeredRoom, type RoomSearch, searchRooms } from './room-search';
+export { type OfferedCategory, type OfferedRoom, offeredRoom, offeredType, type RoomSearch, searchRooms } from './room-search';
+export { FROM_PRICE_NIGHTS, hotelShowcase, type ShowcaseType } from './showcase';
 export { tokenHash } from './tokens';

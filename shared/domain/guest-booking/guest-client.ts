@@ -8,6 +8,7 @@ import { getClient } from '../../store/api-key-store';
 import { putPayAtProperty } from '../../store/guest-booking-store';
 import type { RoomRecord } from '../../store/room-store';
 import { getRoom } from '../../store/service-booking-store';
+import { clientIdOfSlug } from '../../store/slug-store';
 import { clientSettingsOf, timeZoneOf } from '../client-settings';
 import { emailEnabled } from '../guest-email/outbox';
 import { UUID } from './tokens';
@@ -15,6 +16,8 @@ import type { Language } from '../../i18n/languages';
 
 export interface GuestClient {
   client_id: string;
+  /** Its booking page's address under /book/: its slug, else its id (both lead there). */
+  page: string;
   name: string;
   currency: string;
   pay_at_property: boolean;
@@ -33,14 +36,21 @@ export interface GuestClient {
   cancellation_policy?: string;
   check_in_time?: string;
   address?: string;
+  /** The hotel's contact for guests, where set. */
+  phone?: string;
+  email?: string;
+  /** Taxes on the room price in percent (0: none). */
+  tax_percent: number;
   /** The guests' language when neither they nor their browser chose one (client setting, default en). */
   language?: Language;
 }
 
 /** The settings the pages tell guests, each only where the hotel has set it. */
-function toldToGuests(client: Parameters<typeof clientSettingsOf>[0]): Pick<GuestClient, 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address'> {
-  const { taxes_included, cancellation_policy, check_in_time, address } = clientSettingsOf(client);
+function toldToGuests(client: Parameters<typeof clientSettingsOf>[0]): Pick<GuestClient, 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address' | 'phone' | 'email'> {
+  const { taxes_included, cancellation_policy, check_in_time, address, phone, email } = clientSettingsOf(client);
   return {
+    ...(phone ? { phone } : {}),
+    ...(email ? { email } : {}),
     ...(taxes_included === null ? {} : { taxes_included }),
     ...(cancellation_policy?.trim() ? { cancellation_policy: cancellation_policy.trim() } : {}),
     ...(check_in_time ? { check_in_time } : {}),
@@ -48,13 +58,21 @@ function toldToGuests(client: Parameters<typeof clientSettingsOf>[0]): Pick<Gues
   };
 }
 
-/** The client whose booking page this is; 404 AppError NOT_FOUND for an unknown or malformed client id. */
-export async function guestBookingClient(clientId: string): Promise<GuestClient> {
-  if (!UUID.test(clientId)) throw errors.noSuchHotel();
-  const client = await getClient(clientId);
+/** A slug's shape (operator-actions/hotel-settings.ts checks it when set): anything else is answered without a read. */
+const SLUG = /^[a-z0-9-]{3,60}$/;
+
+/**
+ * The client whose booking page this is, by its id or its slug (one GetItem of the slug's item);
+ * 404 AppError NOT_FOUND for an unknown or malformed address.
+ */
+export async function guestBookingClient(address: string): Promise<GuestClient> {
+  const clientId = UUID.test(address) ? address : SLUG.test(address) ? await clientIdOfSlug(address) : undefined;
+  const client = clientId ? await getClient(clientId) : undefined;
   if (!client) throw errors.noSuchHotel();
   return {
     client_id: client.client_id,
+    page: client.slug ?? client.client_id,
+    tax_percent: clientSettingsOf(client).tax_percent,
     name: client.name,
     currency: client.currency,
     ...toldToGuests(client),

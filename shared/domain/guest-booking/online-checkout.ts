@@ -12,19 +12,24 @@ import { logger } from '../../observability';
 import { nightsBetween } from '../../schemas/common';
 import { GUEST_ORDER_PREFIX, minorUnits } from '../../schemas/payments';
 import { type GuestBookingRecord, guestBookingPutItem } from '../../store/guest-booking-store';
-import { stayCharge } from '../rates/room-rates';
+import type { CheckoutLine } from '../../payments/provider';
+import type { RoomRecord } from '../../store/room-store';
+import { toMinorUnits } from '../bookings/rates';
+import type { StayPrice } from '../bookings/stay-price';
+import { getGuestBooking } from '../../store/guest-booking-store';
 import { createPaymentOrder } from '../payments/create-payment-order';
 import { paidOrderBookingId } from '../payments/mirror-paid-booking';
 import { orderReferenceFor } from '../payments/order-references';
 import { checkoutSettingsOf, providerFor } from '../payments/providers';
 import { type BookingInput, checkBookingInput, type GuestDetails, type StayQuery } from './booking-input';
-import { HOLD_MINUTES, holdRoomForCheckout, releaseCheckoutHold } from './checkout-holds';
-import { chosenRoom, guestBookingClient } from './guest-client';
+import { HOLD_MINUTES, holdOneOf, holdRoomForCheckout, releaseCheckoutHold } from './checkout-holds';
+import { type GuestClient, guestBookingClient } from './guest-client';
+import { roomChoice } from './room-choice';
 import { sourceHash } from './source-limit';
 import { submitIdentity, tokenHash } from './tokens';
 import { confirmationUrl } from './urls';
 import { languageOr } from '../../i18n/languages';
-import { translator } from '../../i18n/translator';
+import { type Translate, translator } from '../../i18n/translator';
 
 /**
  * Holds the room for HOLD_MINUTES from now and creates the client's payment order (context.type
@@ -49,14 +54,14 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   const client = await guestBookingClient(clientId);
   const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days, client.time_zone);
   if (!config().supportedCurrencies.includes(client.currency)) throw errors.onlinePaymentUnavailable(client.currency);
-  const [room, settings] = await Promise.all([chosenRoom(clientId, input.room_id), checkoutSettingsOf(clientId)]);
+  const [chosen, settings] = await Promise.all([roomChoice(client, input, stay, now), checkoutSettingsOf(clientId)]);
   const nights = nightsBetween(stay.check_in, stay.check_out);
-  // Fixed now, for the whole hold: the chosen plan's total (or price x nights without plans).
-  const { total, plan } = await stayCharge(clientId, room, stay, client.currency, input.rate_plan);
-  const amountMinor = Math.round(total * 10 ** minorUnits(client.currency));
-  if (amountMinor < 1) throw errors.roomHasNoPrice(room.room_number);
+  // Fixed now, for the whole hold: the chosen plan's total (or price x nights without plans), with the hotel's taxes.
+  const { price, plan } = chosen;
+  const amountMinor = toMinorUnits(price.total, client.currency);
+  if (amountMinor < 1) throw errors.roomHasNoPrice(chosen.rooms[0]!.room_number);
 
-  const { identity, token } = await submitIdentity(clientId, 'online', { attempt, roomId: room.id, stay, guest });
+  const { identity, token } = await submitIdentity(clientId, 'online', { attempt, roomId: chosen.choice, stay, guest });
   // The partner reference of an order the service makes for itself; the order reference (keyed
   // HMAC) and the booking its payment makes follow from it, so the hold can name that booking.
   const reference = `${GUEST_ORDER_PREFIX}${identity ?? randomUUID()}`;
@@ -64,24 +69,29 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   const bookingId = paidOrderBookingId(clientId, orderReference);
   // The language the pages spoke: the checkout, the booking and its e-mails speak it.
   const t = await translator(languageOr(input.language, client.language), client.time_zone);
-  const record = guestBookingRecord(clientId, { bookingId, orderReference, room, stay, guest, total, currency: client.currency, language: t.language }, now);
+  const figures = { bookingId, orderReference, stay, guest, price, currency: client.currency, language: t.language, ...(chosen.room_type ? { roomType: chosen.room_type } : {}) };
   // Held as long as the checkout can be paid: HOLD_MINUTES, or the provider's shortest checkout
   // when that is later (the session is created to end exactly then).
   const holdEnds = providerFor(settings.provider).checkoutEnd(new Date(now.getTime() + HOLD_MINUTES * 60_000), now);
   const source = input.source ? await sourceHash(clientId, input.source) : undefined;
-  const held = await holdRoomForCheckout(
-    {
-      clientId,
-      room,
-      bookingId,
-      check_in_date: stay.check_in,
-      check_out_date: stay.check_out,
-      guests: stay.guests,
-      expiresAt: holdEnds.toISOString(),
-      ...(source ? { source } : {}),
-    },
-    now,
-    [guestBookingPutItem(tokenHash(token), record)],
+  // A repeat of this submit finds its booking's room first: held for it already, nothing is written.
+  const before = await getGuestBooking(tokenHash(token));
+  const candidates = before ? [...chosen.rooms.filter((r) => r.id === before.room_id), ...chosen.rooms.filter((r) => r.id !== before.room_id)] : chosen.rooms;
+  const { room, held } = await holdOneOf(candidates, (candidate) =>
+    holdRoomForCheckout(
+      {
+        clientId,
+        room: candidate,
+        bookingId,
+        check_in_date: stay.check_in,
+        check_out_date: stay.check_out,
+        guests: stay.guests,
+        expiresAt: holdEnds.toISOString(),
+        ...(source ? { source } : {}),
+      },
+      now,
+      [guestBookingPutItem(tokenHash(token), guestBookingRecord(clientId, { ...figures, room: candidate }, now))],
+    ),
   );
 
   const returnUrl = confirmationUrl(baseUrl, clientId, token);
@@ -100,6 +110,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
           guests: stay.guests,
           service_room_id: room.id,
           ...(plan ? { external_rate_plan_id: plan.external_rate_plan_id } : {}),
+          ...(price.taxes > 0 ? { taxes_minor: toMinorUnits(price.taxes, client.currency) } : {}),
         },
         success_url: returnUrl,
         cancel_url: returnUrl,
@@ -108,11 +119,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
         baseUrl,
         allowHttp: config().isLocal,
         // What the guest sees on the provider's page: the hotel and the stay, never our reference.
-        checkout: {
-          expiresAt: holdEnds,
-          description: t('checkout.description', { hotel: client.name, number: room.room_number, nights, checkIn: t.day(stay.check_in), checkOut: t.day(stay.check_out) }),
-          language: t.language,
-        },
+        checkout: { expiresAt: holdEnds, ...checkoutLines(t, client, room, stay, nights, price), language: t.language },
       },
       now,
     );
@@ -126,10 +133,28 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   }
 }
 
+/**
+ * What the guest sees on the provider's page: the hotel and the stay (never our reference), as
+ * one line, or the room and its taxes as two where taxes are added (their sum is the amount).
+ */
+function checkoutLines(t: Translate, client: GuestClient, room: RoomRecord, stay: StayQuery, nights: number, price: StayPrice): { description: string; lines?: CheckoutLine[] } {
+  const description = t('checkout.description', { hotel: client.name, number: room.room_number, nights, checkIn: t.day(stay.check_in), checkOut: t.day(stay.check_out) });
+  const percent = t.count(price.percent);
+  if (price.taxes <= 0) return { description };
+  if (price.included) return { description: `${description} (${t('price.taxesIncluded', { percent })}: ${t.money(price.taxes, client.currency)})` };
+  return {
+    description,
+    lines: [
+      { name: description, amountMinor: toMinorUnits(price.room, client.currency) },
+      { name: t('price.taxes', { percent }), amountMinor: toMinorUnits(price.taxes, client.currency) },
+    ],
+  };
+}
+
 /** What a confirmation token leads to: paid online (with the order that makes the booking) or at the property. */
 export function guestBookingRecord(
   clientId: string,
-  b: { bookingId: string; orderReference?: string; room: { id: string; room_number: string }; stay: StayQuery; guest: GuestDetails; total: number; currency: string; language: string },
+  b: { bookingId: string; orderReference?: string; room: { id: string; room_number: string }; roomType?: string; stay: StayQuery; guest: GuestDetails; price: StayPrice; currency: string; language: string },
   now: Date,
 ): GuestBookingRecord {
   return {
@@ -138,12 +163,14 @@ export function guestBookingRecord(
     ...(b.orderReference ? { order_reference: b.orderReference, payment: 'online' as const } : { payment: 'at_property' as const }),
     room_id: b.room.id,
     room_number: b.room.room_number,
+    ...(b.roomType !== undefined ? { room_type: b.roomType } : {}),
     check_in_date: b.stay.check_in,
     check_out_date: b.stay.check_out,
     guests: b.stay.guests,
     guest_name: b.guest.name,
     language: b.language,
-    total: b.total,
+    total: b.price.total,
+    ...(b.price.taxes > 0 ? { taxes: b.price.taxes, taxes_included: b.price.included, tax_percent: b.price.percent } : {}),
     currency: b.currency,
     created_at: now.toISOString(),
   };

@@ -32,15 +32,19 @@ import { getGuestBooking, type GuestBookingRecord, guestBookingConfirmItem, gues
 import { isConditionFailure } from '../../store/items';
 import { getBooking } from '../../store/booking-store';
 import { transactWrite } from '../../store/transactions';
-import { stayCharge } from '../rates/room-rates';
+import type { EmailRecord } from '../../store/email-store';
+import type { RoomRecord } from '../../store/room-store';
 import { type BookingPlan, dispatchAll, planServiceBooking } from '../bookings/service-bookings';
 import { guestEmailItem, newGuestEmail, sendCommittedEmails } from '../guest-email/outbox';
 import { withConcurrencyRetry } from '../property-sync/results';
 import { type BookingInput, checkBookingInput } from './booking-input';
 import { guestBookingPage, type GuestBookingView } from './booking-views';
-import { HOLD_MINUTES, holdRoomForCheckout } from './checkout-holds';
+import { HOLD_MINUTES, holdOneOf, holdRoomForCheckout } from './checkout-holds';
 import { confirmEmailItem } from './confirm-email-limit';
-import { chosenRoom, guestBookingClient } from './guest-client';
+import { guestBookingClient } from './guest-client';
+import { roomChoice } from './room-choice';
+import { confirmationTerms } from './confirmation-terms';
+import { stayTotal } from '../bookings/rates';
 import { guestBookingRecord } from './online-checkout';
 import { sourceHash } from './source-limit';
 import { attemptIdentity, linkSecretOf, TOKEN, tokenHash, tokenOfLink, UUID } from './tokens';
@@ -62,9 +66,9 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
   const client = await guestBookingClient(clientId);
   if (!client.pay_at_property) throw errors.payAtPropertyDisabled();
   const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days, client.time_zone);
-  const room = await chosenRoom(clientId, input.room_id);
-  const { total } = await stayCharge(clientId, room, stay, client.currency, input.rate_plan);
-  const identity = attempt ? attemptIdentity(clientId, attempt, room.id, stay, guest) : undefined;
+  const chosen = await roomChoice(client, input, stay, now);
+  const { price } = chosen;
+  const identity = attempt ? attemptIdentity(clientId, attempt, chosen.choice, stay, guest) : undefined;
   const secret = await linkSecretOf(identity);
   const token = await tokenOfLink(secret);
   if (identity && (await getGuestBooking(tokenHash(token)))) return { token };
@@ -75,42 +79,55 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
   // Its hold counts toward the guest's open holds, as a checkout's does (source-limit.ts).
   const source = input.source ? await sourceHash(clientId, input.source) : undefined;
   const holdEnds = new Date(now.getTime() + HOLD_MINUTES * 60_000).toISOString();
-  const record: GuestBookingRecord = {
-    ...guestBookingRecord(clientId, { bookingId, room, stay, guest, total, currency: client.currency, language: t.language }, now),
-    status: 'pending',
-    hold_expires_at: holdEnds,
-    guest_email: guest.email,
-    ...(guest.phone ? { guest_phone: guest.phone } : {}),
+  // The record and the e-mail name the room the hold takes: made for each room tried.
+  const made = (room: RoomRecord) => {
+    const record: GuestBookingRecord = {
+      ...guestBookingRecord(clientId, { bookingId, room, ...(chosen.room_type ? { roomType: chosen.room_type } : {}), stay, guest, price, currency: client.currency, language: t.language }, now),
+      status: 'pending',
+      hold_expires_at: holdEnds,
+      guest_email: guest.email,
+      ...(guest.phone ? { guest_phone: guest.phone } : {}),
+    };
+    const email = newGuestEmail({
+      clientId,
+      bookingId,
+      kind: 'confirm_booking',
+      to: guest.email,
+      fromName: client.name,
+      contact: { of: client, words: t },
+      message: confirmYourBookingEmail(t, {
+        hotel: client.name,
+        guestName: guest.name,
+        checkIn: stay.check_in,
+        checkOut: stay.check_out,
+        guests: stay.guests,
+        roomType: room.room_type,
+        roomNumber: room.room_number,
+        total: price.total,
+        currency: client.currency,
+        link: confirmLinkUrl(baseUrl, clientId, secret),
+        confirmBy: holdEnds,
+      }),
+      now,
+      sendBefore: holdEnds,
+    });
+    return { record, email };
   };
-  const email = newGuestEmail({
-    clientId,
-    bookingId,
-    kind: 'confirm_booking',
-    to: guest.email,
-    fromName: client.name,
-    message: confirmYourBookingEmail(t, {
-      hotel: client.name,
-      guestName: guest.name,
-      checkIn: stay.check_in,
-      checkOut: stay.check_out,
-      guests: stay.guests,
-      roomType: room.room_type,
-      roomNumber: room.room_number,
-      total,
-      currency: client.currency,
-      link: confirmLinkUrl(baseUrl, clientId, secret),
-      confirmBy: holdEnds,
-    }),
-    now,
-    sendBefore: holdEnds,
+  let sent: EmailRecord | undefined;
+  await holdOneOf(chosen.rooms, (room) => {
+    const { record, email } = made(room);
+    sent = email;
+    return holdRoomForCheckout(
+      { clientId, room, bookingId, check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, expiresAt: holdEnds, ...(source ? { source } : {}) },
+      now,
+      async () => [guestBookingPutItem(tokenHash(token), record), guestEmailItem(email), await confirmEmailItem(guest.email, now)],
+    ).then((held) => {
+      // A concurrent twin of this submit wrote the hold, the record and the e-mail: it sends it.
+      if (!held) sent = undefined;
+      return held;
+    });
   });
-  const held = await holdRoomForCheckout(
-    { clientId, room, bookingId, check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, expiresAt: holdEnds, ...(source ? { source } : {}) },
-    now,
-    async () => [guestBookingPutItem(tokenHash(token), record), guestEmailItem(email), await confirmEmailItem(guest.email, now)],
-  );
-  // A concurrent twin of this submit wrote the hold, the record and the e-mail: it sends it.
-  if (held) await sendCommittedEmails([email]);
+  if (sent) await sendCommittedEmails([sent]);
   return { token };
 }
 
@@ -170,7 +187,8 @@ export async function confirmPayAtProperty(
           guests: record.guests,
           check_in_date: record.check_in_date,
           check_out_date: record.check_out_date,
-          total_amount: record.total,
+          // The room revenue (reports): what the guest pays less its taxes.
+          total_amount: stayTotal(record.total - (record.taxes ?? 0), 1, record.currency),
           payment_status: 'unpaid',
           payment_method: 'pay_at_property',
           bookingId: record.booking_id,
@@ -179,13 +197,15 @@ export async function confirmPayAtProperty(
         now,
       );
       const { booking, room } = plan.result;
+      const words = await translator(languageOr(record.language, client.language), client.time_zone);
       const email = newGuestEmail({
         clientId,
         bookingId: booking.id,
         kind: 'booking_confirmation',
         to: record.guest_email ?? '',
         fromName: client.name,
-        message: bookingConfirmationEmail(await translator(languageOr(record.language, client.language), client.time_zone), {
+        contact: { of: client, words },
+        message: bookingConfirmationEmail(words, {
           hotel: client.name,
           guestName: record.guest_name,
           checkIn: record.check_in_date,
@@ -201,6 +221,7 @@ export async function confirmPayAtProperty(
           link: confirmationUrl(baseUrl, clientId, token),
           checkInTime: client.check_in_time,
           address: client.address,
+          ...confirmationTerms(client, record),
         }),
         now,
       });

@@ -16,6 +16,8 @@ export interface OfferedCategory {
   name: string;
   description?: string;
   amenities?: string[];
+  /** Its picture (https), where the PMS gave one. */
+  image_url?: string;
   rooms: OfferedRoomFigures[];
 }
 
@@ -77,7 +79,13 @@ export async function searchRooms(clientId: string, stay: StayQuery, now: Date):
     const category = room.category ? about.get(`${room.external_source ?? ''}\u0000${room.category.external_category_id}`) : undefined;
     const description = category?.description?.trim();
     const amenities = (category?.amenities ?? []).map((a) => a.trim()).filter(Boolean);
-    const group = groups.get(name) ?? { name, ...(description ? { description } : {}), ...(amenities.length ? { amenities } : {}), rooms: [] };
+    const group = groups.get(name) ?? {
+      name,
+      ...(description ? { description } : {}),
+      ...(amenities.length ? { amenities } : {}),
+      ...(category?.image_url ? { image_url: category.image_url } : {}),
+      rooms: [],
+    };
     const plans = (room as RoomView & Priced).rate_plans
       ?.filter((plan) => plan.bookable)
       .map((plan) => ({ external_rate_plan_id: plan.external_rate_plan_id, name: plan.name, nights: plan.nights, total: stayTotal(plan.total, 1, client.currency) }));
@@ -113,6 +121,22 @@ export interface OfferedRoom {
   nights: number;
   /** The rate plan chosen, where the room's category has plans: `room.total` is its total. */
   plan?: OfferedPlan;
+}
+
+/**
+ * The room type among those free for the stay (searchRooms), as the guest books it: its cheapest
+ * room's figures (on the plan chosen, else the cheapest) stand for the type; undefined when no
+ * room of the type is free for the stay (on that plan).
+ */
+export async function offeredType(clientId: string, stay: StayQuery, roomType: string, now: Date, ratePlanId?: string): Promise<OfferedRoom | undefined> {
+  const result = await searchRooms(clientId, stay, now);
+  const category = result.categories.find((c) => c.name === roomType);
+  for (const room of category?.rooms ?? []) {
+    if (!room.plans) return { room, category: category!, currency: result.currency, nights: result.nights };
+    const plan = ratePlanId ? room.plans.find((p) => p.external_rate_plan_id === ratePlanId) : room.plans[0];
+    if (plan) return { room: { ...room, total: plan.total }, category: category!, currency: result.currency, nights: result.nights, plan };
+  }
+  return undefined;
 }
 
 /** The room among those free for the stay (searchRooms), with its category and the stay's figures; undefined when it is taken. */

@@ -8,6 +8,7 @@
  * DynamoDB access: GetItem (the client's profile; the booking's room; its payment order).
  */
 import { bookingCancelledEmail, bookingChangedEmail, type ChangedStayFacts, type RefundOutlook, refundIssuedEmail } from '../../guest/change-emails';
+import type { HotelContact } from '../../guest/emails';
 import { getClient } from '../../store/api-key-store';
 import type { BookingRecord } from '../../store/booking-store';
 import type { EmailRecord } from '../../store/email-store';
@@ -61,6 +62,9 @@ async function stayFacts(clientId: string, booking: BookingRecord, order: Paymen
 }
 
 /** A guest's words for an e-mail of theirs: the language they booked in (else the hotel's), on the hotel's clock. */
+/** The hotel's contact every guest e-mail shows (and replies go to). */
+const contactOf = (client: ClientRecord | undefined): HotelContact => ({ phone: client?.phone ?? null, email: client?.email ?? null });
+
 const wordsFor = (language: string | undefined, client: ClientRecord | undefined) => translator(languageOr(language, client?.language), client ? timeZoneOf(client) : 'UTC');
 
 export async function bookingChangeEmail(
@@ -86,7 +90,7 @@ export async function bookingChangeEmail(
     kind === 'booking_cancelled'
       ? bookingCancelledEmail(t, { ...stay, byGuest, ...(said ? { message: said } : {}), refund: refundOutlook(booking, paidBy, ownPage, facts.refund) })
       : bookingChangedEmail(t, stay);
-  return newGuestEmail({ clientId, bookingId: booking.id, kind, to, fromName: stay.hotel, message, now, occasion: String(facts.sequence) });
+  return newGuestEmail({ clientId, bookingId: booking.id, kind, to, fromName: stay.hotel, contact: { of: contactOf(client), words: t }, message, now, occasion: String(facts.sequence) });
 }
 
 /** A refund issued or taken on by the provider; a failed one tells the guest nothing. */
@@ -100,13 +104,15 @@ export async function refundEmail(
   const client = await getClient(order.client_id);
   const hotel = client?.name ?? '';
   const reference = order.booking_sync?.booking_reference;
+  const words = await wordsFor(order.language, client);
   return newGuestEmail({
     clientId: order.client_id,
     bookingId: bookingId ?? order.order_reference,
     kind: 'refund',
     to: order.customer.email,
     fromName: hotel,
-    message: refundIssuedEmail(await wordsFor(order.language, client), {
+    contact: { of: contactOf(client), words },
+    message: refundIssuedEmail(words, {
       hotel,
       ...(order.customer.name ? { guestName: order.customer.name } : {}),
       ...(reference ? { bookingReference: reference } : {}),

@@ -7,7 +7,8 @@
  * EMAIL_RETRY_DELAYS_SECONDS apart, then given up; the dashboard's booking page shows which.
  */
 import { emailEnabled, sendEmail } from '../../email/ses';
-import type { EmailMessage } from '../../guest/emails';
+import { type EmailMessage, type HotelContact, withHotelContact } from '../../guest/emails';
+import type { Translate } from '../../i18n/translator';
 import { guestEmailId } from './email-ids';
 import { logger } from '../../observability';
 import { mapConcurrent } from '../../store/batch';
@@ -49,6 +50,8 @@ export function newGuestEmail(input: {
   kind: EmailKind;
   to: string;
   fromName: string;
+  /** The hotel's phone and e-mail: every guest e-mail shows those set (in the message's words), and replies go to the e-mail. */
+  contact?: { of: HotelContact; words: Translate };
   message: EmailMessage;
   now: Date;
   /** No try after this time. */
@@ -64,7 +67,8 @@ export function newGuestEmail(input: {
     kind: input.kind,
     to: input.to,
     from_name: input.fromName,
-    ...input.message,
+    ...(input.contact?.of.email ? { reply_to: input.contact.of.email } : {}),
+    ...(input.contact ? withHotelContact(input.contact.words, input.message, input.fromName, input.contact.of) : input.message),
     status: 'pending',
     attempts: 0,
     due_at: new Date(input.now.getTime() + SEND_LEASE_MS).toISOString(),
@@ -99,7 +103,7 @@ async function tryToSend(email: EmailRecord, now: () => Date): Promise<EmailReco
     if (email.html === undefined || email.text === undefined) return 'skipped';
     let messageId: string;
     try {
-      messageId = await sendEmail({ fromName: email.from_name, to: email.to, subject: email.subject, html: email.html, text: email.text });
+      messageId = await sendEmail({ fromName: email.from_name, ...(email.reply_to ? { replyTo: email.reply_to } : {}), to: email.to, subject: email.subject, html: email.html, text: email.text });
     } catch (error) {
       const at = now();
       const retryAt = retryAfter(email.attempts + 1, at);

@@ -8,12 +8,13 @@ import type { ClientSettingsChange } from '../../store/api-key-store';
 import type { AppliedSettings } from '../client-settings';
 import { findClient, setClientSettings } from '../clients';
 import { clientSettingsOf } from '../client-settings';
+import { errors } from '../../errors';
 import { type Actor, recordAction } from './actor';
 
 export type { ClientSettingsChange };
 
 /** The settings the Hotel settings page sets, in its order: the ones its entry records. */
-export const HOTEL_SETTINGS = ['time_zone', 'taxes_included', 'cancellation_policy', 'check_in_time', 'address', 'free_cancellation_hours', 'language'] as const;
+export const HOTEL_SETTINGS = ['time_zone', 'taxes_included', 'tax_percent', 'cancellation_policy', 'check_in_time', 'address', 'phone', 'email', 'free_cancellation_hours', 'language'] as const;
 export type HotelSetting = (typeof HOTEL_SETTINGS)[number];
 
 /** Every setting of a client, the hotel's first: the ones the operator CLI's entry records. */
@@ -52,4 +53,33 @@ async function saveSettings<S extends ClientSetting>(actor: Actor, change: Clien
     await recordAction(actor, { action: 'hotel_settings.set', changes: pick(after), previous: pick(before) }, now);
   }
   return { before, after, changed };
+}
+
+/** A booking-page slug: 3 to 60 lowercase letters, digits and hyphens, and not shaped as a client id (the id address keeps working). */
+const SLUG = /^[a-z0-9-]{3,60}$/;
+const ID_SHAPED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Gives the hotel's booking page its own address, `/book/<slug>` (null: none), freeing the slug it
+ * had; audited as a hotel setting when it changed. 400 VALIDATION_ERROR (path `slug`) for a slug
+ * not of that shape or another client's; 404 NOT_FOUND for an unknown client; the previous slug
+ * when the slug is unchanged.
+ */
+export async function saveClientSlug(actor: Actor, slug: string | null, now = new Date()): Promise<{ slug: string | null; previous: string | null }> {
+  if (slug !== null && (!SLUG.test(slug) || ID_SHAPED.test(slug))) throw errors.slugInvalid(slug);
+  const { replaceClientSlug } = await import('../../store/slug-store');
+  // A concurrent change of the same client's slug: read again and retry, a few times.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const client = await findClient(actor.client_id);
+    if (!client) throw errors.clientNotFound(actor.client_id);
+    const previous = client.slug ?? null;
+    if (previous === slug) return { slug, previous };
+    const refusal = await replaceClientSlug(actor.client_id, slug, previous ?? undefined);
+    if (refusal === 'taken') throw errors.slugTaken(slug!);
+    if (!refusal) {
+      await recordAction(actor, { action: 'hotel_settings.set', changes: { slug }, previous: { slug: previous } }, now);
+      return { slug, previous };
+    }
+  }
+  throw errors.serviceUnavailable();
 }

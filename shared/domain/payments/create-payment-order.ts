@@ -25,6 +25,7 @@ import { transactWrite } from '../../store/transactions';
 import { orderReferenceFor, providerReturnUrl, returnSecretOf } from './order-references';
 import { orderCreatedView } from './order-views';
 import { checkoutSettingsOf, providerFor } from './providers';
+import type { CheckoutLine } from '../../payments/provider';
 
 const RETRYABLE_STATUSES: OrderStatus[] = ['failed', 'cancelled', 'expired'];
 
@@ -68,6 +69,8 @@ type CheckoutFields = Pick<PaymentOrderRecord, 'provider' | 'provider_account' |
 export interface CheckoutOptions {
   /** The line the guest sees on the checkout (Stripe's product name): the hotel and the stay. */
   description?: string;
+  /** The lines it lists (the room, its taxes), summing to the order's amount. */
+  lines?: CheckoutLine[];
   /** When the checkout stops taking payment (a guest checkout: its room hold's end). */
   expiresAt?: Date;
   /** The guest's language, kept on the order (its booking and e-mails speak it) and told to the provider. */
@@ -86,6 +89,7 @@ async function openCheckout(order: OrderBasics, attempt: number, baseUrl: string
     currency: order.currency,
     customer: order.customer,
     description: options.description ?? `Payment ${order.external_reference}`,
+    ...(options.lines ? { lines: options.lines } : {}),
     returnUrl: providerReturnUrl(baseUrl, order.order_reference, returnSecret.secret),
     settings,
     ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),

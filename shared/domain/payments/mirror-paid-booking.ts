@@ -15,10 +15,12 @@ import type { BookingSync, PaymentOrderRecord } from '../../store/payment-store'
 import { getRoom } from '../../store/service-booking-store';
 import { clientSettingsOf, timeZoneOf } from '../client-settings';
 import { stayTotal, toMinorUnits } from '../bookings/rates';
+import { revenueMinor, stayPrice } from '../bookings/stay-price';
 import { chosenPlan, roomStayPlans } from '../rates/room-rates';
 import { type BookingPlan, planServiceBooking } from '../bookings/service-bookings';
 import { emailEnabled, newGuestEmail } from '../guest-email/outbox';
 import { isGuestPageOrder } from '../../schemas/payments';
+import { confirmationTerms } from '../guest-booking/confirmation-terms';
 
 export interface MirroredBooking {
   plan: Pick<BookingPlan, 'items' | 'deliveries' | 'result'>;
@@ -47,7 +49,9 @@ async function rateCheck(order: PaymentOrderRecord, checkIn: string, checkOut: s
   const nights = Math.min(nightsBetween(checkIn, checkOut), MAX_STAY_NIGHTS);
   const plan = room ? chosenPlan(await roomStayPlans(order.client_id, room, checkIn, addDays(checkIn, nights)), order.context?.external_rate_plan_id) : undefined;
   const rate_total = plan ? stayTotal(plan.total, 1, currency) : room ? stayTotal(room.price, nights, currency) : null;
-  const below_rate = order.currency !== currency || (rate_total !== null && order.amount_minor < toMinorUnits(rate_total, currency));
+  // Room revenue against room revenue: the order's without the taxes it says it carries, the rate's without the client's taxes.
+  const rateRevenue = rate_total === null || !client ? rate_total : stayPrice(rate_total, clientSettingsOf(client), currency).revenue;
+  const below_rate = order.currency !== currency || (rateRevenue !== null && revenueMinor(order) < toMinorUnits(rateRevenue, currency));
   return { rate: { rate_total, below_rate }, manual: below_rate && client !== undefined && clientSettingsOf(client).below_rate_orders === 'manual' };
 }
 
@@ -75,7 +79,8 @@ export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Pro
       guests: context.guests ?? 1,
       check_in_date: context.check_in_date,
       check_out_date: context.check_out_date,
-      total_amount: majorAmount(order.amount_minor, order.currency),
+      // The room revenue (reports): what was paid less its taxes.
+      total_amount: majorAmount(revenueMinor(order), order.currency),
       payment_status: 'paid',
       payment_method: order.provider,
       ...(order.language ? { language: order.language } : {}),
@@ -117,14 +122,18 @@ export async function paidGuestBookingEmail(order: PaymentOrderRecord, mirrored:
   const chosen = room ?? (order.context?.service_room_id ? await getRoom(order.client_id, order.context.service_room_id) : undefined);
   const client = await getClient(order.client_id);
   const hotel = client?.name ?? '';
-  const { check_in_time: checkInTime, address } = client ? clientSettingsOf(client) : { check_in_time: null, address: null };
+  const settings = client ? clientSettingsOf(client) : undefined;
+  const { check_in_time: checkInTime, address } = settings ?? { check_in_time: null, address: null };
+  const taxes = order.context?.taxes_minor ? majorAmount(order.context.taxes_minor, order.currency) : undefined;
+  const words = await translator(languageOr(order.language, client?.language), client ? timeZoneOf(client) : 'UTC');
   return newGuestEmail({
     clientId: order.client_id,
     bookingId: booking.id,
     kind: 'booking_confirmation',
     to: order.customer.email,
     fromName: hotel,
-    message: bookingConfirmationEmail(await translator(languageOr(order.language, client?.language), client ? timeZoneOf(client) : 'UTC'), {
+    ...(settings ? { contact: { of: settings, words } } : {}),
+    message: bookingConfirmationEmail(words, {
       hotel,
       guestName: booking.guest_name,
       checkIn: booking.check_in_date,
@@ -141,6 +150,12 @@ export async function paidGuestBookingEmail(order: PaymentOrderRecord, mirrored:
       link: order.success_url,
       checkInTime,
       address,
+      ...(settings
+        ? confirmationTerms(
+            { ...settings, check_in_time: settings.check_in_time ?? undefined, cancellation_policy: settings.cancellation_policy ?? undefined },
+            { check_in_date: booking.check_in_date, ...(taxes ? { taxes, taxes_included: settings.taxes_included === true, tax_percent: settings.tax_percent } : {}) },
+          )
+        : {}),
     }),
     now,
   });

@@ -26,6 +26,7 @@ export async function syncCategories(clientId: string, body: PutCategoriesBody, 
       description: input.description,
       amenities: input.amenities ?? [],
       images: input.images ?? [],
+      image_url: input.image_url,
       is_active: input.is_active ?? true,
     };
     const hash = contentHash(content);

@@ -58,6 +58,27 @@ export const clientCommands: readonly Command[] = [
   }),
 
   defineCommand({
+    name: 'clients set-slug',
+    summary: "Give a hotel's booking page its own address, /book/SLUG (its QR code uses it; the id address keeps working; the old slug is freed)",
+    flags: {
+      client: { value: 'ID', help: 'The client', required: true },
+      slug: { value: 'SLUG', help: '3 to 60 lowercase letters, digits and hyphens, unique across hotels, such as hale-kai', required: true },
+    },
+    async run({ flags }) {
+      const [{ cliActor }, { saveClientSlug }] = await Promise.all([import('../../domain/operator-actions/actor'), import('../../domain/operator-actions/hotel-settings')]);
+      const { slug, previous } = await saveClientSlug(cliActor(flags.client), flags.slug);
+      return { client_id: flags.client, slug, previous_slug: previous, booking_page: `/book/${slug}` };
+    },
+    render: (result) =>
+      fields([
+        ['client_id', result.client_id],
+        ['slug', result.slug ?? '(none)'],
+        ['previous slug', result.previous_slug ?? '(none)'],
+        ['booking page', result.booking_page],
+      ]),
+  }),
+
+  defineCommand({
     name: 'clients set-plan',
     summary: "Move a client to a plan (its rate limits); moving to standard revokes its payment keys",
     flags: {
@@ -81,7 +102,7 @@ export const clientCommands: readonly Command[] = [
 
   defineCommand({
     name: 'clients settings',
-    summary: "Show a client's settings, or change those given: booking horizon, below-rate orders, time zone, free cancellation and what guests are told",
+    summary: "Show a client's settings, or change those given: booking horizon, below-rate orders, time zone, free cancellation, what guests are told (contact, taxes)",
     flags: {
       client: { value: 'ID', help: 'The client', required: true },
       'booking-horizon-days': { value: 'N', help: 'Guests may book at most N days ahead on the booking page (default 365)' },
@@ -96,6 +117,9 @@ export const clientCommands: readonly Command[] = [
       'check-in-time': { value: 'HH:MM', help: 'Check-in from this local time, told to guests on their confirmation' },
       address: { value: 'TEXT', help: "The hotel's address, told to guests on their confirmation" },
       'free-cancellation-hours': { value: 'H', help: 'Guests may cancel their own booking (refunded in full) until H hours before check-in (default 48)' },
+      phone: { value: 'E164', help: "The hotel's phone for guests, such as +18085550123 (pages and e-mails)" },
+      email: { value: 'ADDRESS', help: "The hotel's e-mail for guests: shown on pages and e-mails, the Reply-To of every guest e-mail" },
+      'tax-percent': { value: 'P', help: 'Taxes on the room price in percent, 0 to 100 (default 0): shown to guests and charged' },
       language: { value: 'LANG', help: "The guests' language when neither they nor their browser chose one (default en)", choices: LANGUAGES },
     },
     async run({ flags }) {
@@ -113,6 +137,9 @@ export const clientCommands: readonly Command[] = [
         ...given(flags['check-in-time'], 'check_in_time'),
         ...given(flags.address, 'address'),
         ...(hours === undefined ? {} : { free_cancellation_hours: hours }),
+        ...given(flags.phone, 'phone'),
+        ...given(flags.email, 'email'),
+        ...(flags['tax-percent'] === undefined ? {} : { tax_percent: /^\d+(\.\d+)?$/.test(flags['tax-percent']) ? Number(flags['tax-percent']) : NaN }),
         ...given(flags.language, 'language'),
       });
       return { client_id: flags.client, ...settings };
@@ -128,6 +155,9 @@ export const clientCommands: readonly Command[] = [
         ['check_in_time', result.check_in_time ?? '(none)'],
         ['address', result.address ?? '(none)'],
         ['free_cancellation_hours', String(result.free_cancellation_hours)],
+        ['phone', result.phone ?? '(none)'],
+        ['email', result.email ?? '(none)'],
+        ['tax_percent', String(result.tax_percent)],
         ['language', result.language],
       ]),
   }),
