@@ -308,7 +308,7 @@ export const keys = {
   /**
    * A payment order opened for a guest's stay (its dates and the guest's e-mail, hashed), beside the
    * client's other items: a booking's story and the Payments page find every order of one stay,
-   * declined and expired ones too, with one bounded Query (docs/data-model.md, access pattern 60).
+   * declined and expired ones too, with one bounded Query (docs/data-model.md, access pattern 63).
    */
   stayOrder: (clientId: string, stayKey: string, createdAt: string, orderReference: string) => ({
     pk: `CLIENT#${clientId}`,

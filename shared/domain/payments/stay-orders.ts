@@ -3,7 +3,7 @@
  * cancelled checkouts before the one that was paid (each "Try again" is an order of its own), and
  * a partner's orders for the same stay. Orders are linked to their stay when created (its dates
  * and the guest's e-mail: `stayOrder` in shared/store/keys.ts), so a booking's story and the
- * Payments page find them with one bounded Query (docs/data-model.md, access pattern 60), never
+ * Payments page find them with one bounded Query (docs/data-model.md, access pattern 63), never
  * by reading the client's history.
  */
 import type { BookingRecord } from '../../store/booking-store';
