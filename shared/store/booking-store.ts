@@ -33,6 +33,8 @@ export interface BookingRecord {
   check_in_date: string;
   check_out_date: string;
   total_amount?: number;
+  /** Service-made bookings of a hotel with `tax_percent`: the taxes the guest pays beside `total_amount` (the room revenue). */
+  taxes_amount?: number;
   status: BookingStatus;
   payment_status: PaymentStatus;
   booking_reference?: string;

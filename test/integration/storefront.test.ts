@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalFunction, withinInvocation } from '../../infra/local/lambda-runtime';
 import { addDays } from '../../shared/schemas/common';
+import { signedInOperator, textOf } from '../support/dashboard-client';
 import { emailTo } from '../support/inbox';
 import { runOps } from '../support/ops-cli';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
@@ -191,6 +192,14 @@ describe('taxes, contact and e-mails', () => {
     const { reportOf } = await import('../../shared/domain/reports/reports');
     const report = await reportOf(tenant.clientId, { from: stay.check_in, to: stay.check_in });
     expect(report.total.revenue_minor).toBe(12000);
+    // The front desk reads what the guest paid: the room price, its taxes and the total, nothing due.
+    const { paidOrderBookingId } = await import('../../shared/domain/payments/mirror-paid-booking');
+    const staff = await signedInOperator(stack, tenant.clientId, 'staff');
+    const desk = textOf((await staff.get(`/dashboard/bookings/${paidOrderBookingId(tenant.clientId, order!.order_reference)}`)).text);
+    expect(desk).toContain('Room price 240.00 USD');
+    expect(desk).toContain('Taxes 24.00 USD');
+    expect(desk).toContain('Total 264.00 USD');
+    expect(desk).toContain('Balance due 0.00 USD');
     const confirmation = await stack.request('GET', `/book/${tenant.clientId}/confirmation/${started.token}`);
     expect(confirmation.text).toContain('Taxes (10%)');
     expect(confirmation.text).toContain('264.00 USD');

@@ -89,7 +89,13 @@ function Facts({ story, request, zone }: { story: BookingStory; request: PageReq
         ...(b.status === 'no_show' && b.no_show_at ? [['Marked no-show', formatTime(zone, b.no_show_at)] as const] : []),
         ['Origin', made?.kind === 'booked' ? WAYS[made.way] : inWords(b.origin)],
         ['Payment', money.words],
-        ['Total', b.total_amount === undefined ? null : formatPrice(b.total_amount, story.currency)],
+        ...(b.taxes_amount && b.total_amount !== undefined
+          ? ([
+              ['Room price', formatPrice(b.total_amount, story.currency)],
+              ['Taxes', formatPrice(b.taxes_amount, story.currency)],
+            ] as const)
+          : []),
+        ['Total', b.total_amount === undefined ? null : formatPrice(money.owed, story.currency)],
         ['Balance due', formatPrice(money.balance_due, story.currency)],
         ...(b.below_rate
           ? [['Rate check', <strong class="status-failed">Paid below the room's rate (or in another currency): check the payment before the guest arrives</strong>] as const]

@@ -105,7 +105,7 @@ function AwaitingTable({ links, bookings, words }: { links: Links; bookings: Boo
           <td class="nowrap">{formatDate(b.check_in_date)}</td>
           <td class="nowrap">{formatDate(b.check_out_date)}</td>
           <td>{b.guests}</td>
-          <td class="amount">{formatPrice(b.total_amount, words.currency)}</td>
+          <td class="amount">{formatPrice(words.money.get(b)?.owed ?? b.total_amount, words.currency)}</td>
           <td>
             <AssignRoomButton links={links} booking={b} describedBy={`awaiting-${b.booking_id}`} />
           </td>
@@ -133,7 +133,7 @@ function BookingsTable({ links, bookings, words }: { links: Links; bookings: Boo
             {words.money.get(b)?.words ?? '—'}
             {b.below_rate ? <strong class="status-failed"> · paid below rate</strong> : null}
           </td>
-          <td class="amount">{formatPrice(b.total_amount, words.currency)}</td>
+          <td class="amount">{formatPrice(words.money.get(b)?.owed ?? b.total_amount, words.currency)}</td>
           <td class="nowrap">{referenceOf(b)}</td>
         </tr>
       ))}

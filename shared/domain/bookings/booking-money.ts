@@ -1,8 +1,8 @@
 /**
  * What a booking owes, as the front desk reads it (CONTRACT.md "The front desk's money and
  * time"): its money state in one word ("Paid", "Partly refunded", "Refunded", "Unpaid", "Pay at
- * the hotel") and its balance due: the total less what was paid and not refunded (0 for a
- * cancelled booking). The one computation every page (booking, Bookings list, Overview) uses.
+ * the hotel") and its balance due: the total (with its taxes) less what was paid and not refunded
+ * (0 for a cancelled booking). The one computation every page (booking, Bookings list, Overview) uses.
  */
 import { majorAmount } from '../../schemas/payments';
 import { getOrders, type PaymentOrderRecord } from '../../store/payment-store';
@@ -24,6 +24,8 @@ export interface MoneyBooking {
   payment_status: string;
   payment_method?: string | null;
   total_amount?: number | null;
+  /** The taxes the guest pays beside `total_amount` (a hotel with `tax_percent`). */
+  taxes_amount?: number | null;
 }
 
 /** The order's paid and refunded amounts (minor units), when it was paid online. */
@@ -34,6 +36,8 @@ export interface BookingMoney {
   words: string;
   /** Paid and not refunded, major units of the booking's currency. */
   held: number;
+  /** What the guest pays: the total with its taxes. Major units. */
+  owed: number;
   /** The total less what is held; 0 for a cancelled booking. Major units; never below 0. */
   balance_due: number;
 }
@@ -44,7 +48,8 @@ const PAID_ORDER = new Set(['paid', 'partially_refunded', 'refunded']);
 const round = (amount: number) => Math.round(amount * 100) / 100;
 
 export function bookingMoney(booking: MoneyBooking, order?: MoneyOrder | null): BookingMoney {
-  const total = booking.total_amount ?? 0;
+  // The room revenue with the taxes the guest was charged or told (stay-price.ts).
+  const total = round((booking.total_amount ?? 0) + (booking.taxes_amount ?? 0));
   const paidOrder = order && PAID_ORDER.has(order.status) ? order : undefined;
   const refundedMinor = paidOrder?.amount_refunded_minor ?? 0;
   const heldMinor = paidOrder ? Math.max(0, paidOrder.amount_minor - refundedMinor) : 0;
@@ -61,7 +66,7 @@ export function bookingMoney(booking: MoneyBooking, order?: MoneyOrder | null): 
       status === 'paid' ? 'paid' : status === 'refunded' ? 'refunded' : status === 'partially_paid' ? 'partly_paid' : booking.payment_method === 'pay_at_property' ? 'pay_at_property' : 'unpaid';
   }
   const balance = booking.status === 'cancelled' ? 0 : Math.max(0, round(total - held));
-  return { state, words: MONEY_WORDS[state], held, balance_due: balance };
+  return { state, words: MONEY_WORDS[state], held, owed: total, balance_due: balance };
 }
 
 /** The money of many bookings at once (a list's page): their orders read in one batch. */

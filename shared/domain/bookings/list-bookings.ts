@@ -32,6 +32,8 @@ export interface BookingView {
   guest_name: string;
   guest_email: string | null;
   total_amount: number | null;
+  /** The taxes the guest pays beside `total_amount` (the room revenue), when the hotel charges them. */
+  taxes_amount: number | null;
   booking_reference: string | null;
   confirmation_code: string | null;
   external_source: string | null;
@@ -59,6 +61,7 @@ export function bookingView(booking: BookingRecord, roomNumberOf: (roomId: strin
     guest_name: booking.guest_name,
     guest_email: booking.guest_email ?? null,
     total_amount: booking.total_amount ?? null,
+    taxes_amount: booking.taxes_amount ?? null,
     booking_reference: booking.booking_reference ?? null,
     confirmation_code: booking.confirmation_code ?? null,
     external_source: booking.external_source ?? null,

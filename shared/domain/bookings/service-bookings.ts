@@ -32,6 +32,8 @@ export interface ServiceBookingInput {
   check_in_date: string;
   check_out_date: string;
   total_amount?: number;
+  /** Of what the guest pays, the taxes (the hotel's `tax_percent`); `total_amount` is the room revenue without them. */
+  taxes_amount?: number;
   payment_status: PaymentStatus;
   payment_method: string;
   gateway_reference?: string;
@@ -152,6 +154,7 @@ export async function planServiceBooking(clientId: string, input: ServiceBooking
     check_in_date: input.check_in_date,
     check_out_date: input.check_out_date,
     total_amount: input.total_amount,
+    ...(input.taxes_amount ? { taxes_amount: input.taxes_amount } : {}),
     status: 'confirmed',
     payment_status: input.payment_status,
     payment_method: input.payment_method,

@@ -189,6 +189,7 @@ export async function confirmPayAtProperty(
           check_out_date: record.check_out_date,
           // The room revenue (reports): what the guest pays less its taxes.
           total_amount: stayTotal(record.total - (record.taxes ?? 0), 1, record.currency),
+          ...(record.taxes ? { taxes_amount: record.taxes } : {}),
           payment_status: 'unpaid',
           payment_method: 'pay_at_property',
           bookingId: record.booking_id,

@@ -81,6 +81,7 @@ export async function planPaidBooking(order: PaymentOrderRecord, now: Date): Pro
       check_out_date: context.check_out_date,
       // The room revenue (reports): what was paid less its taxes.
       total_amount: majorAmount(revenueMinor(order), order.currency),
+      ...(order.context?.taxes_minor ? { taxes_amount: majorAmount(order.context.taxes_minor, order.currency) } : {}),
       payment_status: 'paid',
       payment_method: order.provider,
       ...(order.language ? { language: order.language } : {}),
