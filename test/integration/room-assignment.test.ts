@@ -180,7 +180,7 @@ describe("a client's bookings", () => {
     expect(Object.keys(byId.get(ids.paid)!).sort()).toEqual(
       [
         'booking_id', 'origin', 'status', 'payment_status', 'room_id', 'room_number', 'awaiting_room', 'check_in_date', 'check_out_date', 'guests',
-        'guest_name', 'guest_email', 'total_amount', 'booking_reference', 'confirmation_code', 'external_source', 'external_booking_id',
+        'guest_name', 'guest_email', 'total_amount', 'taxes_amount', 'booking_reference', 'confirmation_code', 'external_source', 'external_booking_id',
         'payment_method', 'payment_order_reference', 'below_rate', 'created_at', 'updated_at',
       ].sort(),
     );
