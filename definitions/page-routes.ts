@@ -82,11 +82,13 @@ export const dashboardRoomsPages: readonly Route[] = /* @__PURE__ */ pageRoutes(
   function: 'DashboardRooms',
   handler: 'dashboard-rooms',
   auth: { kind: 'dashboard', role: 'staff' },
-  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#'] } },
-  description: 'Dashboard rooms: the rooms, a 14-night grid, Add room; the reception QR sheet',
+  // UpdateItem: a room type's picture on its category item (docs/data-model.md 65).
+  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#'] } },
+  description: 'Dashboard rooms: the rooms, a 14-night grid, Add room, room type pictures; the reception QR sheet',
   routes: [
     ['DashboardRooms', 'GET', '/dashboard/rooms'],
     ['DashboardAddRoom', 'POST', '/dashboard/rooms'],
+    ['DashboardRoomTypePicture', 'POST', '/dashboard/rooms/pictures'],
     // Every operator prints it for the reception desk (the guest booking page's QR code).
     ['DashboardQrSheet', 'GET', '/dashboard/qr-sheet'],
   ],

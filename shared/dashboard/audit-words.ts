@@ -108,6 +108,8 @@ export function auditSentence(entry: AuditEntry, context: AuditWordsContext = {}
       // `status`: the operator CLI's retry of one status (`ops deliveries retry --status`).
       if (c.status) return `Sent every ${c.status === 'needs_review' ? 'refused' : 'failed'} notification again: ${str(c.count)} queued`;
       return `Sent every failed or refused notification again: ${str(c.count)} queued (${str(c.failed)} failed, ${str(c.needs_review)} refused)`;
+    case 'category.picture':
+      return c.picture ? `Set the picture of ${str(c.category)} to ${str(c.picture)}` : `Showed the PMS's picture of ${str(c.category)} again`;
     case 'room.create': {
       const price = typeof c.price === 'number' && context.currency ? formatPrice(c.price, context.currency) : str(c.price);
       return `Added room ${str(c.room_number)}${c.room_type ? ` (${str(c.room_type)})` : ''}${price ? `, ${price} a night` : ''}${c.max_occupancy ? `, for up to ${str(c.max_occupancy)} guests` : ''}`;

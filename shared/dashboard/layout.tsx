@@ -221,8 +221,10 @@ export function Field(props: {
   hint?: string;
   /** The keyboard a phone shows: `numeric` for a code. */
   inputmode?: 'numeric';
+  /** The field's key in the error summary, where one page has several forms with a field of this name. */
+  key_?: string;
 }) {
-  const id = `f-${props.name}`;
+  const id = `f-${props.key_ ?? props.name}`;
   const described = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class="field">

@@ -84,6 +84,11 @@ export async function guestBooking(config: BenchConfig, stack: BenchStack): Prom
   const cssBytes = Buffer.byteLength(css.text);
   const formBytes = Buffer.byteLength(form.text);
   const rooms_offered = offered(html);
+  // The page lists each room type once: as many as the types the API finds a free room of.
+  const free = await http.send('GET', api, { key });
+  expectStatus(free, 200);
+  const freeRooms = free.body.available_rooms as { room_type: string; category?: { name: string } | null }[];
+  const freeTypes = new Set(freeRooms.map((room) => room.category?.name ?? room.room_type)).size;
   const scripts = (html.match(/<script/g) ?? []).length;
 
   const p50 = median(pageMs);
@@ -95,16 +100,21 @@ export async function guestBooking(config: BenchConfig, stack: BenchStack): Prom
     { figure: `Search answer, ${ROOMS} rooms: p50`, value: ms(p50), baseline: `${ms(apiP50)} (API availability)`, ratio: x(ratio(p50, apiP50)), target: 'reference' },
     { figure: `Search answer, ${ROOMS} rooms: p99`, value: ms(p99), baseline: `${ms(apiP99)} (API availability)`, ratio: x(ratio(p99, apiP99)), target: 'reference' },
     {
-      figure: `Page weight: results of ${fullOffered} rooms (all free), HTML + CSS`,
+      figure: `Page weight: results of ${fullOffered} room types (every room free), HTML + CSS`,
       value: `${bytes(weight)} (${weight.toLocaleString('en-US')} B: HTML ${fullBytes.toLocaleString('en-US')}, CSS ${cssBytes.toLocaleString('en-US')})`,
       ratio: `${Math.round((100 * weight) / MAX_PAGE_BYTES)}% of 50 KB`,
       target: `< 50 KB (${MAX_PAGE_BYTES.toLocaleString('en-US')} B)`,
       met: weight < MAX_PAGE_BYTES,
     },
-    { figure: `Page weight: results of ${rooms_offered} rooms (the measured answer), HTML + CSS`, value: bytes(htmlBytes + cssBytes), target: '< 50 KB', met: htmlBytes + cssBytes < MAX_PAGE_BYTES },
+    { figure: `Page weight: results of ${rooms_offered} room types (the measured answer), HTML + CSS`, value: bytes(htmlBytes + cssBytes), target: '< 50 KB', met: htmlBytes + cssBytes < MAX_PAGE_BYTES },
     { figure: 'Page weight: the search form alone, HTML + CSS', value: bytes(formBytes + cssBytes), target: `< 50 KB`, met: formBytes + cssBytes < MAX_PAGE_BYTES },
     { figure: 'Scripts on the page', value: String(scripts), target: '0', met: scripts === 0 },
-    { figure: 'Rooms offered (200 less the booked ones)', value: String(rooms_offered), target: String(ROOMS - BOOKED), met: rooms_offered === ROOMS - BOOKED },
+    {
+      figure: `Room types offered (each type with a free room among the ${ROOMS - BOOKED} of ${ROOMS} rooms free, as the API's availability finds them)`,
+      value: String(rooms_offered),
+      target: String(freeTypes),
+      met: freeRooms.length === ROOMS - BOOKED && rooms_offered === freeTypes,
+    },
   ];
   return {
     id: 'guest-booking',

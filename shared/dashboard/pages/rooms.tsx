@@ -9,6 +9,8 @@ import { hotelClock } from '../../domain/hotel-time';
 import { roomGrid } from '../../domain/overview';
 import { addRoom as addServiceRoom } from '../../domain/operator-actions/rooms';
 import { listClientRooms } from '../../domain/rooms/room-list';
+import { roomTypes } from '../../domain/operator-actions/category-pictures';
+import { type PictureForm, pictureKey, RoomTypePictures, setPictureAction } from './room-type-pictures';
 import { AppError } from '../../errors';
 import { formatPrice } from '../format';
 import { Empty, ErrorSummary, Field, Page, Table } from '../layout';
@@ -17,17 +19,18 @@ import type { PageAction, PageRequest } from '../page-function';
 const ROOM_FIELDS = ['room_number', 'room_type', 'price', 'max_occupancy'] as const;
 type RoomField = (typeof ROOM_FIELDS)[number];
 
-async function roomsPage(request: PageRequest, form?: { values: Record<string, string>; errors: RoomErrors }) {
+async function roomsPage(request: PageRequest, form?: { values: Record<string, string>; errors: RoomErrors }, picture?: PictureForm) {
   const clientId = request.operator.client_id;
   const client = await requireClient(clientId);
   // The grid starts on the hotel's today, in its time zone.
   const { today } = hotelClock(timeZoneOf(client), request.now);
-  const [views, grid] = await Promise.all([listClientRooms(clientId), roomGrid(clientId, today)]);
+  const [views, grid, categories] = await Promise.all([listClientRooms(clientId), roomGrid(clientId, today), roomTypes(clientId)]);
   const { links } = request;
   // Tonight's state of each room: taken by a booking, or free (the grid's first night is tonight).
   const takenTonight = new Set(grid.rooms.filter((row) => row.booked[0]).map((row) => row.room.id));
   const values = form?.values ?? {};
-  const errors = form?.errors ?? {};
+  const pictureIndex = picture ? categories.findIndex((c) => c.id === picture.categoryId) : -1;
+  const errors = { ...(form?.errors ?? {}), ...(picture ? { [pictureIndex >= 0 ? pictureKey(pictureIndex) : 'form']: picture.error } : {}) };
   return (
     <Page title="Rooms" links={links} operator={request.operator} nav="rooms" notice={request.notice}>
       <ErrorSummary errors={errors} />
@@ -61,6 +64,8 @@ async function roomsPage(request: PageRequest, form?: { values: Record<string, s
           ))}
         </Table>
       )}
+
+      <RoomTypePictures links={links} categories={categories} form={picture} />
 
       <section aria-labelledby="add-room">
         <h2 id="add-room">Add a room</h2>
@@ -106,6 +111,9 @@ async function roomsPage(request: PageRequest, form?: { values: Record<string, s
 }
 
 export const roomsList: PageAction = async (request) => ({ html: await roomsPage(request) });
+
+/** POST /dashboard/rooms/pictures: a room type's picture; a problem shows the Rooms page again, the message beside the field. */
+export const setRoomTypePicture: PageAction = setPictureAction((request, picture) => roomsPage(request, undefined, picture));
 
 type RoomErrors = Partial<Record<RoomField | 'form', string>>;
 

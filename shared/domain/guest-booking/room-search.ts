@@ -4,7 +4,7 @@
  * syncs of each, and the stay's total per room.
  */
 import { nightsBetween } from '../../schemas/common';
-import { listCategories } from '../../store/category-store';
+import { listCategories, pictureOf } from '../../store/category-store';
 import { stayTotal } from '../bookings/rates';
 import { byRoomNumber, findAvailableRooms, type Priced, type RoomView } from '../property-sync/availability';
 import type { PlanOnStay, PricedPlan } from '../rates/stay-rates';
@@ -83,7 +83,7 @@ export async function searchRooms(clientId: string, stay: StayQuery, now: Date):
       name,
       ...(description ? { description } : {}),
       ...(amenities.length ? { amenities } : {}),
-      ...(category?.image_url ? { image_url: category.image_url } : {}),
+      ...(pictureOf(category) ? { image_url: pictureOf(category) } : {}),
       rooms: [],
     };
     const plans = (room as RoomView & Priced).rate_plans

@@ -6,7 +6,7 @@
  * categories, rate plans, the plans' months of the window), whatever the history.
  */
 import { addDays } from '../../schemas/common';
-import { listCategories } from '../../store/category-store';
+import { listCategories, pictureOf } from '../../store/category-store';
 import { listRatePlans } from '../../store/rate-store';
 import { listRooms } from '../../store/room-store';
 import { datesFrom } from '../rates/rate-days';
@@ -65,7 +65,7 @@ export async function hotelShowcase(client: GuestClient, now: Date): Promise<Sho
       name,
       ...(description ? { description } : {}),
       ...(amenities.length ? { amenities } : {}),
-      ...(category?.image_url ? { image_url: category.image_url } : {}),
+      ...(pictureOf(category) ? { image_url: pictureOf(category) } : {}),
       max_occupancy: 0,
       from: null,
     };

@@ -39,6 +39,8 @@ export async function syncCategories(clientId: string, body: PutCategoriesBody, 
         external_source: source,
         external_category_id: input.external_category_id,
         ...content,
+        // The dashboard's picture is the hotel's, not the PMS's: a sync keeps it.
+        ...(previous?.picture_url ? { picture_url: previous.picture_url } : {}),
         content_hash: hash,
         created_at: previous?.created_at ?? timestamp,
         updated_at: timestamp,
