@@ -19,6 +19,8 @@ export function startSweeper(intervalMs: number) {
   run();
   const timer = setInterval(run, intervalMs);
   return {
+    /** Resolves when the runs started so far (the one at start included) have ended. */
+    settled: () => running.then(() => undefined),
     async stop() {
       clearInterval(timer);
       await running;

@@ -58,6 +58,8 @@ export interface ServingStack {
   gateway: LocalGateway;
   poller: QueuePoller;
   sqs: SQSClient;
+  /** The scheduled sweeper's runs started so far, ended (a test that sweeps itself waits for the run at start). */
+  sweeperSettled(): Promise<void>;
   /**
    * Stops well: the gateway takes no new request and lets those in flight finish (at most
    * STOP_DRAIN_MS), while the sweeper and the poller finish their run and batches (as long, each);
@@ -161,6 +163,7 @@ export async function serve(options: ServeOptions): Promise<ServingStack> {
     gateway,
     poller,
     sqs,
+    sweeperSettled: sweeper.settled,
     async stop() {
       // The gateway stops taking requests at once; the three drain side by side.
       await Promise.all([

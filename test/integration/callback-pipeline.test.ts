@@ -32,6 +32,8 @@ let m: Modules;
 
 beforeAll(async () => {
   stack = await startTestStack({ tableName: 'hotel-integration-test-callback-pipeline', sweepIntervalMs: 60 * 60_000 });
+  // The tests sweep themselves: the stack's run at start must not take their deliveries.
+  await stack.sweeperSettled();
   receiver = await startReceiver();
   // Loaded only now: the store reads the table name from the environment serve() set.
   m = {

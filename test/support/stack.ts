@@ -50,6 +50,12 @@ export interface TestStack extends ServingStack {
   issueKey(clientId: string, kind: KeyKind, options?: { scopes?: string[]; origins?: string[] }): Promise<{ key: string; key_id: string }>;
   /** One run of the delivery sweeper, now, as its schedule runs it. */
   sweep(): Promise<unknown>;
+  /**
+   * Resolves when the stack's scheduled sweeper runs started so far have ended, the one at start
+   * included: a test that writes due deliveries and sweeps them itself waits for it first, or that
+   * run (still loading under load) may take them.
+   */
+  sweeperSettled(): Promise<void>;
 }
 
 // This module is loaded once per test file (test/support/per-file.ts resets the modules before each).
@@ -146,5 +152,6 @@ export async function startTestStack(
     },
     issueKey,
     sweep: sweepOnce,
+    sweeperSettled: serving.sweeperSettled,
   };
 }
