@@ -5,19 +5,17 @@
  * room type with "N left", the details page with the taxes as an amount, the sandbox checkout
  * charging them, the confirmation and the cancel page; none scrolls sideways, none shows an
  * internal id or a time zone's name. The QR code decodes to the slug's address. Every page is
- * screenshotted to docs/screenshots/storefront-<page>-<language>.png.
+ * screenshotted to test-results/screenshots (docs/screenshots with UPDATE_SCREENSHOTS=1) as
+ * storefront-<page>-<language>.png.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousAxeViolations } from '../support/browser';
+import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const PHONE = { width: 390, height: 844 };
-const SHOTS = join(process.cwd(), 'docs', 'screenshots');
 const needsChromium = it.skipIf(!hasChromium);
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -68,7 +66,6 @@ beforeAll(async () => {
   const { saveClientSlug } = await import('../../shared/domain/operator-actions/hotel-settings');
   const { cliActor } = await import('../../shared/domain/operator-actions/actor');
   await saveClientSlug(cliActor(client.client_id), slug);
-  mkdirSync(SHOTS, { recursive: true });
   if (hasChromium) browser = await launchChromium();
 });
 
@@ -87,9 +84,8 @@ async function checkPage(page: Page, what: string): Promise<void> {
   expect(text, what).not.toContain('Pacific/Honolulu');
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
+/** Into test-results/screenshots; into docs/screenshots too with UPDATE_SCREENSHOTS=1, as every browser test. */
+const shot = (page: Page, name: string): Promise<void> => shoot(page, name, new Set([name]));
 
 async function guestPage(language: string): Promise<Page> {
   const context = await browser!.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, locale: language === 'ja' ? 'ja-JP' : language === 'fr' ? 'fr-FR' : 'en-US' });
