@@ -78,12 +78,13 @@ export async function searchRooms(clientId: string, stay: StayQuery, now: Date):
     const name = room.category?.name ?? room.room_type;
     const category = room.category ? about.get(`${room.external_source ?? ''}\u0000${room.category.external_category_id}`) : undefined;
     const description = category?.description?.trim();
+    const image_url = pictureOf(category);
     const amenities = (category?.amenities ?? []).map((a) => a.trim()).filter(Boolean);
     const group = groups.get(name) ?? {
       name,
       ...(description ? { description } : {}),
       ...(amenities.length ? { amenities } : {}),
-      ...(pictureOf(category) ? { image_url: pictureOf(category) } : {}),
+      ...(image_url ? { image_url } : {}),
       rooms: [],
     };
     const plans = (room as RoomView & Priced).rate_plans

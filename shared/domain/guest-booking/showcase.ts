@@ -60,12 +60,13 @@ export async function hotelShowcase(client: GuestClient, now: Date): Promise<Sho
       : [room.price];
     const lowest = prices.filter((p) => p > 0).reduce<number | null>((min, p) => (min === null || p < min ? p : min), null);
     const description = category?.description?.trim();
+    const image_url = pictureOf(category);
     const amenities = (category?.amenities ?? []).map((a) => a.trim()).filter(Boolean);
     const type = types.get(name) ?? {
       name,
       ...(description ? { description } : {}),
       ...(amenities.length ? { amenities } : {}),
-      ...(pictureOf(category) ? { image_url: pictureOf(category) } : {}),
+      ...(image_url ? { image_url } : {}),
       max_occupancy: 0,
       from: null,
     };

@@ -4,20 +4,16 @@
  * guest's booking page as a storefront"), and its audit entry.
  */
 import { errors } from '../../errors';
+import { httpsUrl } from '../../schemas/property-sync';
 import { type CategoryRecord, listCategories, setCategoryPicture } from '../../store/category-store';
 import { type Actor, recordAction } from './actor';
 
 /** What is wrong with a picture's address, in plain words; undefined when it is an https address (or empty: none). */
 export function pictureProblem(url: string): string | undefined {
-  if (!url) return undefined;
+  // The sync's own rule for a category's image_url, in words for the form.
+  if (!url || httpsUrl.safeParse(url).success) return undefined;
   if (url.length > 2000) return 'The picture address can be at most 2000 characters';
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'Enter the picture’s address, like https://example.com/garden-room.jpg';
-  }
-  return parsed.protocol === 'https:' ? undefined : 'The picture’s address must start with https://';
+  return URL.canParse(url) ? 'The picture’s address must start with https://' : 'Enter the picture’s address, like https://example.com/garden-room.jpg';
 }
 
 /** The client's categories, for the form. */
