@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { formatDate } from '../../shared/dashboard/format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
+import { closePage, hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -65,7 +65,7 @@ beforeAll(async () => {
     await page.getByLabel('Password').fill(OPERATOR_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
-    await page.close();
+    await closePage(page);
   }
 });
 
@@ -100,7 +100,7 @@ describe('booking changes on the dashboard, on a phone (skipped without Chromium
     await shoot(page, 'dashboard-booking-changed-phone', README_SHOTS);
     expect(await freeRooms(day(10), day(12))).toContain('101');
     expect(await freeRooms(day(20), day(23))).not.toContain('101');
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('staff cancel another booking with a reason on its confirmation page: the room is free at once', async () => {
@@ -125,6 +125,6 @@ describe('booking changes on the dashboard, on a phone (skipped without Chromium
     await fitsThePhone(page, 'the cancelled booking');
     await shoot(page, 'dashboard-booking-cancelled-phone', README_SHOTS);
     expect(await freeRooms(day(14), day(16))).toContain('102');
-    await page.close();
+    await closePage(page);
   });
 });

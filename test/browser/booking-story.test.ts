@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
+import { closePage, hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
@@ -102,7 +102,7 @@ beforeAll(async () => {
     await page.getByLabel('Password').fill(OPERATOR_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
-    await page.close();
+    await closePage(page);
   }
 }, 180_000);
 
@@ -135,7 +135,7 @@ describe("a booking's whole story in headless Chromium (skipped without Chromium
     await page.getByRole('button', { name: 'Assign', exact: true }).click();
     await expect(page.getByRole('status').innerText()).resolves.toContain('Room 102 assigned');
     await expect(shown(page)).resolves.toContain('Room Room 102 (Deluxe)');
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium("tells the booking's story in words, newest first, with Retry on a failed notification that brings the desk back", async () => {
@@ -177,7 +177,7 @@ describe("a booking's whole story in headless Chromium (skipped without Chromium
     await expectNoSidewaysScroll(page, 'the booking page');
     await expectAccessible(page, 'the booking page at 390 px');
     await shoot(page, 'dashboard-booking-phone', README_SHOTS);
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium("names the assigned room on the payment's page, amounts with their currency, statuses in words", async () => {
@@ -193,6 +193,6 @@ describe("a booking's whole story in headless Chromium (skipped without Chromium
     await page.reload();
     await expectNoSidewaysScroll(page, 'the payment page');
     await expectAccessible(page, 'the payment page at 390 px');
-    await page.close();
+    await closePage(page);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot, signedInDashboard, watchCspViolations } from '../support/browser';
+import { closePage, hasChromium, launchChromium, seriousAxeViolations, shoot, signedInDashboard, watchCspViolations } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { writeFailedDeliveries } from '../support/failed-deliveries';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
@@ -73,6 +73,6 @@ describe('a retry of all failed deliveries larger than one request, in headless 
     await page.reload();
     await expect(progress.count()).resolves.toBe(0);
     expect(csp).toEqual([]);
-    await page.close();
+    await closePage(page);
   }, 180_000);
 });

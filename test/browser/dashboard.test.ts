@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAV } from '../../shared/dashboard/layout';
-import { confirmPasswordIfAsked, hasChromium, launchChromium, payOnSandboxCheckout, seriousAxeViolations, shoot } from '../support/browser';
+import { closePage, confirmPasswordIfAsked, hasChromium, launchChromium, payOnSandboxCheckout, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { orderStatus, paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
@@ -155,7 +155,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     for (const cookie of cookies) {
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard', secure: false });
     }
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('every navigation link opens its page, with no serious or critical axe violation, at 1280 and 390 px', async () => {
@@ -184,7 +184,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     await shoot(page, 'dashboard-overview-phone', README_SHOTS);
     // The stylesheet loaded under the CSP, and nothing was refused by it.
     expect(blocked.filter((text) => text.includes('Content Security Policy'))).toEqual([]);
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('lists the rooms and the bookings of every origin', async () => {
@@ -199,7 +199,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     for (const origin of ['From your PMS', 'Paid online', 'Reception']) expect(text).toContain(origin);
     await page.goto(`${stack.url}/dashboard/bookings/${syncedBookingId}`);
     await expect(page.locator('main').textContent()).resolves.toContain('PMS-1');
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('gives the paid booking a room with "Assign room": the API stops offering it and the order names it', async () => {
@@ -216,7 +216,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     const status = await orderStatus(stack, tenant, paid.orderReference);
     expect(status.body.service_booking_sync).toMatchObject({ booking_id: paid.bookingId, room_assignment: 'manual' });
     expect(status.body.service_booking_sync.room_id).toBeTruthy();
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('retries a needs_review delivery with "Retry" and it is delivered', async () => {
@@ -232,7 +232,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     });
     await page.reload();
     await expect(page.locator('main').textContent()).resolves.toContain('delivered');
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('creates a sync key with one scope, shown once; it works with exactly that scope; "Revoke" stops it', async () => {
@@ -260,7 +260,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     await page.getByRole('button', { name: 'Revoke key' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('was revoked');
     await expect(page.getByRole('row').filter({ hasText: 'Channel manager' }).textContent()).resolves.toContain('revoked');
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('answers staff with 403 on Integrations, and another hotel with 404 on this hotel\'s records', async () => {
@@ -289,7 +289,7 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     expect(answer.status()).toBe(403);
     await page.goto(`${stack.url}/dashboard/integrations`);
     expect(await page.locator('main').textContent()).not.toContain('forged');
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('serves every page with a CSP that runs no script and forbids framing', async () => {
@@ -300,6 +300,6 @@ describe(`the hotel dashboard in headless Chromium (skipped without Chromium: .c
     expect(headers['content-security-policy']).not.toContain('script-src');
     expect(headers['x-frame-options']).toBe('DENY');
     expect(await page.locator('script').count()).toBe(0);
-    await page.close();
+    await closePage(page);
   });
 });

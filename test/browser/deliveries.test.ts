@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../shared/domain/hotel-time';
 import { addDays } from '../../shared/schemas/common';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot, watchCspViolations } from '../support/browser';
+import { closePage, hasChromium, launchChromium, seriousAxeViolations, shoot, watchCspViolations } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { paidRoomBooking } from '../support/paid-orders';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
@@ -152,7 +152,7 @@ beforeAll(async () => {
   if (hasChromium) {
     browser = await launchChromium();
     desk = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await (await signIn(desk)).close();
+    await closePage(await signIn(desk));
   }
 }, 180_000);
 
@@ -186,7 +186,7 @@ describe(`the overview and Deliveries of a hotel in ${ZONE}, in headless Chromiu
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await shoot(page, 'dashboard-overview-local-phone', GUIDE_SHOTS);
     expect(csp).toEqual([]);
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('lists the deliveries by guest, room and stay, in words, and says what "Retry all" includes', async () => {
@@ -207,7 +207,7 @@ describe(`the overview and Deliveries of a hotel in ${ZONE}, in headless Chromiu
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await shoot(page, 'dashboard-deliveries-phone', GUIDE_SHOTS);
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium("Retry on a delivery's page answers with its outcome, without a reload", async () => {
@@ -228,7 +228,7 @@ describe(`the overview and Deliveries of a hotel in ${ZONE}, in headless Chromiu
     // And the overview no longer flags her arrival.
     await page.goto(`${stack.url}/dashboard`);
     await expect(page.getByRole('region', { name: /Arrivals today/ }).textContent()).resolves.not.toContain('Not yet in your PMS');
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('reloads the page of a delivery being sent by itself until its outcome shows', async () => {
@@ -258,7 +258,7 @@ describe(`the overview and Deliveries of a hotel in ${ZONE}, in headless Chromiu
       expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
       expect(await seriousAxeViolations(page)).toEqual([]);
       expect(csp).toEqual([]);
-      await page.close();
+      await closePage(page);
     } finally {
       await callbacksTo(receiver.url);
       await slow.close();

@@ -14,7 +14,7 @@ import jsQR from 'jsqr';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot, watchCspViolations } from '../support/browser';
+import { closePage, hasChromium, launchChromium, seriousAxeViolations, shoot, watchCspViolations } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
@@ -275,7 +275,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     expect(await page.locator('script').count()).toBe(0);
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('.bar')!).backgroundColor)).toBe('rgb(18, 38, 63)');
     expect(blocked).toEqual([]);
-    await page.close();
+    await closePage(page);
   }, 120_000);
 
   needsChromium('shows the form again with the message next to the field (400) for every rule, and for the guest details', async () => {
@@ -328,7 +328,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     await summary.getByRole('link', { name: /e-mail address/ }).click();
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('f-email');
     await expectGuestPageOk(page, 'the guest details with errors');
-    await page.close();
+    await closePage(page);
   }, 120_000);
 
   needsChromium('a declined payment: the room chosen, not "assigned by the hotel"; "Try again" keeps the room and the details, and pays', async () => {
@@ -378,7 +378,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     await expect(page.getByRole('region', { name: 'Try again' }).innerText()).resolves.toContain('A Double room is still free');
     await expectGuestPageOk(page, 'the declined payment, one double since booked');
     expect(blocked).toEqual([]);
-    await page.close();
+    await closePage(page);
   }, 120_000);
 
   needsChromium('at 1280 px too: the results, details, checkout and confirmation fit, pass axe and show nothing internal', async () => {
@@ -407,7 +407,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Page not found');
     await expectGuestPageOk(page, 'the 404 page');
-    await page.close();
+    await closePage(page);
   }, 120_000);
 
   needsChromium('the QR code decodes to the booking page, as served and on the dashboard\'s printable sheet', async () => {
@@ -415,7 +415,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     const svg = await page.goto(`${bookingUrl}/qr.svg`);
     expect(svg?.headers()['content-type']).toBe('image/svg+xml');
     expect(await decodeQr(page)).toBe(bookingUrl);
-    await page.close();
+    await closePage(page);
 
     const admin = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
     const dashboard = await admin.newPage();

@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { hasChromium, launchChromium, payOnCheckoutPage, seriousAxeViolations, shoot } from '../support/browser';
+import { closePage, hasChromium, launchChromium, payOnCheckoutPage, seriousAxeViolations, shoot } from '../support/browser';
 import { emailTo, type SentEmail } from '../support/inbox';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -133,7 +133,7 @@ describe('a guest cancels on a phone in headless Chromium (skipped without Chrom
     // The guest's browser follows the redirect to the checkout, and pays there.
     if (checkout.status() !== 303) await step('open the checkout link', () => page.goto(checkoutUrl));
     await step('pay on the sandbox checkout', () => payOnCheckoutPage(page, checkoutUrl, stack.url), 60_000);
-    await step('close the page', () => page.close(), 15_000);
+    await step('close the page', () => closePage(page), 15_000);
 
     // The booking's page, from the confirmation e-mail's link.
     const confirmation = await step('the confirmation e-mail', () => emailTo(who.email, /^Booking confirmed/, 30_000));
@@ -176,7 +176,7 @@ describe('a guest cancels on a phone in headless Chromium (skipped without Chrom
     });
     const reference = (await page.locator('dl.facts dd').first().textContent())!.trim();
     expect(reference).toMatch(/^BK-/);
-    await step('close the page', () => page.close(), 15_000);
+    await step('close the page', () => closePage(page), 15_000);
 
     const [cancelled] = await step('booking.cancelled at the PMS', () =>
       waitFor('booking.cancelled', async () => (eventsAt(callbacks, 'booking.cancelled').length ? eventsAt(callbacks, 'booking.cancelled') : undefined), 30_000),
@@ -193,6 +193,6 @@ describe('a guest cancels on a phone in headless Chromium (skipped without Chrom
     const mail = await step('show the e-mail', () => showEmail(email), 15_000);
     await expect(mail.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your booking has been cancelled');
     await step('screenshot the e-mail', () => shoot(mail, 'guest-cancel-email', NO_README_SHOTS));
-    await step('close the e-mail', () => mail.close(), 15_000);
+    await step('close the e-mail', () => closePage(mail), 15_000);
   }, 180_000);
 });

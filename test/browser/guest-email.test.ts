@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { hasChromium, launchChromium, payOnCheckoutPage, seriousAxeViolations, shoot } from '../support/browser';
+import { closePage, hasChromium, launchChromium, payOnCheckoutPage, seriousAxeViolations, shoot } from '../support/browser';
 import { emailsTo, emailTo, type SentEmail } from '../support/inbox';
 import { type Receiver, startReceiver, waitFor } from '../support/receiver';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -138,7 +138,7 @@ describe('e-mail to guests on a phone in headless Chromium (skipped without Chro
 
     // The e-mail, as the guest's mail client shows it.
     const request = await step('the "Confirm your booking" e-mail', () => emailTo(who.email, /^Confirm your booking/, 30_000));
-    await step('close the page', () => page.close(), 15_000);
+    await step('close the page', () => closePage(page), 15_000);
     page = await step('show the e-mail', () => showEmail(request), 15_000);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Confirm your booking');
     await shoot(page, 'guest-email-confirm-your-booking', NO_README_SHOTS);
@@ -166,13 +166,13 @@ describe('e-mail to guests on a phone in headless Chromium (skipped without Chro
     expect(confirmed).toMatchObject({ event: 'booking.confirmed', booking: { booking_reference: codes[0], confirmation_code: codes[1], payment_method: 'pay_at_property', payment_status: 'unpaid' } });
 
     const confirmation = await step('the confirmation e-mail', () => emailTo(who.email, /^Booking confirmed/, 30_000));
-    await step('close the page', () => page.close(), 15_000);
+    await step('close the page', () => closePage(page), 15_000);
     page = await step('show the confirmation e-mail', () => showEmail(confirmation), 15_000);
     await expect(page.locator('body').textContent()).resolves.toContain(codes[0]!);
     await shoot(page, 'guest-email-booking-confirmed', NO_README_SHOTS);
     expect(await submit(page, page.getByRole('link', { name: 'See your booking' }))).toBe(200);
     expect(page.url()).toBe(bookingPage);
-    await step('close the page', () => page.close(), 15_000);
+    await step('close the page', () => closePage(page), 15_000);
   }, 150_000);
 
   needsChromium('a guest who pays online gets the confirmation e-mail with the booking reference and code of the confirmation page', async () => {
@@ -188,7 +188,7 @@ describe('e-mail to guests on a phone in headless Chromium (skipped without Chro
     // The guest's browser follows the redirect to the checkout, and pays there.
     if (checkout.status() !== 303) await step('open the checkout link', () => page.goto(checkoutUrl));
     await step('pay on the sandbox checkout', () => payOnCheckoutPage(page, checkoutUrl, stack.url), 60_000);
-    await step('close the page', () => page.close(), 15_000);
+    await step('close the page', () => closePage(page), 15_000);
 
     const email = await step('the confirmation e-mail', () => emailTo(who.email, /^Booking confirmed/, 30_000));
     const view = await step('open a page for the booking', () => guest.newPage(), 15_000);
@@ -198,10 +198,10 @@ describe('e-mail to guests on a phone in headless Chromium (skipped without Chro
     expect(email.body.text).toContain(`Booking reference: ${reference}`);
     expect(email.body.text).toContain(`Confirmation code: ${code}`);
     expect(email.body.text).toContain('Total: 360.00 EUR');
-    await step('close the booking page', () => view.close(), 15_000);
+    await step('close the booking page', () => closePage(view), 15_000);
     const mail = await step('show the e-mail', () => showEmail(email), 15_000);
     await step('screenshot the e-mail', () => shoot(mail, 'guest-email-paid-confirmation', NO_README_SHOTS));
     expect(await step('list the e-mails to the guest', () => emailsTo(who.email), 15_000)).toHaveLength(1);
-    await step('close the e-mail', () => mail.close(), 15_000);
+    await step('close the e-mail', () => closePage(mail), 15_000);
   }, 150_000);
 });

@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confirmPasswordIfAsked, hasChromium, imageDrawn, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
+import { closePage, confirmPasswordIfAsked, hasChromium, imageDrawn, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -118,7 +118,7 @@ describe('Integrations, hotel settings and the QR sheet in headless Chromium (sk
     await page.setViewportSize({ width: 390, height: 844 });
     await expectUsable(page, 'Integrations at 390 px');
     await shoot(page, 'dashboard-integrations-phone', README_SHOTS);
-    await page.close();
+    await closePage(page);
   }, 90_000);
 
   needsChromium('"Revoke" and "Rotate secret" open a confirmation page with a red button; Cancel changes nothing', async () => {
@@ -173,7 +173,7 @@ describe('Integrations, hotel settings and the QR sheet in headless Chromium (sk
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('The callback signing secret was rotated: the previous secret works until');
     expect((await page.locator('code.secret').textContent())?.trim()).toMatch(/^whsec_/);
-    await page.close();
+    await closePage(page);
   }, 90_000);
 
   needsChromium('hotel settings: an unknown zone is refused beside the field; the time zone and what guests are told are saved', async () => {
@@ -209,7 +209,7 @@ describe('Integrations, hotel settings and the QR sheet in headless Chromium (sk
     await page.setViewportSize({ width: 390, height: 844 });
     await expectUsable(page, 'Hotel settings at 390 px');
     await shoot(page, 'dashboard-hotel-settings-phone', README_SHOTS);
-    await page.close();
+    await closePage(page);
   }, 90_000);
 
   needsChromium('staff open the QR sheet from Rooms and print only the sheet; Integrations answers them 403', async () => {

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/schemas/common';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot, signedInDashboard } from '../support/browser';
+import { closePage, hasChromium, launchChromium, seriousAxeViolations, shoot, signedInDashboard } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
@@ -73,7 +73,7 @@ beforeAll(async () => {
     browser = await launchChromium();
     const page = await signedInDashboard(browser, stack.url, email, OPERATOR_PASSWORD, 1280, { acceptDownloads: true });
     manager = page.context();
-    await page.close();
+    await closePage(page);
   }
 });
 
@@ -109,7 +109,7 @@ describe('the Reports page in headless Chromium (skipped without Chromium: .ci/r
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await shoot(page, 'dashboard-reports-range-phone', SHOTS);
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('answers a range ending before it starts beside "To", with the error summary', async () => {
@@ -121,6 +121,6 @@ describe('the Reports page in headless Chromium (skipped without Chromium: .ci/r
     await expect(page.getByRole('alert').textContent()).resolves.toContain('To: To must be the same as or after From');
     await expect(page.locator('#f-to-error').textContent()).resolves.toBe('To must be the same as or after From');
     await expect(page.getByLabel('From', { exact: true }).inputValue()).resolves.toBe(to);
-    await page.close();
+    await closePage(page);
   });
 });

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot, watchCspViolations } from '../support/browser';
+import { closePage, hasChromium, launchChromium, seriousAxeViolations, shoot, watchCspViolations } from '../support/browser';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
 
 const ORDERS = '/api/v1/payments/payment-orders';
@@ -113,7 +113,7 @@ describe(`sandbox checkout in headless Chromium (skipped without Chromium: apt-g
       expect(await page.getByTestId('state').textContent()).toContain('paid');
       expect(await page.getByRole('button').count()).toBe(0);
     } finally {
-      await page.close();
+      await closePage(page);
     }
   });
 
@@ -164,7 +164,7 @@ describe(`sandbox checkout in headless Chromium (skipped without Chromium: apt-g
       expect(await page.locator('h1').textContent()).toBe('Your payment did not go through');
       expect(await orderStatus(order.order_reference)).toBe('cancelled');
     } finally {
-      await page.close();
+      await closePage(page);
     }
   });
 });

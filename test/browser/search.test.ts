@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
+import { closePage, hasChromium, launchChromium, seriousAxeViolations, shoot } from '../support/browser';
 import { OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { paidRoomBooking } from '../support/paid-orders';
 import { startTestStack, type Tenant, type TestStack } from '../support/stack';
@@ -82,7 +82,7 @@ beforeAll(async () => {
     await page.getByLabel('Password').fill(OPERATOR_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
-    await page.close();
+    await closePage(page);
   }
 });
 
@@ -134,7 +134,7 @@ describe('the search box in headless Chromium (skipped without Chromium: .ci/run
     // The result opens the booking's page.
     await page.getByRole('link', { name: 'Ada Lovelace' }).click();
     expect(new URL(page.url()).pathname).toBe(`/dashboard/bookings/${ids.paid}`);
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('lists the matches latest stay first with their status in words, and says so when nothing matches; no serious axe violation', async () => {
@@ -161,7 +161,7 @@ describe('the search box in headless Chromium (skipped without Chromium: .ci/run
     expect(new URL(page.url()).hash).toBe('#f-q');
     await expect(page.locator('#f-q-error').textContent()).resolves.toContain("Enter a guest's name");
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.close();
+    await closePage(page);
   });
 
   needsChromium('fits a 390 px phone: the header with its search box, and the results', async () => {

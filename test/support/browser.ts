@@ -94,6 +94,26 @@ export function watchCspViolations(page: Page): string[] {
 }
 
 /**
+ * Closes a page, and sees it closed. Chromium can acknowledge a close that races a navigation's
+ * commit and then drop it, and Playwright's page.close() (which has no timeout) never returns
+ * (crbug.com/536385539, microsoft/playwright#41900 and #42366; playwright-core 1.65.1 sends the
+ * close once). A CI run met it on a page a cross-origin redirect had just brought back from the
+ * sandbox checkout. Re-issuing the close destroys such a page, as the fixes proposed upstream do:
+ * here through the page's own session (`runBeforeUnload`, which our pages do not use).
+ */
+export async function closePage(page: Page, { attempts = 5, everyMs = 1_000 } = {}): Promise<void> {
+  if (page.isClosed()) return;
+  const closed = new Promise<true>((resolve) => page.once('close', () => resolve(true)));
+  void page.close().catch(() => undefined);
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const done = await Promise.race([closed, new Promise<false>((resolve) => setTimeout(() => resolve(false), everyMs))]);
+    if (done || page.isClosed()) return;
+    await page.close({ runBeforeUnload: true }).catch(() => undefined);
+  }
+  throw new Error(`the page at ${page.url()} did not close after ${attempts} attempts`);
+}
+
+/**
  * A guest pays a sandbox checkout in a browser, on a page of their own: its page on the sandbox's
  * own origin, "Pay", and the redirect back to the API's verify URL, whose answer sends the guest
  * on to the partner's return page (which need not exist here). Fails on any CSP violation on the
@@ -107,7 +127,7 @@ export async function payOnSandboxCheckout(context: BrowserContext, checkoutUrl:
     if (opened?.status() !== 200) throw new Error(`the sandbox checkout answered ${opened?.status()}`);
     await pay(page, violations, apiUrl);
   } finally {
-    await page.close();
+    await closePage(page);
   }
 }
 
