@@ -229,6 +229,50 @@ describe('taxes, contact and e-mails', () => {
   });
 });
 
+/** A Garden Queen stay booked and paid on the guest page (the sandbox checkout, then verify): the booking's id. */
+async function paidGuestBooking(tenant: Tenant, stay: ReturnType<typeof stayIn>, email: string): Promise<string> {
+  const started = await asPages(() => guest.startCheckout(tenant.clientId, { room_type: 'Garden Queen', stay, guest: { name: 'Tax Payer', email } }, stack.url, new Date()));
+  const paid = await fetch(started.checkout_url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'outcome=paid', redirect: 'manual' });
+  expect(paid.status).toBe(303);
+  expect((await fetch(new URL(paid.headers.get('location')!, stack.url), { redirect: 'manual' })).status).toBe(303);
+  expect(await asPages(() => guest.guestBookingOf(tenant.clientId, started.token))).toMatchObject({ state: 'confirmed' });
+  const [{ clientOrdersPage }, { paidOrderBookingId }] = await Promise.all([import('../../shared/store/payment-store'), import('../../shared/domain/payments/mirror-paid-booking')]);
+  const [order] = (await clientOrdersPage(tenant.clientId, { limit: 1 })).orders;
+  return paidOrderBookingId(tenant.clientId, order!.order_reference);
+}
+
+describe('a staff change of a taxed booking', () => {
+  it('reprices its taxes with it: "Recalculate the total" adds the hotel\'s taxes, an amount given is what the guest pays in all, "Keep the total" keeps both', async () => {
+    const tenant = await hotel();
+    await settings(tenant.clientId, { tax_percent: 10 });
+    const stay = stayIn(30, 2);
+    const bookingId = await paidGuestBooking(tenant, stay, unique('change'));
+    const staff = await signedInOperator(stack, tenant.clientId, 'staff');
+    const path = `/dashboard/bookings/${bookingId}`;
+    const longer = addDays(stay.check_out, 1);
+    // Three nights at 120: 360, taxes 36; what the guest pays now, 264 with its taxes, is the total kept.
+    const form = textOf((await staff.get(`${path}/change?check_in_date=${stay.check_in}&check_out_date=${longer}&guests=1`)).text);
+    expect(form).toContain('Recalculate the total: 396.00 USD');
+    expect(form).toContain("3 nights at the chosen room's rates, with the hotel's taxes");
+    expect(form).toContain('Keep the total: 264.00 USD');
+    const changed = textOf((await staff.submit(`${path}/change`, { check_in_date: stay.check_in, check_out_date: longer, room_id: '', guests: '1', total: 'recalculate' })).text);
+    expect(changed).toContain('Total 396.00 USD.');
+    expect(changed).toContain('Room price 360.00 USD');
+    expect(changed).toContain('Taxes 36.00 USD');
+    expect(changed).toContain('Balance due 132.00 USD');
+
+    // An amount from the CLI is the total the guest pays: 330.00 is 300.00 and 30.00 of taxes.
+    const set = await ops(['bookings', 'modify', bookingId, '--check-out', addDays(longer, 1), '--total', '330.00']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ total_amount: 300, taxes_amount: 30 });
+    const kept = await ops(['bookings', 'modify', bookingId, '--check-out', longer, '--total', 'keep']);
+    expect(JSON.parse(kept.stdout)).toMatchObject({ check_out_date: longer, total_amount: 300, taxes_amount: 30 });
+    const desk = textOf((await staff.get(path)).text);
+    expect(desk).toContain('Total 330.00 USD');
+    expect(desk).toContain('Balance due 66.00 USD');
+  });
+});
+
 describe('the landing page, pictures and robots.txt', () => {
   it('shows the hotel before a search: its types with "from" prices, check-in, contact and policy', async () => {
     const tenant = await hotel();

@@ -14,6 +14,8 @@ import type { HotelClock } from '../../domain/hotel-time';
 import { type BookingChange, markBookingNoShow, modifyBooking } from '../../domain/operator-actions/booking-changes';
 import { roomsForChange } from '../../domain/bookings/change-rooms';
 import { stayTotals } from '../../domain/bookings/change-pricing';
+import { bookingMoney } from '../../domain/bookings/booking-money';
+import { changedMoney } from '../../domain/bookings/stay-total';
 import type { AppError } from '../../errors';
 import { formatDate, formatPrice, inWords } from '../format';
 import { ErrorSummary, Field, type Links, NoticeBox, Page, Select } from '../layout';
@@ -116,9 +118,15 @@ async function roomStep(request: PageRequest, facts: BookingFacts, form: ChangeF
   const totals = await stayTotals(request.operator.client_id, rooms, stay, currency);
   const chosen = rooms.find((room) => room.id === form.values.room_id) ?? rooms.find((room) => room.id === b.room_id) ?? rooms[0];
   const count = nights(stay);
-  const label = (room: (typeof rooms)[number]) =>
-    `${room.room_number} · ${room.room_type} · ${formatPrice(totals.get(room.id), currency)} for ${count} ${count === 1 ? 'night' : 'nights'}`;
-  const keep = b.total_amount === undefined ? 'none' : formatPrice(b.total_amount, currency);
+  // What the guest would pay in all (a taxed booking's taxes at the hotel's rate now): the booking page's "Total".
+  const recalculated = (room: (typeof rooms)[number] | undefined) => {
+    const price = room ? totals.get(room.id) : undefined;
+    if (price === undefined) return '—';
+    const money = changedMoney('recalculate', b, price, facts.taxes, currency);
+    return formatPrice(bookingMoney({ ...b, total_amount: money.total_amount ?? null, taxes_amount: money.taxes_amount ?? null }).owed, currency);
+  };
+  const label = (room: (typeof rooms)[number]) => `${room.room_number} · ${room.room_type} · ${recalculated(room)} for ${count} ${count === 1 ? 'night' : 'nights'}`;
+  const keep = b.total_amount === undefined ? 'none' : formatPrice(bookingMoney(b).owed, currency);
   return (
     <>
       <p>
@@ -138,9 +146,9 @@ async function roomStep(request: PageRequest, facts: BookingFacts, form: ChangeF
             <div class="radio">
               <input type="radio" id="f-total" name="total" value="recalculate" checked={form.values.total !== 'keep'} aria-describedby="f-total-hint" />
               <label for="f-total">
-                Recalculate the total: {chosen ? formatPrice(totals.get(chosen.id), currency) : '—'}
+                Recalculate the total: {recalculated(chosen)}
                 <small id="f-total-hint" class="hint">
-                  {count} {count === 1 ? 'night' : 'nights'} at the chosen room's rates (room {chosen?.room_number ?? '—'}; another room at its own, shown beside it).
+                  {count} {count === 1 ? 'night' : 'nights'} at the chosen room's rates{b.taxes_amount ? ", with the hotel's taxes" : ''} (room {chosen?.room_number ?? '—'}; another room at its own, shown beside it).
                 </small>
               </label>
             </div>
@@ -248,7 +256,7 @@ export const changeBooking: PageAction = async (request) => {
     return { redirect: bookingPath(b.id), notice: refusalNotice(error, 'changed') };
   }
   const nightsText = `${formatDate(stay.check_in_date)} to ${formatDate(stay.check_out_date)}, ${nights(stay)} ${nights(stay) === 1 ? 'night' : 'nights'}`;
-  const totalText = changed.booking.total_amount === undefined ? '' : ` Total ${formatPrice(changed.booking.total_amount, facts.story.currency)}.`;
+  const totalText = changed.booking.total_amount === undefined ? '' : ` Total ${formatPrice(bookingMoney(changed.booking).owed, facts.story.currency)}.`;
   return { redirect: bookingPath(b.id), notice: { kind: 'success', message: `Booking changed: ${nightsText}, ${stay.guests} ${stay.guests === 1 ? 'guest' : 'guests'}.${totalText}` } };
 };
 

@@ -7,6 +7,7 @@ import { type BookingStory, bookingStory } from '../../domain/bookings/booking-s
 import { clientSettingsOf } from '../../domain/client-settings';
 import { requireClient } from '../../domain/clients';
 import { type HotelClock, hotelClock } from '../../domain/hotel-time';
+import type { TaxSettings } from '../../domain/bookings/stay-total';
 import { errors } from '../../errors';
 import type { PageRequest } from '../page-function';
 import { BOOKING_ID } from './bookings-common';
@@ -15,6 +16,8 @@ export interface BookingFacts {
   story: BookingStory;
   /** The hotel's today, in its time zone. */
   clock: HotelClock;
+  /** The hotel's taxes now: what a recalculated total adds (stay-total.ts). */
+  taxes: TaxSettings;
 }
 
 /** The booking's id from the path. */
@@ -31,5 +34,6 @@ export async function bookingFactsOf(request: PageRequest): Promise<BookingFacts
   const clientId = request.operator.client_id;
   const [story, client] = await Promise.all([bookingStory(clientId, bookingIdOf(request)), requireClient(clientId)]);
   if (!story) throw errors.noSuchBooking();
-  return { story, clock: hotelClock(clientSettingsOf(client).time_zone, request.now) };
+  const settings = clientSettingsOf(client);
+  return { story, clock: hotelClock(settings.time_zone, request.now), taxes: { tax_percent: settings.tax_percent, taxes_included: settings.taxes_included } };
 }

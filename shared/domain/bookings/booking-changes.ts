@@ -9,7 +9,7 @@
  * makes itself emits nothing back to it. Synced bookings belong to their PMS and are refused.
  */
 import { stayTotals } from './change-pricing';
-import { changedTotal, type TotalChoice } from './stay-total';
+import { changedMoney, type TotalChoice } from './stay-total';
 import { errors, type ErrorDetail } from '../../errors';
 import { isCalendarDate, MAX_STAY_NIGHTS, nightsBetween } from '../../schemas/common';
 import { getClient } from '../../store/api-key-store';
@@ -222,8 +222,10 @@ export async function modifyServiceBooking(clientId: string, bookingId: string, 
     const total = async (room: RoomRecord | undefined) => {
       const recalculate = change.total === 'recalculate' && room;
       const recalculated = recalculate ? (await stayTotals(clientId, [room], stay, client?.currency ?? 'USD')).get(room.id) : undefined;
-      const amount = changedTotal(change.total ?? 'keep', booking.total_amount, recalculated);
-      if (amount !== undefined) next.total_amount = amount;
+      const money = changedMoney(change.total ?? 'keep', booking, recalculated, client ?? {}, client?.currency ?? 'USD');
+      if (money.total_amount !== undefined) next.total_amount = money.total_amount;
+      if (money.taxes_amount) next.taxes_amount = money.taxes_amount;
+      else delete next.taxes_amount;
     };
     if (!roomId) {
       await total(undefined);

@@ -5,7 +5,7 @@
  * (0 for a cancelled booking). The one computation every page (booking, Bookings list, Overview) uses.
  */
 import { majorAmount } from '../../schemas/payments';
-import { getOrders, type PaymentOrderRecord } from '../../store/payment-store';
+import type { PaymentOrderRecord } from '../../store/payment-store';
 
 export type MoneyState = 'paid' | 'partly_refunded' | 'refunded' | 'unpaid' | 'pay_at_property' | 'partly_paid';
 
@@ -71,6 +71,8 @@ export function bookingMoney(booking: MoneyBooking, order?: MoneyOrder | null): 
 
 /** The money of many bookings at once (a list's page): their orders read in one batch. */
 export async function bookingsMoney<B extends MoneyBooking & { payment_order_reference?: string | null }>(bookings: readonly B[]): Promise<Map<B, BookingMoney>> {
+  // Read when needed: the operator CLI presents bookingMoney without loading the stores.
+  const { getOrders } = await import('../../store/payment-store');
   const references = [...new Set(bookings.map((b) => b.payment_order_reference).filter((r): r is string => !!r))];
   const orders = await getOrders(references);
   return new Map(bookings.map((b) => [b, bookingMoney(b, b.payment_order_reference ? orders.get(b.payment_order_reference) : undefined)]));

@@ -8,6 +8,7 @@ import { BOOKING_ORIGINS } from '../../schemas/bookings';
 import { BOOKING_STATUSES } from '../../schemas/booking-statuses';
 import { type Command, defineCommand, UsageError } from '../cli';
 import { fields } from '../format';
+import { bookingMoney } from '../../domain/bookings/booking-money';
 import { totalChoiceOf } from '../../domain/bookings/stay-total';
 
 const clients = () => import('../../domain/clients');
@@ -213,7 +214,7 @@ export const bookingCommands: readonly Command[] = [
       guests: { value: 'N', help: 'New number of guests' },
       total: {
         value: 'recalculate|keep|AMOUNT',
-        help: "The new total: recalculated from the room's price per night for the new stay, kept as it is, or an amount in the hotel's currency (such as 807.00)",
+        help: "The new total: recalculated from the room's rates for the new stay (a taxed booking with the hotel's taxes), kept as it is, or what the guest pays in all, in the hotel's currency (such as 807.00)",
         default: 'recalculate',
       },
     },
@@ -241,7 +242,7 @@ export const bookingCommands: readonly Command[] = [
         ['room', roomText(result)],
         ['stay', `${result.check_in_date} → ${result.check_out_date}`],
         ['guests', String(result.guests)],
-        ['total', result.total_amount === null ? '(none)' : result.total_amount.toFixed(2)],
+        ['total', result.total_amount === null ? '(none)' : `${bookingMoney(result).owed.toFixed(2)}${result.taxes_amount ? ` (taxes ${result.taxes_amount.toFixed(2)})` : ''}`],
         ['booking.modified', result.delivery_id ? `delivery ${result.delivery_id}` : 'not sent (no callback URL)'],
       ]),
   }),
