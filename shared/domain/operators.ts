@@ -27,6 +27,7 @@ import {
   usernameOfIssuedToken,
 } from '../store/operator-sign-in';
 import { clearPendingTotpSecret, getPendingTotpSecret, putPendingTotpSecret } from '../store/totp-setup-store';
+import { openWithPassword, sealWithPassword } from '../secrets/password-sealing';
 import { requireClient } from './clients';
 
 export { IncorrectCodeError, SignInRefusedError } from '../store/operator-sign-in';
@@ -202,15 +203,18 @@ export const PENDING_SETUP_HOURS = 24;
 
 /**
  * The key for an operator who must set an authenticator app up at sign-in (with the sign-in's
- * access token): while a set-up is under way, the key already shown (signing in again keeps it, so
- * an app already scanned works); else a new one from Cognito, kept for PENDING_SETUP_HOURS.
+ * access token and the password it was given): while a set-up is under way, the key already shown
+ * (signing in again keeps it, so an app already scanned works); else a new one from Cognito, kept
+ * for PENDING_SETUP_HOURS sealed under that password (a key sealed under an older password does
+ * not open: a new one replaces it). Without the password, a new key, not kept.
  */
-export async function startRequiredTotpSetup(accessToken: string, email: string, now = new Date()): Promise<TotpSetup> {
+export async function startRequiredTotpSetup(accessToken: string, email: string, password: string | undefined, now = new Date()): Promise<TotpSetup> {
   const username = usernameOfIssuedToken(accessToken);
-  const kept = await getPendingTotpSecret(username, now);
-  if (kept) return { secret: kept, otpauthUri: totpUri(kept, email) };
+  const kept = password ? await getPendingTotpSecret(username, now) : undefined;
+  const opened = kept && password ? await openWithPassword(kept, password, username) : undefined;
+  if (opened) return { secret: opened, otpauthUri: totpUri(opened, email) };
   const setup = await startTotpSetup({ accessToken }, email);
-  await putPendingTotpSecret(username, setup.secret, new Date(now.getTime() + PENDING_SETUP_HOURS * 3_600_000));
+  if (password) await putPendingTotpSecret(username, await sealWithPassword(setup.secret, password, username), new Date(now.getTime() + PENDING_SETUP_HOURS * 3_600_000));
   return setup;
 }
 

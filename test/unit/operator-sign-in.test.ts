@@ -268,6 +268,10 @@ describe('an operator of the mfa-required group whom Cognito signs in with a pas
     const again = await handler(post('/dashboard/sign-in', { email: 'ops@hotel.example', password: 'Correct-horse-42' }), context);
     expect((await handler(followed(again, '/dashboard/sign-in/mfa-setup'), context)).body).toContain(hiddenFieldHtml('secret', SECRET));
     expect(calls('AssociateSoftwareToken')).toHaveLength(1);
+    // Kept sealed under the password: the table never holds the key in clear.
+    const [kept] = [...pendingKeys.values()];
+    expect(kept).toMatch(/^p1:/);
+    expect(kept).not.toContain(SECRET);
 
     cognito.answer('VerifySoftwareToken', { Status: 'SUCCESS' });
     cognito.answer('SetUserMFAPreference', {});

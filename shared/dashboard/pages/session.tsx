@@ -187,8 +187,11 @@ export const mfaSetupAgain: PublicPageAction = async (request) => {
   return { html: await mfaSetupPage(request.links, shown) };
 };
 
-/** The page or redirect of each step of a sign-in. */
-async function outcomeOf(step: SignInStep, email: string, request: Request): Promise<PageOutcome> {
+/**
+ * The page or redirect of each step of a sign-in. `password`: the one the operator just gave (the
+ * sign-in's, or the new one), which seals the key of a set-up under way.
+ */
+async function outcomeOf(step: SignInStep, email: string, request: Request, password?: string): Promise<PageOutcome> {
   const { links, cookieScope } = request;
   switch (step.kind) {
     case 'signed_in':
@@ -206,7 +209,7 @@ async function outcomeOf(step: SignInStep, email: string, request: Request): Pro
     }
     case 'mfa_setup_required': {
       // While a set-up is under way, signing in again shows the key already shown.
-      const setup = await startRequiredTotpSetup(step.accessToken, email, request.now);
+      const setup = await startRequiredTotpSetup(step.accessToken, email, password, request.now);
       const cookie = serializeCookie(COOKIE.mfaSetup, step.accessToken, scopedCookieOptions(cookieScope, MFA_SETUP_MAX_AGE_SECONDS));
       return showSetup(request, { email, secret: setup.secret }, [cookie]);
     }
@@ -227,7 +230,7 @@ export const submitSignIn: PublicPageAction = async (request): Promise<PageOutco
     return { html: signInForm(links, { email, errors }), status: 400 };
   }
   try {
-    return await outcomeOf(await signIn(email, password, contextOf(request)), email, request);
+    return await outcomeOf(await signIn(email, password, contextOf(request)), email, request, password);
   } catch (error) {
     if (error instanceof SignInRefusedError) return refused(links, email);
     throw error;
@@ -237,8 +240,9 @@ export const submitSignIn: PublicPageAction = async (request): Promise<PageOutco
 export const submitNewPassword: PublicPageAction = async (request): Promise<PageOutcome> => {
   const pending = pendingOf(request.form);
   try {
-    const step = await completeNewPassword(pending.username, pending.session, request.form.get('new_password') ?? '', contextOf(request));
-    return await outcomeOf(step, pending.email, request);
+    const newPassword = request.form.get('new_password') ?? '';
+    const step = await completeNewPassword(pending.username, pending.session, newPassword, contextOf(request));
+    return await outcomeOf(step, pending.email, request, newPassword);
   } catch (error) {
     if (error instanceof AppError && error.status === 400) return { html: newPasswordForm(request.links, pending, error.message), status: 400 };
     if (error instanceof SignInRefusedError) {
