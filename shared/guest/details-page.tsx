@@ -12,8 +12,8 @@ import {
   HOLD_MINUTES,
   newBookingAttempt,
   type OfferedRoom,
-  offeredRoom,
   offeredType,
+  roomTypeOf,
   type StayQuery,
   startCheckout,
 } from '../domain/guest-booking/guest-bookings';
@@ -30,15 +30,14 @@ import { guestWords, keepsLanguage, pageMenu } from './language';
 
 
 /**
- * A form or link rendered before guests booked room types names one room (`room_id`): it goes on
- * as it began, for that room, so a guest mid-booking across a deploy is not turned away. Every
- * page rendered now sends the type.
+ * A form or link rendered before guests booked room types (or a "Try again" of such a booking)
+ * names one room (`room_id`): it books that room's type, so a guest mid-booking across a deploy is
+ * not turned away, and no request to the guest pages chooses a room (a specific room is
+ * reception's choice). Undefined for no such room. Every page rendered now sends the type.
  */
-const legacyRoomOf = (query: { room_id?: string }) => (query.room_id?.trim() ? query.room_id.trim() : undefined);
-
-/** The type offered for the stay, or the one room a form from before named. */
-function offeredChoice(clientId: string, stay: StayQuery, choice: { roomType: string; legacyRoom?: string }, now: Date, ratePlanId?: string) {
-  return choice.legacyRoom ? offeredRoom(clientId, stay, choice.legacyRoom, now, ratePlanId) : offeredType(clientId, stay, choice.roomType, now, ratePlanId);
+async function typeOfLegacyRoom(clientId: string, roomId: string | undefined): Promise<string | undefined> {
+  const id = roomId?.trim();
+  return id ? roomTypeOf(clientId, id) : undefined;
 }
 
 function detailsPage(
@@ -48,7 +47,6 @@ function detailsPage(
   stay: StayQuery,
   offered: OfferedRoom,
   form: { values?: Partial<Record<GuestField, string>>; errors?: Errors<GuestField> } = {},
-  legacyRoom?: string,
 ) {
   const { room, category, currency, nights, plan } = offered;
   const values = form.values ?? {};
@@ -88,7 +86,7 @@ function detailsPage(
       <section class="card" aria-labelledby="guest">
         <h2 id="guest">{t('details.guest')}</h2>
         <form method="post" action={request.links.to(bookPath(client.page, '/bookings'))} novalidate aria-labelledby="guest">
-          {legacyRoom ? <input type="hidden" name="room_id" value={legacyRoom} /> : <input type="hidden" name="room_type" value={category.name} />}
+          <input type="hidden" name="room_type" value={category.name} />
           {plan ? <input type="hidden" name="rate_plan" value={plan.external_rate_plan_id} /> : null}
           <input type="hidden" name="check_in" value={stay.check_in} />
           <input type="hidden" name="check_out" value={stay.check_out} />
@@ -124,18 +122,18 @@ export const detailsAction: PublicPageAction = /* @__PURE__ */ keepsLanguage(asy
   const stay = await stayOr(request, client, t, values);
   if (isOutcome(stay)) return stay;
   // The room type, with its plan where it is sold on rate plans: `offer` = `<type>~<external_rate_plan_id>`.
-  const [roomType, ratePlanId] = splitOffer(request.query.offer ?? '');
-  const legacyRoom = legacyRoomOf(request.query);
-  const offered = await offeredChoice(client.client_id, stay, { roomType, legacyRoom }, request.now, ratePlanId);
+  const [offer, ratePlanId] = splitOffer(request.query.offer ?? '');
+  const roomType = request.query.room_id && !offer ? await typeOfLegacyRoom(client.client_id, request.query.room_id) : offer;
+  const offered = roomType === undefined ? undefined : await offeredType(client.client_id, stay, roomType, request.now, ratePlanId);
   if (!offered) return { html: await searchPage(request, client, t, { values, stay, notice: t('search.roomTaken') }), status: 409 };
-  return { html: detailsPage(t, request, client, stay, offered, {}, legacyRoom) };
+  return { html: detailsPage(t, request, client, stay, offered) };
 });
 
 /**
  * POST /book/{client_id}/bookings: the checkout opens (the room held meanwhile) and the guest goes
  * to it; or, where the hotel allows it, the booking is confirmed to be paid at the hotel. The
- * details form posts here, and so does "Try again" after a declined payment (the same room and
- * details, a new attempt).
+ * details form posts here, and so does "Try again" after a declined payment (the same room type
+ * and details, a new attempt).
  */
 export const createAction: PublicPageAction = async (request) => {
   const client = await guestBookingClient(request.params.client_id ?? '');
@@ -144,14 +142,14 @@ export const createAction: PublicPageAction = async (request) => {
   const stayTyped = stayValues(form);
   const stay = await stayOr(request, client, t, stayTyped);
   if (isOutcome(stay)) return stay;
-  const roomType = form.get('room_type') ?? '';
-  const legacyRoom = roomType ? undefined : legacyRoomOf({ room_id: form.get('room_id') ?? undefined });
   const ratePlanId = form.get('rate_plan') || undefined;
+  const roomType = form.get('room_type') || (await typeOfLegacyRoom(client.client_id, form.get('room_id') ?? undefined));
+  if (roomType === undefined) return { html: await searchPage(request, client, t, { values: stayTyped, stay, notice: t('search.roomTaken') }), status: 409 };
   const values = Object.fromEntries(GUEST_FIELDS.map((f) => [f, (form.get(f) ?? '').trim()])) as Record<GuestField, string>;
   const guest = { name: values.name, email: values.email, ...(values.phone ? { phone: values.phone } : {}) };
   // A form rendered before the attempt field existed has none: each submit is a booking of its own.
   // The language the pages speak now is the booking's: its checkout and e-mails speak it.
-  const input = { ...(legacyRoom ? { room_id: legacyRoom } : { room_type: roomType }), rate_plan: ratePlanId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp, language: t.language };
+  const input = { room_type: roomType, rate_plan: ratePlanId, stay, guest, attempt: form.get('attempt') ?? undefined, source: request.sourceIp, language: t.language };
   const clientId = client.client_id;
   try {
     if (form.get('pay') === 'at_property') {
@@ -162,10 +160,10 @@ export const createAction: PublicPageAction = async (request) => {
     return { redirect: checkout_url };
   } catch (thrown) {
     const error = correctable(thrown);
-    const offered = await offeredChoice(clientId, stay, { roomType, legacyRoom }, request.now, ratePlanId);
+    const offered = await offeredType(clientId, stay, roomType, request.now, ratePlanId);
     if (error.status === 409 || !offered) {
       return { html: await searchPage(request, client, t, { values: stayTyped, stay, notice: t('search.roomTaken') }), status: 409 };
     }
-    return { html: detailsPage(t, request, client, stay, offered, { values, errors: errorsOf(t, error, GUEST_FIELDS) }, legacyRoom), status: error.status };
+    return { html: detailsPage(t, request, client, stay, offered, { values, errors: errorsOf(t, error, GUEST_FIELDS) }), status: error.status };
   }
 };

@@ -61,8 +61,10 @@ export function guestBookingPutItem(tokenHash: string, record: GuestBookingRecor
     Put: {
       TableName: TABLE,
       Item: { ...keys.guestBooking(tokenHash), entity: 'guest_booking', ...record },
-      ConditionExpression: 'attribute_not_exists(pk) OR booking_id = :booking',
-      ExpressionAttributeValues: { ':booking': record.booking_id },
+      // A repeat of the same booking may put it again, for the same room only: a concurrent twin
+      // that held another room of the type first keeps its record (checkout-holds.ts HeldByTwin).
+      ConditionExpression: 'attribute_not_exists(pk) OR (booking_id = :booking AND room_id = :room)',
+      ExpressionAttributeValues: { ':booking': record.booking_id, ':room': record.room_id },
     },
   };
 }

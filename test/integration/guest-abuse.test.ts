@@ -114,9 +114,9 @@ describe('open holds per source address', () => {
     const { tenant, rooms } = await hotel();
     const stay = stayIn(40);
     for (const n of ['101', '102']) expect((await bookAndPay(tenant.clientId, rooms.get(n)!, stay, `g${n}@example.com`)).status).toBe(303);
-    const details = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay, room_id: rooms.get('103')! })}`);
+    const details = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay, offer: 'double' })}`);
     const attempt = /<input type="hidden" name="attempt" value="([^"]*)"\/>/.exec(details.html)![1]!;
-    const form = { ...stay, room_id: rooms.get('103')!, attempt, name: 'Guest', email: 'guest@example.com' };
+    const form = { ...stay, room_type: 'double', attempt, name: 'Guest', email: 'guest@example.com' };
     const first = await post(`/book/${tenant.clientId}/bookings`, form);
     const repeat = await post(`/book/${tenant.clientId}/bookings`, form);
     expect([first.status, repeat.status]).toEqual([303, 303]);

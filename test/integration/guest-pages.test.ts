@@ -71,13 +71,13 @@ const roomIdOf = (number: string) => rooms.get(number)!;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const attemptOf = (html: string) => /<input type="hidden" name="attempt" value="([^"]*)"\/>/.exec(html)?.[1];
 
-/** The guest details form of a room and stay as the page renders it: the hidden fields, its attempt id included. */
-async function detailsForm(stay: Record<string, string>, roomNumber: string): Promise<Record<string, string>> {
-  const page = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay, room_id: roomIdOf(roomNumber) })}`);
+/** The guest details form of a room type and stay as the page renders it: the hidden fields, its attempt id included. */
+async function detailsForm(stay: Record<string, string>, type: 'double' | 'suite'): Promise<Record<string, string>> {
+  const page = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay, offer: type })}`);
   expect(page.status).toBe(200);
   const attempt = attemptOf(page.html);
   expect(attempt).toMatch(UUID);
-  return { ...stay, room_id: roomIdOf(roomNumber), attempt: attempt! };
+  return { ...stay, room_type: type, attempt: attempt! };
 }
 
 /** The guest paying on the sandbox checkout, then the provider's redirect to verify: the page the guest lands on. */
@@ -310,13 +310,22 @@ describe('booking', () => {
     const available = await stack.request('GET', `/api/v1/property-sync/availability?check_in_date=${stay().check_in}&check_out_date=${stay().check_out}&guests=1`, { key: tenant.syncKey });
     expect(available.body.available_rooms.map((r: { room_number: string }) => r.room_number)).toEqual(['102', '201']);
 
+    // A link or form naming room 101 (a page from before room types) books its type: the guest
+    // pages never let a guest choose the room, so the service takes 102, the double still free.
     const details = await get(`/book/${tenant.clientId}/details?${new URLSearchParams({ ...stay(), room_id: roomIdOf('101') })}`);
-    expect(details.status).toBe(409);
-    expect(textOf(details.html)).toContain('that room is no longer available');
-    const again = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('101'), name: 'Grace Hopper', email: 'grace@example.com', pay: 'checkout' });
+    expect(details.status).toBe(200);
+    expect(details.html).toContain('<input type="hidden" name="room_type" value="double"/>');
+    expect(details.html).not.toContain('name="room_id"');
+    const second = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_id: roomIdOf('101'), name: 'Grace Hopper', email: 'grace@example.com', pay: 'checkout' });
+    expect(second.status, second.html).toBe(303);
+    const left = await stack.request('GET', `/api/v1/property-sync/availability?check_in_date=${stay().check_in}&check_out_date=${stay().check_out}&guests=1`, { key: tenant.syncKey });
+    expect(left.body.available_rooms.map((r: { room_number: string }) => r.room_number)).toEqual(['201']);
+    // No double left: a third try goes back to the results, which no longer offer the type.
+    const again = await post(`/book/${tenant.clientId}/bookings`, { ...stay(), room_type: 'double', name: 'Alan Turing', email: 'alan@example.com', pay: 'checkout' });
     expect(again.status).toBe(409);
     expect(textOf(again.html)).toContain('that room is no longer available');
-    expect(textOf(again.html)).toContain('double 1 left');
+    expect(textOf(again.html)).not.toContain('double 1 left');
+    expect(textOf(again.html)).toContain('suite');
   });
 
   it('books to pay at the hotel only where the hotel allows it, confirmed by its e-mail link; its page works for that hotel only', async () => {
@@ -372,18 +381,19 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
     const { listBookings } = await import('../../shared/store/booking-store');
     return (await listBookings(tenant.clientId)).filter((b) => b.guest_email === email);
   };
-  /** The room's hold entries for the stay, and its open checkout markers for it. */
-  const holdsOf = async (roomNumber: string, stay: { check_in: string; check_out: string }) => {
+  /** The double rooms' hold entries for the stay, and their open checkout markers for it. */
+  const DOUBLES = () => [roomIdOf('101'), roomIdOf('102')];
+  const holdsOf = async (stay: { check_in: string; check_out: string }) => {
     const { getRoomHolds } = await import('../../shared/store/service-booking-store');
     const { openCheckoutHolds } = await import('../../shared/store/guest-booking-store');
-    const { holds } = await getRoomHolds(tenant.clientId, roomIdOf(roomNumber));
+    const holds = (await Promise.all(DOUBLES().map((id) => getRoomHolds(tenant.clientId, id)))).flatMap((read) => read.holds);
     const markers = await openCheckoutHolds(tenant.clientId, { checkIn: stay.check_in, checkOut: stay.check_out }, new Date());
-    return { entries: holds.filter((h) => h.check_in_date === stay.check_in), markers: markers.filter((m) => m.room_id === roomIdOf(roomNumber)) };
+    return { entries: holds.filter((h) => h.check_in_date === stay.check_in), markers: markers.filter((m) => DOUBLES().includes(m.room_id)) };
   };
 
   it('lands on the same checkout, twice in a row or twice at once: one order, one hold; paid, the confirmation shows the booking', async () => {
     const inRow = { check_in: day(100), check_out: day(102), guests: '2' };
-    const form = { ...(await detailsForm(inRow, '102')), name: 'Ada Lovelace', email: 'in-a-row@example.com', pay: 'checkout' };
+    const form = { ...(await detailsForm(inRow, 'double')), name: 'Ada Lovelace', email: 'in-a-row@example.com', pay: 'checkout' };
     const first = await post(bookings(), form);
     expect(first.status).toBe(303);
     expect(first.location).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/`));
@@ -391,19 +401,20 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
     expect(second.status, second.html).toBe(303);
     expect(second.location).toBe(first.location);
     expect(await ordersOf('in-a-row@example.com')).toHaveLength(1);
-    const held = await holdsOf('102', inRow);
+    const held = await holdsOf(inRow);
     expect(held.entries).toHaveLength(1);
-    expect(held.markers).toHaveLength(1);
+    expect(held.markers, JSON.stringify(held)).toHaveLength(1);
 
     // A double click sends both before either answers.
     const atOnce = { check_in: day(104), check_out: day(105), guests: '1' };
-    const twin = { ...(await detailsForm(atOnce, '102')), name: 'Grace Hopper', email: 'at-once@example.com', pay: 'checkout' };
-    const both = await Promise.all([post(bookings(), twin), post(bookings(), twin)]);
-    expect(both.map((p) => p.status)).toEqual([303, 303]);
-    expect(both[1]!.location).toBe(both[0]!.location);
+    const twin = { ...(await detailsForm(atOnce, 'double')), name: 'Grace Hopper', email: 'at-once@example.com', pay: 'checkout' };
+    // Four at once, for a type of two free rooms: each twin lands on the one checkout, one room held.
+    const both = await Promise.all([1, 2, 3, 4].map(() => post(bookings(), twin)));
+    expect(both.map((p) => p.status)).toEqual([303, 303, 303, 303]);
+    expect(new Set(both.map((p) => p.location)).size).toBe(1);
     expect(both[0]!.location).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/`));
     expect(await ordersOf('at-once@example.com')).toHaveLength(1);
-    expect((await holdsOf('102', atOnce)).entries).toHaveLength(1);
+    expect((await holdsOf(atOnce)).entries).toHaveLength(1);
 
     // The order's return URL carries a token that leads to the booking.
     const landed = await payAndReturn(both[0]!.location!);
@@ -412,22 +423,24 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
     expect(text).toContain('Booking confirmed');
     expect(text).toMatch(/Booking reference BK-\S+ Confirmation code \S+/);
     expect(text).toContain('Grace Hopper');
-    expect(await bookingsOf('at-once@example.com')).toMatchObject([{ room_id: roomIdOf('102'), payment_status: 'paid' }]);
+    const paid = await bookingsOf('at-once@example.com');
+    expect(paid).toMatchObject([{ payment_status: 'paid' }]);
+    expect(DOUBLES()).toContain(paid[0]!.room_id);
   });
 
   it('is another booking with another room; a malformed attempt shows the form again (400); a form without one books as before', async () => {
     const stay = { check_in: day(110), check_out: day(111), guests: '1' };
-    const form = { ...(await detailsForm(stay, '101')), name: 'Ada Lovelace', email: 'two-rooms@example.com', pay: 'checkout' };
+    const form = { ...(await detailsForm(stay, 'double')), name: 'Ada Lovelace', email: 'two-rooms@example.com', pay: 'checkout' };
     const one = await post(bookings(), form);
     expect(one.status).toBe(303);
-    // The guest went back and chose another room: the same attempt id, other choices.
-    const other = await post(bookings(), { ...form, room_id: roomIdOf('201') });
+    // The guest went back and chose another room type: the same attempt id, other choices.
+    const other = await post(bookings(), { ...form, room_type: 'suite' });
     expect(other.status, other.html).toBe(303);
     expect(other.location).not.toBe(one.location);
     expect(await ordersOf('two-rooms@example.com')).toHaveLength(2);
 
     const later = { check_in: day(112), check_out: day(113), guests: '1' };
-    const damaged = await post(bookings(), { ...(await detailsForm(later, '101')), attempt: 'not-an-attempt', name: 'Ada Lovelace', email: 'damaged@example.com', pay: 'checkout' });
+    const damaged = await post(bookings(), { ...(await detailsForm(later, 'double')), attempt: 'not-an-attempt', name: 'Ada Lovelace', email: 'damaged@example.com', pay: 'checkout' });
     expect(damaged.status).toBe(400);
     expect(textOf(damaged.html)).toContain('This form could not be read. Please check your details and press the button again.');
     expect(damaged.html).toContain('value="damaged@example.com"');
@@ -437,13 +450,18 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
     expect(textOf((await search(tenant.clientId, later)).html)).toContain('double 2 left');
 
     // A page rendered before the attempt field existed: each submit is a booking of its own, so
-    // the second finds the room held by the first.
-    const { attempt: _attempt, ...oldForm }: Record<string, string> = { ...(await detailsForm(later, '101')), name: 'Ada Lovelace', email: 'old-form@example.com', pay: 'checkout' };
+    // the second holds the other double, and the third finds none left (from an address of its
+    // own: this one has two bookings in progress, of the three an address may have).
+    guestAddress = `127.0.1.${guests}`;
+    const { attempt: _attempt, ...oldForm }: Record<string, string> = { ...(await detailsForm(later, 'double')), name: 'Ada Lovelace', email: 'old-form@example.com', pay: 'checkout' };
     const oldFirst = await post(bookings(), oldForm);
     expect(oldFirst.status).toBe(303);
     expect(oldFirst.location).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/`));
+    const oldSecond = await post(bookings(), oldForm);
+    expect(oldSecond.status).toBe(303);
+    expect(oldSecond.location).not.toBe(oldFirst.location);
     expect((await post(bookings(), oldForm)).status).toBe(409);
-    expect(await ordersOf('old-form@example.com')).toHaveLength(1);
+    expect(await ordersOf('old-form@example.com')).toHaveLength(2);
   });
 
   it('paying at the hotel, twice in a row or twice at once: the same pending booking, one hold, one e-mail; confirmed, one booking', async () => {
@@ -452,7 +470,7 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
     try {
       const inRow = { check_in: day(120), check_out: day(121), guests: '1' };
       const inRowEmail = `desk-in-a-row-${randomUUID().slice(0, 8)}@example.com`;
-      const form = { ...(await detailsForm(inRow, '101')), name: 'Ada Lovelace', email: inRowEmail, pay: 'at_property' };
+      const form = { ...(await detailsForm(inRow, 'double')), name: 'Ada Lovelace', email: inRowEmail, pay: 'at_property' };
       const first = await post(bookings(), form);
       expect(first.status).toBe(303);
       expect(first.location).toMatch(new RegExp(`^/book/${tenant.clientId}/confirmation/[A-Za-z0-9_-]{43}$`));
@@ -460,23 +478,25 @@ describe('a repeated submit of the booking form (a double click, a resubmit)', (
       expect(second.status, second.html).toBe(303);
       expect(second.location).toBe(first.location);
       // Pending until its e-mail link is confirmed: held once, no booking yet.
-      expect((await holdsOf('101', inRow)).entries).toHaveLength(1);
+      expect((await holdsOf(inRow)).entries).toHaveLength(1);
       expect(await bookingsOf(inRowEmail)).toEqual([]);
       await emailTo(inRowEmail, /^Confirm your booking/);
 
       const atOnce = { check_in: day(122), check_out: day(123), guests: '1' };
       const atOnceEmail = `desk-at-once-${randomUUID().slice(0, 8)}@example.com`;
-      const twin = { ...(await detailsForm(atOnce, '101')), name: 'Grace Hopper', email: atOnceEmail, pay: 'at_property' };
-      const both = await Promise.all([post(bookings(), twin), post(bookings(), twin)]);
-      expect(both.map((p) => p.status)).toEqual([303, 303]);
-      expect(both[1]!.location).toBe(both[0]!.location);
-      expect((await holdsOf('101', atOnce)).entries).toHaveLength(1);
+      const twin = { ...(await detailsForm(atOnce, 'double')), name: 'Grace Hopper', email: atOnceEmail, pay: 'at_property' };
+      const both = await Promise.all([1, 2, 3, 4].map(() => post(bookings(), twin)));
+      expect(both.map((p) => p.status)).toEqual([303, 303, 303, 303]);
+      expect(new Set(both.map((p) => p.location)).size).toBe(1);
+      expect((await holdsOf(atOnce)).entries).toHaveLength(1);
       const request = await emailTo(atOnceEmail, /^Confirm your booking/);
       expect(await emailsTo(atOnceEmail)).toHaveLength(1);
       const link = new URL(linkIn(request, 'Confirm your booking'));
       const confirmed = await Promise.all([post(link.pathname, {}), post(link.pathname, {})]);
       expect(confirmed.map((p) => p.location)).toEqual([both[0]!.location, both[0]!.location]);
-      expect(await bookingsOf(atOnceEmail)).toMatchObject([{ room_id: roomIdOf('101'), payment_status: 'unpaid' }]);
+      const confirmedBookings = await bookingsOf(atOnceEmail);
+      expect(confirmedBookings).toMatchObject([{ payment_status: 'unpaid' }]);
+      expect(DOUBLES()).toContain(confirmedBookings[0]!.room_id);
       const page = await get(both[0]!.location!);
       expect(page.status).toBe(200);
       expect(textOf(page.html)).toContain('Booking confirmed');
@@ -613,7 +633,7 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
 
   it('says on the confirmation what happens next: the e-mail, check-in time, the address, the payment and the policy', async () => {
     const email = `next-${randomUUID().slice(0, 8)}@example.com`;
-    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('11', { ...stay(), check_in: day(70), check_out: day(72) })), name: 'Ada Lovelace', email, pay: 'checkout' });
+    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('Double room', { ...stay(), check_in: day(70), check_out: day(72) })), name: 'Ada Lovelace', email, pay: 'checkout' });
     expect(opened.status, opened.html).toBe(303);
     const landed = await leaveCheckout(opened.location!, 'paid');
     expect(landed.status).toBe(200);
@@ -629,17 +649,17 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
     expect(text).not.toContain('guest:');
   });
 
-  /** The details form of a Lumen room as the page renders it (its attempt id included). */
-  async function lumenForm(roomNumber: string, at: Record<string, string>): Promise<Record<string, string>> {
-    const page = await get(`/book/${lumen.clientId}/details?${new URLSearchParams({ ...at, room_id: lumen.rooms.get(roomNumber)! })}`);
+  /** The details form of a Lumen room type as the page renders it (its attempt id included). */
+  async function lumenForm(type: 'Double room' | 'Suite', at: Record<string, string>): Promise<Record<string, string>> {
+    const page = await get(`/book/${lumen.clientId}/details?${new URLSearchParams({ ...at, offer: type })}`);
     expect(page.status).toBe(200);
-    return { ...at, room_id: lumen.rooms.get(roomNumber)!, attempt: attemptOf(page.html)! };
+    return { ...at, room_type: type, attempt: attemptOf(page.html)! };
   }
 
-  it.each(['failed', 'cancelled'] as const)('after a %s payment: the room chosen (not "assigned by the hotel"), "Try again" with the same room and details, which pays', async (outcome) => {
+  it.each(['failed', 'cancelled'] as const)('after a %s payment: the room held (not "assigned by the hotel"), "Try again" with the same room type and details, which pays', async (outcome) => {
     const at = { check_in: day(outcome === 'failed' ? 80 : 84), check_out: day(outcome === 'failed' ? 82 : 86), guests: '2' };
     const email = `again-${outcome}-${randomUUID().slice(0, 8)}@example.com`;
-    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('12', at)), name: 'Grace "Amazing" Hopper', email, phone: '+351 21 000 0000', pay: 'checkout' });
+    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('Double room', at)), name: 'Grace "Amazing" Hopper', email, phone: '+351 21 000 0000', pay: 'checkout' });
     expect(opened.status, opened.html).toBe(303);
     const declined = await leaveCheckout(opened.location!, outcome);
     expect(declined.status).toBe(200);
@@ -647,39 +667,42 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
     expect(text).toContain('Payment not confirmed');
     expect(text).toContain('Your payment did not go through, so the room is not booked.');
     expect(text).not.toContain('assigned by the hotel');
-    expect(text).toContain(`The stay you chose Room 12 Check-in ${written(at.check_in)}, from 3:00 PM Check-out ${written(at.check_out)} Guests 2 Guest Grace "Amazing" Hopper`);
-    expect(text).toMatch(/Try again Room 12 is still free\. You can pay for it again with the same details until (?:\w{3}, \d{1,2} \w{3} \d{4}, )?\d{1,2}:\d\d [AP]M hotel time, without typing anything again\. Try again 2,240\.00 EUR for 2 nights/);
+    // The service picked the first free double, room 11.
+    expect(text).toContain(`The stay you chose Room 11 Check-in ${written(at.check_in)}, from 3:00 PM Check-out ${written(at.check_out)} Guests 2 Guest Grace "Amazing" Hopper`);
+    expect(text).toMatch(/Try again A Double room is still free\. You can pay for it again with the same details until (?:\w{3}, \d{1,2} \w{3} \d{4}, )?\d{1,2}:\d\d [AP]M hotel time, without typing anything again\. Try again 2,240\.00 EUR for 2 nights/);
     expect(text).not.toContain('guest:');
 
-    // The button posts the same room, stay and details, with an attempt of its own.
+    // The button posts the same room type, stay and details, with an attempt of its own.
     const action = `/book/${lumen.clientId}/bookings`;
     const fields = hiddenFieldsOf(declined.html, action);
-    expect(fields).toEqual({ room_id: lumen.rooms.get('12'), ...at, name: 'Grace "Amazing" Hopper', email, phone: '+351210000000', attempt: expect.stringMatching(UUID) });
+    expect(fields).toEqual({ room_type: 'Double room', ...at, name: 'Grace "Amazing" Hopper', email, phone: '+351210000000', attempt: expect.stringMatching(UUID) });
     const again = await post(action, { ...fields, pay: 'checkout' });
     expect(again.status, again.html).toBe(303);
     expect(again.location).toMatch(new RegExp(`^${stack.sandboxUrl}/checkout/`));
     expect(again.location).not.toBe(opened.location);
-    // Held again meanwhile: nobody else is offered it.
-    expect((await search(lumen.clientId, at)).html).not.toContain(lumen.rooms.get('12'));
+    // Held again meanwhile: one double is left to anyone else.
+    expect(textOf((await search(lumen.clientId, at)).html)).toContain('Double room 1 left');
     const paid = await leaveCheckout(again.location!, 'paid');
     expect(textOf(paid.html)).toContain('Booking confirmed');
-    expect(textOf(paid.html)).toContain('Room 12');
+    expect(textOf(paid.html)).toContain('Room 11');
     expect(textOf(paid.html)).toContain(email);
   });
 
-  it('after a declined payment whose room someone else took, or whose half hour is over: the free rooms for the same dates and guests', async () => {
+  it('after a declined payment whose room type someone else took, or whose half hour is over: the free rooms for the same dates and guests', async () => {
     const at = { check_in: day(90), check_out: day(91), guests: '1' };
-    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('11', at)), name: 'Ada', email: 'ada@example.com', pay: 'checkout' });
+    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('Double room', at)), name: 'Ada', email: 'ada@example.com', pay: 'checkout' });
     const declined = await leaveCheckout(opened.location!, 'failed');
     expect(textOf(declined.html)).toContain('Try again');
 
-    // Another guest opens a checkout for the room meanwhile.
+    // Other guests open checkouts for both doubles meanwhile.
     guestAddress = '127.0.0.250';
-    const other = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('11', at)), name: 'Grace', email: 'grace@example.com', pay: 'checkout' });
-    expect(other.status).toBe(303);
+    for (const email of ['grace@example.com', 'alan@example.com']) {
+      const other = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('Double room', at)), name: 'Other', email, pay: 'checkout' });
+      expect(other.status).toBe(303);
+    }
     const taken = await get(declined.path);
     const takenText = textOf(taken.html);
-    expect(takenText).toContain('Book again Sorry, room 11 can no longer be booked for these dates: someone else has booked it meanwhile.');
+    expect(takenText).toContain('Book again Sorry, no Double room can be booked for these dates any more: someone else has booked the last one meanwhile.');
     expect(taken.html).not.toContain('>Try again</button>');
     expect(linksTo(taken.html, 'See the free rooms for these dates')).toEqual([`/book/${lumen.clientId}?${new URLSearchParams(at)}`]);
 
@@ -702,7 +725,7 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
 
   it('the sandbox checkout names the hotel and the stay, with the amount and its currency, never a guest: reference', async () => {
     const at = { check_in: day(95), check_out: day(98), guests: '2' };
-    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('21', at)), name: 'Ada', email: 'ada@example.com', pay: 'checkout' });
+    const opened = await post(`/book/${lumen.clientId}/bookings`, { ...(await lumenForm('Suite', at)), name: 'Ada', email: 'ada@example.com', pay: 'checkout' });
     const checkout = await fetch(opened.location!);
     const html = await checkout.text();
     // Dates and the amount as the guest's language writes them (English here), no ISO date.

@@ -5,6 +5,7 @@
  * one freed), taxes shown, charged and left out of the revenue, the hotel's contact and Reply-To on
  * the e-mail with the policy and the deadline, https pictures only, the landing page and robots.txt.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,6 +154,18 @@ describe('the hotel slug', () => {
     const nowB = await stack.request('GET', `/book/${slug}`);
     expect(nowB.status).toBe(200);
     expect(nowB.text).toContain(`action="/book/${slug}"`);
+  });
+});
+
+describe('a booking held twice', () => {
+  it("keeps the room its first submit held: a twin on another room of the type is refused its record (HeldByTwin), the same room puts it again", async () => {
+    const { guestRecordItem, HeldByTwin } = await import('../../shared/domain/guest-booking/checkout-holds');
+    const { transactWrite } = await import('../../shared/store/transactions');
+    const record = (roomId: string) => ({ client_id: randomUUID(), booking_id: 'b-1', room_id: roomId }) as never;
+    const hash = randomUUID().replace(/-/g, '');
+    await asPages(async () => transactWrite([await guestRecordItem(hash, record('room-a'))]));
+    await expect(asPages(() => guestRecordItem(hash, record('room-b')))).rejects.toBeInstanceOf(HeldByTwin);
+    await expect(asPages(async () => transactWrite([await guestRecordItem(hash, record('room-a'))]))).resolves.toBeUndefined();
   });
 });
 

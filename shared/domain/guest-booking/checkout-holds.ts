@@ -17,10 +17,10 @@
  */
 import { errors } from '../../errors';
 import { logger } from '../../observability';
-import { checkoutHoldPutItem, checkoutHoldReleaseItem, openCheckoutHolds } from '../../store/guest-booking-store';
+import { checkoutHoldPutItem, checkoutHoldReleaseItem, getGuestBooking, type GuestBookingRecord, guestBookingPutItem, openCheckoutHolds } from '../../store/guest-booking-store';
 import { isConditionFailure } from '../../store/items';
 import type { RoomRecord } from '../../store/room-store';
-import { getRoomHolds, type Hold, holdItem } from '../../store/service-booking-store';
+import { getRoom, getRoomHolds, type Hold, holdItem } from '../../store/service-booking-store';
 import { type TransactItem, transactWrite } from '../../store/transactions';
 import { currentHolds, holdExpired, roomProblem } from '../bookings/service-bookings';
 import { withConcurrencyRetry } from '../property-sync/results';
@@ -96,6 +96,38 @@ export async function holdRoomForCheckout(
     if (isConditionFailure(error)) throw errors.serviceUnavailable();
     throw error;
   }
+}
+
+/**
+ * A concurrent twin of this submit (the same form sent twice at once) held another room of the
+ * type first, with the same booking: that hold is this booking's (`roomId`), and this one writes
+ * nothing.
+ */
+export class HeldByTwin extends Error {
+  override name = 'HeldByTwin';
+  constructor(readonly roomId: string) {
+    super('the same booking holds another room');
+  }
+}
+
+/**
+ * The guest booking's record, put in the hold's transaction (read again on each try); HeldByTwin
+ * when the same booking already holds another room. The put's own condition (the same booking,
+ * the same room) closes the window between this read and the write: a twin committing between
+ * them fails the transaction, and the next try reads it here.
+ */
+export async function guestRecordItem(tokenHash: string, record: GuestBookingRecord): Promise<TransactItem> {
+  const existing = await getGuestBooking(tokenHash);
+  if (existing && existing.booking_id === record.booking_id && existing.room_id !== record.room_id) throw new HeldByTwin(existing.room_id);
+  return guestBookingPutItem(tokenHash, record);
+}
+
+/** holdOneOf's refusal, unless a twin held another room (HeldByTwin): then that room, already held for this booking. */
+export async function heldByTwin<R extends RoomRecord>(error: unknown, rooms: readonly R[], clientId: string): Promise<{ room: R; held: false }> {
+  if (!(error instanceof HeldByTwin)) throw error;
+  const room = rooms.find((r) => r.id === error.roomId) ?? ((await getRoom(clientId, error.roomId)) as R | undefined);
+  if (!room) throw error;
+  return { room, held: false };
 }
 
 /** A room type's rooms tried for one booking, at most: each costs a few reads and a transaction. */

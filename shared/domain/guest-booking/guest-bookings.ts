@@ -55,6 +55,6 @@ export { cancelGuestBooking, GUEST_CANCELLATION_REASON } from './guest-cancel';
 export { type GuestClient, guestBookingClient, setPayAtProperty } from './guest-client';
 export { startCheckout } from './online-checkout';
 export { bookPayAtProperty, confirmPayAtProperty, payAtPropertyLink, type PayAtPropertyOutcome } from './pay-at-property';
-export { type OfferedCategory, type OfferedRoom, offeredRoom, offeredType, type RoomSearch, searchRooms } from './room-search';
+export { type OfferedCategory, type OfferedRoom, offeredRoom, offeredType, roomTypeOf, type RoomSearch, searchRooms } from './room-search';
 export { FROM_PRICE_NIGHTS, hotelShowcase, type ShowcaseType } from './showcase';
 export { tokenHash } from './tokens';

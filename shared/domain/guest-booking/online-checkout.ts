@@ -11,7 +11,7 @@ import { errors } from '../../errors';
 import { logger } from '../../observability';
 import { nightsBetween } from '../../schemas/common';
 import { GUEST_ORDER_PREFIX, minorUnits } from '../../schemas/payments';
-import { type GuestBookingRecord, guestBookingPutItem } from '../../store/guest-booking-store';
+import type { GuestBookingRecord } from '../../store/guest-booking-store';
 import type { CheckoutLine } from '../../payments/provider';
 import type { RoomRecord } from '../../store/room-store';
 import { toMinorUnits } from '../bookings/rates';
@@ -22,9 +22,9 @@ import { paidOrderBookingId } from '../payments/mirror-paid-booking';
 import { orderReferenceFor } from '../payments/order-references';
 import { checkoutSettingsOf, providerFor } from '../payments/providers';
 import { type BookingInput, checkBookingInput, type GuestDetails, type StayQuery } from './booking-input';
-import { HOLD_MINUTES, holdOneOf, holdRoomForCheckout, releaseCheckoutHold } from './checkout-holds';
+import { guestRecordItem, heldByTwin, HOLD_MINUTES, holdOneOf, holdRoomForCheckout, releaseCheckoutHold } from './checkout-holds';
 import { type GuestClient, guestBookingClient } from './guest-client';
-import { roomChoice } from './room-choice';
+import { choiceOf, roomChoice } from './room-choice';
 import { sourceHash } from './source-limit';
 import { submitIdentity, tokenHash } from './tokens';
 import { confirmationUrl } from './urls';
@@ -54,14 +54,16 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   const client = await guestBookingClient(clientId);
   const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days, client.time_zone);
   if (!config().supportedCurrencies.includes(client.currency)) throw errors.onlinePaymentUnavailable(client.currency);
-  const [chosen, settings] = await Promise.all([roomChoice(client, input, stay, now), checkoutSettingsOf(clientId)]);
+  const { identity, token } = await submitIdentity(clientId, 'online', { attempt, roomId: choiceOf(input), stay, guest });
+  // A repeat of this submit finds its booking's room first: held for it already, nothing is written.
+  const before = await getGuestBooking(tokenHash(token));
+  const [chosen, settings] = await Promise.all([roomChoice(client, input, stay, now, before?.room_id), checkoutSettingsOf(clientId)]);
   const nights = nightsBetween(stay.check_in, stay.check_out);
   // Fixed now, for the whole hold: the chosen plan's total (or price x nights without plans), with the hotel's taxes.
   const { price, plan } = chosen;
   const amountMinor = toMinorUnits(price.total, client.currency);
   if (amountMinor < 1) throw errors.roomHasNoPrice(chosen.rooms[0]!.room_number);
 
-  const { identity, token } = await submitIdentity(clientId, 'online', { attempt, roomId: chosen.choice, stay, guest });
   // The partner reference of an order the service makes for itself; the order reference (keyed
   // HMAC) and the booking its payment makes follow from it, so the hold can name that booking.
   const reference = `${GUEST_ORDER_PREFIX}${identity ?? randomUUID()}`;
@@ -74,10 +76,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
   // when that is later (the session is created to end exactly then).
   const holdEnds = providerFor(settings.provider).checkoutEnd(new Date(now.getTime() + HOLD_MINUTES * 60_000), now);
   const source = input.source ? await sourceHash(clientId, input.source) : undefined;
-  // A repeat of this submit finds its booking's room first: held for it already, nothing is written.
-  const before = await getGuestBooking(tokenHash(token));
-  const candidates = before ? [...chosen.rooms.filter((r) => r.id === before.room_id), ...chosen.rooms.filter((r) => r.id !== before.room_id)] : chosen.rooms;
-  const { room, held } = await holdOneOf(candidates, (candidate) =>
+  const hold = (candidate: RoomRecord) =>
     holdRoomForCheckout(
       {
         clientId,
@@ -90,9 +89,9 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
         ...(source ? { source } : {}),
       },
       now,
-      [guestBookingPutItem(tokenHash(token), guestBookingRecord(clientId, { ...figures, room: candidate }, now))],
-    ),
-  );
+      () => guestRecordItem(tokenHash(token), guestBookingRecord(clientId, { ...figures, room: candidate }, now)).then((item) => [item]),
+    );
+  const { room, held } = await holdOneOf(chosen.rooms, hold).catch((error) => heldByTwin(error, chosen.rooms, clientId));
 
   const returnUrl = confirmationUrl(baseUrl, clientId, token);
   try {

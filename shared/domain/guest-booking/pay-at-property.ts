@@ -28,7 +28,7 @@ import { AppError, errors } from '../../errors';
 import { bookingConfirmationEmail, confirmYourBookingEmail } from '../../guest/emails';
 import { nameBasedId, newId } from '../../ids';
 import { getEndpoint } from '../../store/endpoint-store';
-import { getGuestBooking, type GuestBookingRecord, guestBookingConfirmItem, guestBookingPutItem } from '../../store/guest-booking-store';
+import { getGuestBooking, type GuestBookingRecord, guestBookingConfirmItem } from '../../store/guest-booking-store';
 import { isConditionFailure } from '../../store/items';
 import { getBooking } from '../../store/booking-store';
 import { transactWrite } from '../../store/transactions';
@@ -39,10 +39,10 @@ import { guestEmailItem, newGuestEmail, sendCommittedEmails } from '../guest-ema
 import { withConcurrencyRetry } from '../property-sync/results';
 import { type BookingInput, checkBookingInput } from './booking-input';
 import { guestBookingPage, type GuestBookingView } from './booking-views';
-import { HOLD_MINUTES, holdOneOf, holdRoomForCheckout } from './checkout-holds';
+import { guestRecordItem, heldByTwin, HOLD_MINUTES, holdOneOf, holdRoomForCheckout } from './checkout-holds';
 import { confirmEmailItem } from './confirm-email-limit';
 import { guestBookingClient } from './guest-client';
-import { roomChoice } from './room-choice';
+import { choiceOf, roomChoice } from './room-choice';
 import { confirmationTerms } from './confirmation-terms';
 import { stayTotal } from '../bookings/rates';
 import { guestBookingRecord } from './online-checkout';
@@ -66,12 +66,13 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
   const client = await guestBookingClient(clientId);
   if (!client.pay_at_property) throw errors.payAtPropertyDisabled();
   const { stay, guest, attempt } = checkBookingInput(input, now, client.booking_horizon_days, client.time_zone);
-  const chosen = await roomChoice(client, input, stay, now);
-  const { price } = chosen;
-  const identity = attempt ? attemptIdentity(clientId, attempt, chosen.choice, stay, guest) : undefined;
+  const identity = attempt ? attemptIdentity(clientId, attempt, choiceOf(input), stay, guest) : undefined;
   const secret = await linkSecretOf(identity);
   const token = await tokenOfLink(secret);
+  // A repeat (a double click, a resubmit) is the booking its first submit made: no search, no write.
   if (identity && (await getGuestBooking(tokenHash(token)))) return { token };
+  const chosen = await roomChoice(client, input, stay, now);
+  const { price } = chosen;
 
   const bookingId = identity ? nameBasedId(clientId, 'guest-booking', identity) : newId();
   // The language the pages spoke: the booking and its e-mails speak it.
@@ -114,19 +115,21 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
     return { record, email };
   };
   let sent: EmailRecord | undefined;
+  // A concurrent twin that held another room of the type wrote the record and the e-mail: it sends it.
+  const twin = (error: unknown) => heldByTwin(error, chosen.rooms, clientId).then(() => void (sent = undefined));
   await holdOneOf(chosen.rooms, (room) => {
     const { record, email } = made(room);
     sent = email;
     return holdRoomForCheckout(
       { clientId, room, bookingId, check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, expiresAt: holdEnds, ...(source ? { source } : {}) },
       now,
-      async () => [guestBookingPutItem(tokenHash(token), record), guestEmailItem(email), await confirmEmailItem(guest.email, now)],
+      async () => [await guestRecordItem(tokenHash(token), record), guestEmailItem(email), await confirmEmailItem(guest.email, now)],
     ).then((held) => {
       // A concurrent twin of this submit wrote the hold, the record and the e-mail: it sends it.
       if (!held) sent = undefined;
       return held;
     });
-  });
+  }).catch(twin);
   if (sent) await sendCommittedEmails([sent]);
   return { token };
 }

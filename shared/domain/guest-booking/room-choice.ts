@@ -15,7 +15,7 @@ import { stayCharge } from '../rates/room-rates';
 import type { BookingInput, StayQuery } from './booking-input';
 import { MAX_ROOM_CANDIDATES } from './checkout-holds';
 import { chosenRoom, type GuestClient } from './guest-client';
-import { type OfferedRoomFigures, searchRooms } from './room-search';
+import { type OfferedRoomFigures, roomTypeOf, searchRooms } from './room-search';
 
 export interface RoomChoice {
   /** The rooms to try, in order (one, when the booking names it). */
@@ -26,8 +26,11 @@ export interface RoomChoice {
   total: number;
   plan?: PlanOnStay;
   price: StayPrice;
-  /** What the attempt's identity says was chosen: the type and plan, or the room. */
-  choice: string;
+}
+
+/** What the attempt's identity says was chosen (tokens.ts): the type and plan, or the room. */
+export function choiceOf(input: Pick<BookingInput, 'room_id' | 'room_type' | 'rate_plan'>): string {
+  return input.room_type !== undefined ? JSON.stringify(['type', input.room_type, input.rate_plan ?? null]) : String(input.room_id ?? '');
 }
 
 /** A room's total on the plan asked for (else its cheapest); undefined when that plan does not take the stay. */
@@ -37,10 +40,13 @@ const totalOn = (room: OfferedRoomFigures, ratePlanId: string | undefined) =>
 /**
  * The rooms the booking may hold and the stay's price. 409 ROOM_NOT_AVAILABLE when no room of the
  * type is free for the stay (on that plan); 404 for an unknown room; the plan's refusals as stayCharge's.
+ * `heldBefore`: the room an earlier submit of the same attempt holds (a repeat, a double click). It
+ * is not free to the search (its own hold takes it), so it comes first if it is of the type: the
+ * repeat finds its hold and writes nothing, instead of holding a second room, or being told the
+ * type is taken when it held the last one.
  */
-export async function roomChoice(client: GuestClient, input: Pick<BookingInput, 'room_id' | 'room_type' | 'rate_plan'>, stay: StayQuery, now: Date): Promise<RoomChoice> {
+export async function roomChoice(client: GuestClient, input: Pick<BookingInput, 'room_id' | 'room_type' | 'rate_plan'>, stay: StayQuery, now: Date, heldBefore?: string): Promise<RoomChoice> {
   let rooms: RoomRecord[];
-  let choice: string;
   if (input.room_type !== undefined) {
     const type = input.room_type;
     const found = await searchRooms(client.client_id, stay, now);
@@ -49,14 +55,12 @@ export async function roomChoice(client: GuestClient, input: Pick<BookingInput, 
       return total === undefined ? [] : [{ room, total }];
     });
     const cheapest = Math.min(...priced.map((p) => p.total));
-    const ids = priced.filter((p) => p.total === cheapest).slice(0, MAX_ROOM_CANDIDATES).map((p) => p.room.room_id);
-    rooms = (await Promise.all(ids.map((id) => getRoom(client.client_id, id)))).filter((room): room is RoomRecord => room !== undefined);
+    let ids = priced.filter((p) => p.total === cheapest).map((p) => p.room.room_id);
+    if (heldBefore && (ids.includes(heldBefore) || (await roomTypeOf(client.client_id, heldBefore)) === type)) ids = [heldBefore, ...ids.filter((id) => id !== heldBefore)];
+    rooms = (await Promise.all(ids.slice(0, MAX_ROOM_CANDIDATES).map((id) => getRoom(client.client_id, id)))).filter((room): room is RoomRecord => room !== undefined);
     if (!rooms.length) throw errors.roomTypeTaken(type);
-    choice = JSON.stringify(['type', type, input.rate_plan ?? null]);
   } else {
-    const room = await chosenRoom(client.client_id, input.room_id);
-    rooms = [room];
-    choice = room.id;
+    rooms = [await chosenRoom(client.client_id, input.room_id)];
   }
   // Rooms of one type at one total: the first's charge is every candidate's.
   const { total, plan } = await stayCharge(client.client_id, rooms[0]!, stay, client.currency, input.rate_plan);
@@ -66,6 +70,5 @@ export async function roomChoice(client: GuestClient, input: Pick<BookingInput, 
     total,
     ...(plan ? { plan } : {}),
     price: stayPrice(total, client, client.currency),
-    choice,
   };
 }

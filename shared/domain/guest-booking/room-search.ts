@@ -6,10 +6,10 @@
 import { nightsBetween } from '../../schemas/common';
 import { listCategories, pictureOf } from '../../store/category-store';
 import { stayTotal } from '../bookings/rates';
-import { byRoomNumber, findAvailableRooms, type Priced, type RoomView } from '../property-sync/availability';
+import { byRoomNumber, categoryIndex, findAvailableRooms, type Priced, type RoomView, toRoomView } from '../property-sync/availability';
 import type { PlanOnStay, PricedPlan } from '../rates/stay-rates';
 import { checkStay, type StayQuery } from './booking-input';
-import { guestBookingClient } from './guest-client';
+import { chosenRoom, guestBookingClient } from './guest-client';
 
 /** A category of the rooms free for a stay, with what the PMS syncs of it (absent: nothing synced). */
 export interface OfferedCategory {
@@ -152,4 +152,15 @@ export async function offeredRoom(clientId: string, stay: StayQuery, roomId: str
     return plan ? { room: { ...room, total: plan.total }, category, currency: result.currency, nights: result.nights, plan } : undefined;
   }
   return undefined;
+}
+
+/**
+ * The type a room is booked as on the guest pages (its category's name, else its room type, as
+ * searchRooms groups them), whether it is free or not; undefined for no such room of the client.
+ */
+export async function roomTypeOf(clientId: string, roomId: string): Promise<string | undefined> {
+  const room = await chosenRoom(clientId, roomId).catch(() => undefined);
+  if (!room) return undefined;
+  const view = toRoomView(room, room.external_category_id ? categoryIndex(await listCategories(clientId)) : new Map());
+  return view.category?.name ?? view.room_type;
 }
