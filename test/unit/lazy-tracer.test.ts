@@ -13,6 +13,13 @@ const sdkClient = () => new DynamoDBClient({ region: 'us-east-1', credentials: {
 const xrayOn = (client: DynamoDBClient) => client.middlewareStack.identify().some((name) => /XRay/i.test(name));
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+/**
+ * Until the tracer has loaded (an import of Powertools Tracer and the X-Ray SDK: 50 ms was not
+ * always enough with the whole suite on two cores, where a run met it undefined), or 10 s.
+ */
+async function loaded(observability: Observability): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !observability.tracer && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
 describe('the X-Ray tracer in Lambda', () => {
   beforeEach(() => {
@@ -37,7 +44,7 @@ describe('the X-Ray tracer in Lambda', () => {
     await middleware!.after!(first as never);
     // Not yet: the load waits until the response is on its way.
     expect(observability.tracer).toBeUndefined();
-    await settle();
+    await loaded(observability);
 
     const tracer = observability.tracer!;
     expect(tracer).toBeDefined();
@@ -58,7 +65,7 @@ describe('the X-Ray tracer in Lambda', () => {
     });
     await expect(handler()).rejects.toThrow('boom');
     expect(observability.tracer).toBeUndefined();
-    await settle();
+    await loaded(observability);
     expect(observability.tracer).toBeDefined();
   });
 
