@@ -149,7 +149,7 @@ describe('a paid guest booking', () => {
       `Check-out: ${written(stay.check_out)}`,
       'Room: 101, double',
       'Total: 240.00 USD',
-      'Payment: paid',
+      'Payment: Paid',
     ]) {
       expect(text).toContain(line);
     }
@@ -227,7 +227,7 @@ describe('pay at the hotel', () => {
     expect(confirmed.location).toBe(pagePath);
     const page = await get(pagePath);
     expect(textOf(page.html)).toContain('Booking confirmed');
-    expect(textOf(page.html)).toContain('Payment to pay at the hotel');
+    expect(textOf(page.html)).toContain('Payment To pay at the hotel');
     const { reference, code } = codesOf(page.html);
 
     const [callback] = await waitFor('booking.confirmed', async () => (callbacksOf(h.clientId).length ? callbacksOf(h.clientId) : undefined));
@@ -238,7 +238,7 @@ describe('pay at the hotel', () => {
     const confirmation = await emailTo(guest.email, /^Booking confirmed/);
     expect(confirmation.body.text).toContain(`Booking reference: ${reference}`);
     expect(confirmation.body.text).toContain(`Confirmation code: ${code}`);
-    expect(confirmation.body.text).toContain('Payment: to pay at the hotel');
+    expect(confirmation.body.text).toContain('Payment: To pay at the hotel');
     expect(new URL(linkIn(confirmation, 'See your booking')).pathname).toBe(pagePath);
 
     // Confirming again (a double click, the link opened later) changes nothing.

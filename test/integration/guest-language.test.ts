@@ -157,6 +157,6 @@ describe('the language menu and the hotel’s language', () => {
     expect(langOf(page.html)).toBe('fr');
     const confirmation = await emailTo(guest.email, /^Réservation confirmée/);
     expect(confirmation.body.text).toContain(`Arrivée: ${fr(stay.check_in)}`);
-    expect(confirmation.body.text).toContain('Paiement: à régler à l’hôtel');
+    expect(confirmation.body.text).toContain('Paiement: À régler à l’hôtel');
   });
 });

@@ -356,7 +356,7 @@ describe('booking', () => {
       const text = textOf(page.html);
       expect(text).toContain('Booking confirmed');
       expect(text).toMatch(/Booking reference \S+ Confirmation code \S+/);
-      expect(text).toContain('Payment to pay at the hotel');
+      expect(text).toContain('Payment To pay at the hotel');
       expect(page.html).toContain('Grace &lt;Hopper>');
 
       const token = path.split('/').pop()!;

@@ -46,7 +46,7 @@ describe('the confirmation e-mail', () => {
         'Guests: 2',
         'Guest: Ada <script>alert(1)</script>',
         'Total: 360.00 EUR',
-        'Payment: paid',
+        'Payment: Paid',
         '',
         'See your booking: https://api.example/book/c/confirmation/t?x=1&y=2',
         'The link shows your booking again: keep it to yourself.',

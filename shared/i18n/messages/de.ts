@@ -140,7 +140,7 @@ const de: Catalogue = {
   'booking.total': 'Gesamt',
   'booking.totalTaxes': '{total}, {taxes}',
   'booking.payment': 'Zahlung',
-  'booking.paid': 'bezahlt',
+  'booking.paid': 'Bezahlt',
   'booking.payAtHotel': 'Zahlung im Hotel',
   'booking.reference': 'Buchungsnummer',
   'booking.code': 'Bestätigungscode',
