@@ -94,9 +94,9 @@ export function formatPrice(amountMajor: number | null | undefined, currency: st
   return `${new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amountMajor)} ${currency}`;
 }
 
-/** A calendar date in a table cell: "Fri 4 Dec". */
+/** A calendar date in a table cell: "Fri 4 Dec" (the tables above: Intl's en-GB writes September "Sept"). */
 export function formatDayShort(date: string): string {
-  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`)).replace(',', '');
+  return formatDate(date).replace(/ \d{4}$/, '');
 }
 
 /** An amount in minor units as a plain decimal, for files and machines: 124050 USD is "1240.50", 5000 JPY "5000". */

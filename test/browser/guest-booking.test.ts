@@ -234,7 +234,7 @@ describe('guest booking on a phone in headless Chromium (skipped without Chromiu
     const code = ((await fact(main, 'Confirmation code')) ?? '').trim();
     expect(reference).toMatch(/\S{6,}/);
     expect(code).toMatch(/\S{4,}/);
-    await expect(fact(main, 'Payment')).resolves.toBe('paid');
+    await expect(fact(main, 'Payment')).resolves.toBe('Paid');
     await expect(fact(main, 'Room')).resolves.toBe('101');
     await expect(fact(main, 'Total')).resolves.toBe('360.00 EUR, taxes included');
     // What happens next: the e-mail, check-in time, the hotel's address, the payment, the policy.

@@ -5,7 +5,7 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
-import { formatDate, plainDecimal } from '../../shared/dashboard/format';
+import { formatDate, formatDayShort, formatTime, plainDecimal } from '../../shared/dashboard/format';
 import { chartGeometry, niceCeiling, ReportChart } from '../../shared/dashboard/report-chart';
 import { reportCsv, reportJson, toCsv } from '../../shared/dashboard/report-files';
 import type { ReportFigures } from '../../shared/domain/reports/figures';
@@ -62,6 +62,8 @@ describe('report CSV', () => {
     expect(plainDecimal(-1234, 'KWD')).toBe('-1.234');
     expect(plainDecimal(5000, 'JPY')).toBe('5000');
     expect(formatDate('2026-12-04')).toBe('Fri 4 Dec 2026');
+    // Every month in three letters, September too (Intl's en-GB writes "Sept").
+    expect([formatDate('2026-09-04'), formatDayShort('2026-09-04'), formatTime('UTC', '2026-09-04T14:05:00Z')]).toEqual(['Fri 4 Sep 2026', 'Fri 4 Sep', '4 Sep 2026, 14:05']);
   });
 });
 
