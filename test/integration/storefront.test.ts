@@ -279,7 +279,10 @@ describe('a staff change of a taxed booking', () => {
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ total_amount: 300, taxes_amount: 30 });
     const kept = await ops(['bookings', 'modify', bookingId, '--check-out', longer, '--total', 'keep']);
-    expect(JSON.parse(kept.stdout)).toMatchObject({ check_out_date: longer, total_amount: 300, taxes_amount: 30 });
+    expect(JSON.parse(kept.stdout)).toMatchObject({ check_out_date: longer, total_amount: 300, taxes_amount: 30, currency: 'USD' });
+    // As people read it: what the guest pays, with its currency.
+    const said = await runOps(stackFile, ['bookings', 'modify', bookingId, '--check-out', addDays(longer, 1), '--total', 'keep']);
+    expect(said.stdout).toMatch(/^total: +330\.00 USD \(taxes 30\.00 USD\)$/m);
     const desk = textOf((await staff.get(path)).text);
     expect(desk).toContain('Total 330.00 USD');
     expect(desk).toContain('Balance due 66.00 USD');

@@ -5,6 +5,7 @@
  */
 import type { BookingRecord } from '../../store/booking-store';
 import { BOOKING_ORIGINS } from '../../schemas/bookings';
+import { minorUnits } from '../../schemas/payments';
 import { BOOKING_STATUSES } from '../../schemas/booking-statuses';
 import { type Command, defineCommand, UsageError } from '../cli';
 import { fields } from '../format';
@@ -28,6 +29,9 @@ function refundChoice(value: string | undefined): 'full' | 'none' | number {
   if (/^[1-9]\d{0,14}$/.test(value)) return Number(value);
   throw new UsageError(`--refund must be full, none or an amount in minor units (a whole number from 1), not ${value}`);
 }
+
+/** An amount in major units with its currency, in the currency's decimals ("807.00 USD", "12000 JPY"). */
+const money = (amount: number, currency: string) => `${amount.toFixed(minorUnits(currency))} ${currency}`;
 
 const roomText = (b: { room_id: string | null; room_number: string | null }) => (b.room_id ? `${b.room_number ?? '?'} (${b.room_id})` : '(none)');
 
@@ -234,7 +238,8 @@ export const bookingCommands: readonly Command[] = [
         ...(flags.guests !== undefined ? { guests: Number(flags.guests) } : {}),
         total,
       });
-      return { ...(await bookingWithRoom(clientId, changed.booking)), total_amount: changed.booking.total_amount ?? null, delivery_id: changed.delivery_id ?? null };
+      const { currency } = await (await clients()).requireClient(clientId);
+      return { ...(await bookingWithRoom(clientId, changed.booking)), total_amount: changed.booking.total_amount ?? null, currency, delivery_id: changed.delivery_id ?? null };
     },
     render: (result) =>
       fields([
@@ -242,7 +247,7 @@ export const bookingCommands: readonly Command[] = [
         ['room', roomText(result)],
         ['stay', `${result.check_in_date} → ${result.check_out_date}`],
         ['guests', String(result.guests)],
-        ['total', result.total_amount === null ? '(none)' : `${bookingMoney(result).owed.toFixed(2)}${result.taxes_amount ? ` (taxes ${result.taxes_amount.toFixed(2)})` : ''}`],
+        ['total', result.total_amount === null ? '(none)' : `${money(bookingMoney(result).owed, result.currency)}${result.taxes_amount ? ` (taxes ${money(result.taxes_amount, result.currency)})` : ''}`],
         ['booking.modified', result.delivery_id ? `delivery ${result.delivery_id}` : 'not sent (no callback URL)'],
       ]),
   }),
