@@ -82,8 +82,8 @@ export const dashboardRoomsPages: readonly Route[] = /* @__PURE__ */ pageRoutes(
   function: 'DashboardRooms',
   handler: 'dashboard-rooms',
   auth: { kind: 'dashboard', role: 'staff' },
-  // UpdateItem: a room type's picture on its category item (docs/data-model.md 65).
-  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#'] } },
+  // PutItem: a room is added, and a room type's picture is its own item (docs/data-model.md 65).
+  access: { dynamodb: { actions: ['Query', 'BatchGetItem', 'GetItem', 'PutItem'], queries: ['gsi1', 'gsi2'], writes: ['CLIENT#'] } },
   description: 'Dashboard rooms: the rooms, a 14-night grid, Add room, room type pictures; the reception QR sheet',
   routes: [
     ['DashboardRooms', 'GET', '/dashboard/rooms'],

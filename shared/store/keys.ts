@@ -77,6 +77,16 @@ export const keys = {
     sk: `CATEGORY#${source}#${externalCategoryId}`,
   }),
   categoryPrefix: 'CATEGORY#',
+  /**
+   * The dashboard's picture of a category: an item of its own, which no sync writes, so a sync
+   * racing the dashboard cannot drop it. Its prefix sorts right after the categories' (no other
+   * sort key of the partition falls between), so one Query range reads both.
+   */
+  categoryPicture: (clientId: string, source: string, externalCategoryId: string) => ({
+    pk: `CLIENT#${clientId}`,
+    sk: `CATEGORYPICTURE#${source}#${externalCategoryId}`,
+  }),
+  categoryPicturePrefix: 'CATEGORYPICTURE#',
   /** A rate plan of a category, by the PMS's ids (as a category). */
   ratePlan: (clientId: string, source: string, externalRatePlanId: string) => ({
     pk: `CLIENT#${clientId}`,

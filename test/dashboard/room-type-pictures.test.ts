@@ -63,6 +63,14 @@ describe('room type pictures', () => {
       body: { external_source: 'pms', categories: [{ external_category_id: 'GDN', name: 'Garden Queen', description: 'Quiet, on the garden', image_url: 'https://pms.example.com/garden.jpg' }] },
     });
     expect((await stack.request('GET', `/book/${tenant.clientId}`)).text).toContain('src="https://hotel.example.com/garden-room.jpg"');
+    // A sync that read the types before the picture was set, and writes its category item after:
+    // the picture is an item of its own, which no sync writes, so it stays.
+    const { listCategories, putCategories } = await import('../../shared/store/category-store');
+    const { picture_url: _set, ...readBefore } = (await listCategories(tenant.clientId)).find((c) => c.external_category_id === 'GDN')!;
+    await putCategories(tenant.clientId, [{ ...readBefore, description: 'Written by a sync that read before' }]);
+    const afterRace = (await stack.request('GET', `/book/${tenant.clientId}`)).text;
+    expect(afterRace).toContain('Written by a sync that read before');
+    expect(afterRace).toContain('src="https://hotel.example.com/garden-room.jpg"');
 
     const emptied = await staff.submit('/dashboard/rooms/pictures', { category: garden!, image_url: '' });
     expect(textOf(emptied.text)).toContain("Garden Queen shows your PMS's picture again.");

@@ -28,7 +28,8 @@ export async function setRoomTypePicture(actor: Actor, categoryId: string, url: 
   const problem = pictureProblem(url);
   if (problem) throw errors.validation([{ path: 'image_url', message: problem }]);
   const category = (await listCategories(actor.client_id)).find((c) => c.id === categoryId);
-  if (!category || !(await setCategoryPicture(actor.client_id, category, url || null, now))) throw errors.notFound();
+  if (!category) throw errors.notFound();
+  await setCategoryPicture(actor.client_id, category, url || null, now);
   await recordAction(actor, { action: 'category.picture', target: category.id, changes: { category: category.name, picture: url || null } }, now);
   return category;
 }

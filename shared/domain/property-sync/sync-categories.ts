@@ -39,8 +39,7 @@ export async function syncCategories(clientId: string, body: PutCategoriesBody, 
         external_source: source,
         external_category_id: input.external_category_id,
         ...content,
-        // The dashboard's picture is the hotel's, not the PMS's: a sync keeps it.
-        ...(previous?.picture_url ? { picture_url: previous.picture_url } : {}),
+        // The dashboard's picture is an item of its own (category-store.ts): a sync never writes it.
         content_hash: hash,
         created_at: previous?.created_at ?? timestamp,
         updated_at: timestamp,
