@@ -669,7 +669,7 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
     expect(text).not.toContain('assigned by the hotel');
     // The service picked the first free double, room 11.
     expect(text).toContain(`The stay you chose Room 11 Check-in ${written(at.check_in)}, from 3:00 PM Check-out ${written(at.check_out)} Guests 2 Guest Grace "Amazing" Hopper`);
-    expect(text).toMatch(/Try again A Double room is still free\. You can pay for it again with the same details until (?:\w{3}, \d{1,2} \w{3} \d{4}, )?\d{1,2}:\d\d [AP]M hotel time, without typing anything again\. Try again 2,240\.00 EUR for 2 nights/);
+    expect(text).toMatch(/Try again A Double room is still free\. You can pay for it again with the same details until (?:\w{3}, \d{1,2} \w{3,4} \d{4}, )?\d{1,2}:\d\d [AP]M hotel time, without typing anything again\. Try again 2,240\.00 EUR for 2 nights/);
     expect(text).not.toContain('guest:');
 
     // The button posts the same room type, stay and details, with an attempt of its own.
@@ -717,7 +717,7 @@ describe('what guests compare (a hotel that says what it offers, taxes, cancella
     );
     const over = await get(declined.path);
     const overText = textOf(over.html);
-    expect(overText).toMatch(/Book again The room was kept for you for 30 minutes, until (?:\w{3}, \d{1,2} \w{3} \d{4}, )?\d{1,2}:\d\d [AP]M hotel time\. That time is over, so it is no longer held for you\./);
+    expect(overText).toMatch(/Book again The room was kept for you for 30 minutes, until (?:\w{3}, \d{1,2} \w{3,4} \d{4}, )?\d{1,2}:\d\d [AP]M hotel time\. That time is over, so it is no longer held for you\./);
     expect(over.html).not.toContain('>Try again</button>');
     expect(linksTo(over.html, 'See the free rooms for these dates')).toEqual([`/book/${lumen.clientId}?${new URLSearchParams(at)}`]);
     expect(overText).not.toContain('assigned by the hotel');
