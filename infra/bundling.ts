@@ -118,21 +118,19 @@ function lazyEntryPoints(name: LazyPackage): Record<string, string> {
   return { index: name, ...Object.fromEntries((lazySubpaths[name] ?? []).map((sub) => [sub, `${name}/${sub}`])) };
 }
 
+/** What every bundle built beside a function shares: the function's target and format, ES modules as .mjs, minified, no source map. */
+function besideFunction(outdir: string, projectRoot: string) {
+  return { bundle: true, target: functionBundling.target, platform: 'node' as const, format: functionBundling.format, outdir, outExtension: { '.js': '.mjs' }, minify: true, absWorkingDir: projectRoot };
+}
+
 /** esbuild's options for a lazy package's own bundle: the function's target, format, banner and aliases, minified, no source map. */
 export function lazyPackageOptions(name: LazyPackage, outputDir: string, projectRoot: string) {
   return {
     entryPoints: lazyEntryPoints(name),
-    bundle: true,
-    target: functionBundling.target,
-    platform: 'node' as const,
-    format: functionBundling.format,
-    outdir: `${outputDir}/node_modules/${name}`,
-    outExtension: { '.js': '.mjs' },
-    minify: true,
+    ...besideFunction(`${outputDir}/node_modules/${name}`, projectRoot),
     banner: { js: functionBundling.banner },
     mainFields: [...functionBundling.mainFields],
     alias: { ...moduleAliases },
-    absWorkingDir: projectRoot,
   };
 }
 
@@ -192,16 +190,9 @@ export function lazyPackageCommand(name: LazyPackage, inputDir: string, outputDi
 export function catalogueOptions(outputDir: string, projectRoot: string) {
   return {
     entryPoints: Object.fromEntries(LANGUAGES.map((language) => [language, `${CATALOGUE_DIR}/${language}.ts`])),
-    bundle: true,
-    target: functionBundling.target,
-    platform: 'node' as const,
-    format: functionBundling.format,
-    outdir: `${outputDir}/node_modules/${LAZY_CATALOGUES}`,
-    outExtension: { '.js': '.mjs' },
-    minify: true,
+    ...besideFunction(`${outputDir}/node_modules/${LAZY_CATALOGUES}`, projectRoot),
     // Japanese as UTF-8, not \u escapes (a third of the size).
     charset: 'utf8' as const,
-    absWorkingDir: projectRoot,
   };
 }
 

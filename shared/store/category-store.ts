@@ -59,6 +59,14 @@ export async function putCategories(clientId: string, categories: readonly Categ
   );
 }
 
+/** What the guest pages say of a type from its category: its description, amenities and picture, where given. */
+export function aboutCategory(category: CategoryRecord | undefined): { description?: string; amenities?: string[]; image_url?: string } {
+  const description = category?.description?.trim();
+  const amenities = (category?.amenities ?? []).map((a) => a.trim()).filter(Boolean);
+  const image_url = pictureOf(category);
+  return { ...(description ? { description } : {}), ...(amenities.length ? { amenities } : {}), ...(image_url ? { image_url } : {}) };
+}
+
 /** The type's picture as the guest pages show it: the dashboard's, else the PMS's. */
 export const pictureOf = (category: Pick<CategoryRecord, 'picture_url' | 'image_url'> | undefined): string | undefined => category?.picture_url || category?.image_url || undefined;
 

@@ -122,6 +122,20 @@ export async function guestRecordItem(tokenHash: string, record: GuestBookingRec
   return guestBookingPutItem(tokenHash, record);
 }
 
+/**
+ * The record's items for each try of one room's hold (holdRoomForCheckout's `extra`): the first
+ * try puts it without reading (the put's condition refuses it should a twin hold another room);
+ * a try after a refusal reads who holds it (guestRecordItem). A booking costs no extra read.
+ */
+export function guestRecordItems(tokenHash: string, record: GuestBookingRecord): () => Promise<TransactItem[]> {
+  let tried = false;
+  return async () => {
+    const item = tried ? await guestRecordItem(tokenHash, record) : guestBookingPutItem(tokenHash, record);
+    tried = true;
+    return [item];
+  };
+}
+
 /** holdOneOf's refusal, unless a twin held another room (HeldByTwin): then that room, already held for this booking. */
 export async function heldByTwin<R extends RoomRecord>(error: unknown, rooms: readonly R[], clientId: string): Promise<{ room: R; held: false }> {
   if (!(error instanceof HeldByTwin)) throw error;

@@ -22,7 +22,7 @@ import { paidOrderBookingId } from '../payments/mirror-paid-booking';
 import { orderReferenceFor } from '../payments/order-references';
 import { checkoutSettingsOf, providerFor } from '../payments/providers';
 import { type BookingInput, checkBookingInput, type GuestDetails, type StayQuery } from './booking-input';
-import { guestRecordItem, heldByTwin, HOLD_MINUTES, holdOneOf, holdRoomForCheckout, releaseCheckoutHold } from './checkout-holds';
+import { guestRecordItems, heldByTwin, HOLD_MINUTES, holdOneOf, holdRoomForCheckout, releaseCheckoutHold } from './checkout-holds';
 import { type GuestClient, guestBookingClient } from './guest-client';
 import { choiceOf, roomChoice } from './room-choice';
 import { sourceHash } from './source-limit';
@@ -89,7 +89,7 @@ export async function startCheckout(clientId: string, input: BookingInput, baseU
         ...(source ? { source } : {}),
       },
       now,
-      () => guestRecordItem(tokenHash(token), guestBookingRecord(clientId, { ...figures, room: candidate }, now)).then((item) => [item]),
+      guestRecordItems(tokenHash(token), guestBookingRecord(clientId, { ...figures, room: candidate }, now)),
     );
   const { room, held } = await holdOneOf(chosen.rooms, hold).catch((error) => heldByTwin(error, chosen.rooms, clientId));
 

@@ -39,7 +39,7 @@ import { guestEmailItem, newGuestEmail, sendCommittedEmails } from '../guest-ema
 import { withConcurrencyRetry } from '../property-sync/results';
 import { type BookingInput, checkBookingInput } from './booking-input';
 import { guestBookingPage, type GuestBookingView } from './booking-views';
-import { guestRecordItem, heldByTwin, HOLD_MINUTES, holdOneOf, holdRoomForCheckout } from './checkout-holds';
+import { guestRecordItems, heldByTwin, HOLD_MINUTES, holdOneOf, holdRoomForCheckout } from './checkout-holds';
 import { confirmEmailItem } from './confirm-email-limit';
 import { guestBookingClient } from './guest-client';
 import { choiceOf, roomChoice } from './room-choice';
@@ -119,11 +119,12 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
   const twin = (error: unknown) => heldByTwin(error, chosen.rooms, clientId).then(() => void (sent = undefined));
   await holdOneOf(chosen.rooms, (room) => {
     const { record, email } = made(room);
+    const recordItems = guestRecordItems(tokenHash(token), record);
     sent = email;
     return holdRoomForCheckout(
       { clientId, room, bookingId, check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, expiresAt: holdEnds, ...(source ? { source } : {}) },
       now,
-      async () => [await guestRecordItem(tokenHash(token), record), guestEmailItem(email), await confirmEmailItem(guest.email, now)],
+      async () => [...(await recordItems()), guestEmailItem(email), await confirmEmailItem(guest.email, now)],
     ).then((held) => {
       // A concurrent twin of this submit wrote the hold, the record and the e-mail: it sends it.
       if (!held) sent = undefined;

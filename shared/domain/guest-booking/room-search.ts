@@ -4,9 +4,9 @@
  * syncs of each, and the stay's total per room.
  */
 import { nightsBetween } from '../../schemas/common';
-import { listCategories, pictureOf } from '../../store/category-store';
+import { aboutCategory, listCategories } from '../../store/category-store';
 import { stayTotal } from '../bookings/rates';
-import { byRoomNumber, categoryIndex, findAvailableRooms, type Priced, type RoomView, toRoomView } from '../property-sync/availability';
+import { byRoomNumber, categoryIndex, categoryOf, findAvailableRooms, type Priced, type RoomView } from '../property-sync/availability';
 import type { PlanOnStay, PricedPlan } from '../rates/stay-rates';
 import { checkStay, type StayQuery } from './booking-input';
 import { chosenRoom, guestBookingClient } from './guest-client';
@@ -71,22 +71,12 @@ export async function searchRooms(clientId: string, stay: StayQuery, now: Date):
     listCategories(clientId),
   ]);
   // What the PMS says of each category (description, amenities), by its source and id.
-  const about = new Map(synced.map((c) => [`${c.external_source}\u0000${c.external_category_id}`, c]));
+  const about = categoryIndex(synced);
   const nights = nightsBetween(query.check_in, query.check_out);
   const groups = new Map<string, OfferedCategory>();
   for (const room of available.available_rooms) {
     const name = room.category?.name ?? room.room_type;
-    const category = room.category ? about.get(`${room.external_source ?? ''}\u0000${room.category.external_category_id}`) : undefined;
-    const description = category?.description?.trim();
-    const image_url = pictureOf(category);
-    const amenities = (category?.amenities ?? []).map((a) => a.trim()).filter(Boolean);
-    const group = groups.get(name) ?? {
-      name,
-      ...(description ? { description } : {}),
-      ...(amenities.length ? { amenities } : {}),
-      ...(image_url ? { image_url } : {}),
-      rooms: [],
-    };
+    const group = groups.get(name) ?? { name, ...aboutCategory(categoryOf(room, about)), rooms: [] };
     const plans = (room as RoomView & Priced).rate_plans
       ?.filter((plan) => plan.bookable)
       .map((plan) => ({ external_rate_plan_id: plan.external_rate_plan_id, name: plan.name, nights: plan.nights, total: stayTotal(plan.total, 1, client.currency) }));
@@ -161,6 +151,6 @@ export async function offeredRoom(clientId: string, stay: StayQuery, roomId: str
 export async function roomTypeOf(clientId: string, roomId: string): Promise<string | undefined> {
   const room = await chosenRoom(clientId, roomId).catch(() => undefined);
   if (!room) return undefined;
-  const view = toRoomView(room, room.external_category_id ? categoryIndex(await listCategories(clientId)) : new Map());
-  return view.category?.name ?? view.room_type;
+  const category = room.external_category_id ? categoryOf(room, categoryIndex(await listCategories(clientId))) : undefined;
+  return category?.name ?? room.room_type;
 }

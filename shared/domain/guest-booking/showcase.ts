@@ -6,13 +6,14 @@
  * categories, rate plans, the plans' months of the window), whatever the history.
  */
 import { addDays } from '../../schemas/common';
-import { listCategories, pictureOf } from '../../store/category-store';
+import { aboutCategory, listCategories } from '../../store/category-store';
 import { listRatePlans } from '../../store/rate-store';
 import { listRooms } from '../../store/room-store';
 import { datesFrom } from '../rates/rate-days';
 import { effectiveDay } from '../rates/rate-days';
 import { dayReader, stayMonths } from '../rates/stay-rates';
 import { hotelClock } from '../hotel-time';
+import { categoryIndex, categoryOf } from '../property-sync/availability';
 import type { GuestClient } from './guest-client';
 
 /** The window of the "from" prices: the coming four weeks. */
@@ -29,8 +30,6 @@ export interface ShowcaseType {
   from: number | null;
 }
 
-const key = (source: string | undefined, id: string | undefined) => `${source ?? ''}\u0000${id ?? ''}`;
-
 export async function hotelShowcase(client: GuestClient, now: Date): Promise<ShowcaseType[]> {
   const { today } = hotelClock(client.time_zone, now);
   const last = addDays(today, FROM_PRICE_NIGHTS - 1);
@@ -40,14 +39,14 @@ export async function hotelShowcase(client: GuestClient, now: Date): Promise<Sho
     listRatePlans(client.client_id),
     stayMonths(client.client_id, today, last),
   ]);
-  const about = new Map(categories.map((c) => [key(c.external_source, c.external_category_id), c]));
+  const about = categoryIndex(categories);
   const dates = datesFrom(today, last);
   const types = new Map<string, ShowcaseType>();
   for (const room of rooms.filter((r) => r.is_active)) {
-    const category = room.external_category_id ? about.get(key(room.external_source, room.external_category_id)) : undefined;
+    const category = categoryOf(room, about);
     const name = category?.name ?? room.room_type;
     const fallback = category?.base_price ?? room.price;
-    const active = category ? plans.filter((p) => p.active && key(p.external_source, p.external_category_id) === key(category.external_source, category.external_category_id)) : [];
+    const active = category ? plans.filter((p) => p.active && categoryOf(p, about) === category) : [];
     // On plans: each open night's price (pushed, else the base price); without: the room's price.
     const prices = active.length
       ? active.flatMap((plan) => {
@@ -59,17 +58,7 @@ export async function hotelShowcase(client: GuestClient, now: Date): Promise<Sho
         })
       : [room.price];
     const lowest = prices.filter((p) => p > 0).reduce<number | null>((min, p) => (min === null || p < min ? p : min), null);
-    const description = category?.description?.trim();
-    const image_url = pictureOf(category);
-    const amenities = (category?.amenities ?? []).map((a) => a.trim()).filter(Boolean);
-    const type = types.get(name) ?? {
-      name,
-      ...(description ? { description } : {}),
-      ...(amenities.length ? { amenities } : {}),
-      ...(image_url ? { image_url } : {}),
-      max_occupancy: 0,
-      from: null,
-    };
+    const type = types.get(name) ?? { name, ...aboutCategory(category), max_occupancy: 0, from: null };
     type.max_occupancy = Math.max(type.max_occupancy, room.max_occupancy);
     if (lowest !== null && (type.from === null || lowest < type.from)) type.from = lowest;
     types.set(name, type);

@@ -42,8 +42,13 @@ export function categoryIndex(categories: CategoryRecord[]): Map<string, Categor
   return new Map(categories.map((c) => [categoryKey(c.external_source, c.external_category_id), c]));
 }
 
+/** A room's synced category, from an index of the client's categories (categoryIndex). */
+export function categoryOf(room: { external_source?: string | null; external_category_id?: string | null }, categories: Map<string, CategoryRecord>): CategoryRecord | undefined {
+  return room.external_category_id ? categories.get(categoryKey(room.external_source ?? undefined, room.external_category_id)) : undefined;
+}
+
 export function toRoomView(room: RoomRecord, categories: Map<string, CategoryRecord>): RoomView {
-  const category = room.external_category_id ? categories.get(categoryKey(room.external_source, room.external_category_id)) : undefined;
+  const category = categoryOf(room, categories);
   return {
     id: room.id,
     room_number: room.room_number,
