@@ -43,7 +43,7 @@ export function CancellationPolicy({ t, client }: { t: Translate; client: GuestC
 }
 
 /** What the PMS says of a category: its description and amenities, where it says anything. */
-export function AboutCategory({ t, category, id }: { t: Translate; category: OfferedCategory; id: string }) {
+export function AboutCategory({ t, category, id }: { t: Translate; category: Pick<OfferedCategory, 'name' | 'description' | 'amenities'>; id: string }) {
   return (
     <>
       {category.description ? <p class="about">{category.description}</p> : null}

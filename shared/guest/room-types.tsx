@@ -100,7 +100,7 @@ export function Showcase({ t, client, types, nights }: { t: Translate; client: G
         <section class="card type" aria-labelledby={`s${s + 1}`}>
           <TypeImage url={type.image_url} name={type.name} />
           <h3 id={`s${s + 1}`}>{type.name}</h3>
-          <AboutCategory t={t} category={{ ...type, rooms: [] }} id={`sa${s + 1}`} />
+          <AboutCategory t={t} category={type} id={`sa${s + 1}`} />
           <p class="price">
             {t('types.upTo', { max: type.max_occupancy })}
             {type.from !== null ? (

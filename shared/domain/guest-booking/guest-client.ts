@@ -9,7 +9,7 @@ import { putPayAtProperty } from '../../store/guest-booking-store';
 import type { RoomRecord } from '../../store/room-store';
 import { getRoom } from '../../store/service-booking-store';
 import { clientIdOfSlug } from '../../store/slug-store';
-import { clientSettingsOf, timeZoneOf } from '../client-settings';
+import { clientSettingsOf } from '../client-settings';
 import { emailEnabled } from '../guest-email/outbox';
 import { UUID } from './tokens';
 import type { Language } from '../../i18n/languages';
@@ -46,8 +46,8 @@ export interface GuestClient {
 }
 
 /** The settings the pages tell guests, each only where the hotel has set it. */
-function toldToGuests(client: Parameters<typeof clientSettingsOf>[0]): Pick<GuestClient, 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address' | 'phone' | 'email'> {
-  const { taxes_included, cancellation_policy, check_in_time, address, phone, email } = clientSettingsOf(client);
+function toldToGuests(settings: ReturnType<typeof clientSettingsOf>): Pick<GuestClient, 'taxes_included' | 'cancellation_policy' | 'check_in_time' | 'address' | 'phone' | 'email'> {
+  const { taxes_included, cancellation_policy, check_in_time, address, phone, email } = settings;
   return {
     ...(phone ? { phone } : {}),
     ...(email ? { email } : {}),
@@ -69,19 +69,20 @@ export async function guestBookingClient(address: string): Promise<GuestClient> 
   const clientId = UUID.test(address) ? address : SLUG.test(address) ? await clientIdOfSlug(address) : undefined;
   const client = clientId ? await getClient(clientId) : undefined;
   if (!client) throw errors.noSuchHotel();
+  const settings = clientSettingsOf(client);
   return {
     client_id: client.client_id,
     page: client.slug ?? client.client_id,
-    tax_percent: clientSettingsOf(client).tax_percent,
+    tax_percent: settings.tax_percent,
     name: client.name,
     currency: client.currency,
-    ...toldToGuests(client),
+    ...toldToGuests(settings),
     // Paying at the hotel is confirmed by e-mail: a stage that sends none cannot offer it.
     pay_at_property: client.pay_at_property === true && emailEnabled(),
-    booking_horizon_days: clientSettingsOf(client).booking_horizon_days,
-    free_cancellation_hours: clientSettingsOf(client).free_cancellation_hours,
-    time_zone: timeZoneOf(client),
-    language: clientSettingsOf(client).language,
+    booking_horizon_days: settings.booking_horizon_days,
+    free_cancellation_hours: settings.free_cancellation_hours,
+    time_zone: settings.time_zone,
+    language: settings.language,
   };
 }
 

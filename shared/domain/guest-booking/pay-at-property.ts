@@ -114,24 +114,19 @@ export async function bookPayAtProperty(clientId: string, input: BookingInput, b
     });
     return { record, email };
   };
-  let sent: EmailRecord | undefined;
-  // A concurrent twin that held another room of the type wrote the record and the e-mail: it sends it.
-  const twin = (error: unknown) => heldByTwin(error, chosen.rooms, clientId).then(() => void (sent = undefined));
-  await holdOneOf(chosen.rooms, (room) => {
-    const { record, email } = made(room);
+  const emails = new Map<string, EmailRecord>();
+  const { room, held } = await holdOneOf(chosen.rooms, (candidate) => {
+    const { record, email } = made(candidate);
+    emails.set(candidate.id, email);
     const recordItems = guestRecordItems(tokenHash(token), record);
-    sent = email;
     return holdRoomForCheckout(
-      { clientId, room, bookingId, check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, expiresAt: holdEnds, ...(source ? { source } : {}) },
+      { clientId, room: candidate, bookingId, check_in_date: stay.check_in, check_out_date: stay.check_out, guests: stay.guests, expiresAt: holdEnds, ...(source ? { source } : {}) },
       now,
       async () => [...(await recordItems()), guestEmailItem(email), await confirmEmailItem(guest.email, now)],
-    ).then((held) => {
-      // A concurrent twin of this submit wrote the hold, the record and the e-mail: it sends it.
-      if (!held) sent = undefined;
-      return held;
-    });
-  }).catch(twin);
-  if (sent) await sendCommittedEmails([sent]);
+    );
+  }).catch((error) => heldByTwin(error, chosen.rooms, clientId));
+  // Not held here: a concurrent twin of this submit wrote the hold, the record and the e-mail, and it sends it.
+  if (held) await sendCommittedEmails([emails.get(room.id)!]);
   return { token };
 }
 
